@@ -1,0 +1,245 @@
+/**
+ * Baseline files (DESIGN.md §5): one JSON file per bench file, entries keyed by bench name, case name, dtype and
+ * GPU model (never by position), written atomically.
+ */
+import { randomBytes } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import type { BaselineEntry } from './verdict.js'
+
+export interface BaselineKey {
+  bench: string
+  caseName: string
+  dtype: string
+  gpu: string
+}
+
+export const BASELINE_SCHEMA_VERSION = 1
+
+export interface BaselineFile {
+  version: 1
+  /** Keyed by keyString(key). */
+  entries: Record<string, BaselineEntry>
+}
+
+export const BASELINE_DIR = '__kernelbench__'
+
+/** A baseline file that exists but cannot be used. `path` is the file, `problem` what is wrong with it. */
+export class BaselineFileError extends Error {
+  readonly path: string
+  readonly problem: string
+  constructor(file: string, problem: string) {
+    super(`malformed baseline file ${file}: ${problem}`)
+    this.name = 'BaselineFileError'
+    this.path = file
+    this.problem = problem
+  }
+}
+
+const SEP = ' › '
+
+/** `\` → `\\`, `›` → `\›`, so a component can never contain an unescaped separator. */
+function escapePart(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/›/g, '\\›')
+}
+
+/**
+ * Stable, human-readable key: `bench › case › dtype › gpu`, e.g.
+ * `tiled sgemm › 4096x4096x4096 › float32 › NVIDIA H100 80GB HBM3`. Depends only on the names, never on the
+ * order in which benches or cases run. A `\` or `›` inside a name is escaped with `\` so keys stay unambiguous.
+ */
+export function keyString(k: BaselineKey): string {
+  return [k.bench, k.caseName, k.dtype, k.gpu].map(escapePart).join(SEP)
+}
+
+/** Inverse of keyString; undefined when `s` is not a well-formed key. */
+export function parseKeyString(s: string): BaselineKey | undefined {
+  const parts: string[] = []
+  let cur = ''
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!
+    if (c === '\\') {
+      const next = s[i + 1]
+      if (next !== '\\' && next !== '›') return undefined
+      cur += next
+      i++
+    } else if (c === '›') {
+      if (!cur.endsWith(' ') || s[i + 1] !== ' ') return undefined
+      parts.push(cur.slice(0, -1))
+      cur = ''
+      i++
+    } else {
+      cur += c
+    }
+  }
+  parts.push(cur)
+  if (parts.length !== 4) return undefined
+  const [bench, caseName, dtype, gpu] = parts as [string, string, string, string]
+  return { bench, caseName, dtype, gpu }
+}
+
+/**
+ * `<root>/__kernelbench__/<bench file relative to root, separators replaced by __>.json`, e.g. bench file
+ * `bench/gemm/sgemm.bench.ts` → `<root>/__kernelbench__/bench__gemm__sgemm.bench.ts.json`. `benchFile` may be
+ * absolute or relative to `root`; it must lie inside `root`.
+ */
+export function baselinePath(root: string, benchFile: string): string {
+  const absRoot = path.resolve(root)
+  const rel = path.relative(absRoot, path.resolve(absRoot, benchFile))
+  if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) {
+    throw new Error(`bench file ${benchFile} is not inside the root ${absRoot}`)
+  }
+  const flat = rel.split(/[\\/]+/).join('__')
+  return path.join(absRoot, BASELINE_DIR, `${flat}.json`)
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function validateEntry(file: string, key: string, raw: unknown): BaselineEntry {
+  const bad = (what: string): never => {
+    throw new BaselineFileError(file, `entry "${key}" ${what}`)
+  }
+  if (!isRecord(raw)) return bad('is not an object')
+  const num = (name: 'tflops' | 'runtimeMs' | 'cv', positive: boolean): number => {
+    const v = raw[name]
+    if (v === undefined) return bad(`is missing "${name}"`)
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (positive && v === 0)) {
+      return bad(`has "${name}" = ${JSON.stringify(v)}, expected a finite number ${positive ? '> 0' : '>= 0'}`)
+    }
+    return v
+  }
+  const str = (name: 'gpu' | 'measuredAt'): string => {
+    const v = raw[name]
+    if (v === undefined) return bad(`is missing "${name}"`)
+    if (typeof v !== 'string' || v === '') return bad(`has "${name}" = ${JSON.stringify(v)}, expected a non-empty string`)
+    return v
+  }
+  const entry: BaselineEntry = {
+    tflops: num('tflops', true),
+    runtimeMs: num('runtimeMs', true),
+    cv: num('cv', false),
+    gpu: str('gpu'),
+    measuredAt: str('measuredAt'),
+  }
+  if (Number.isNaN(Date.parse(entry.measuredAt))) bad(`has "measuredAt" = ${JSON.stringify(entry.measuredAt)}, not a date`)
+  const k = parseKeyString(key)
+  if (k === undefined) bad('has a key that is not "bench › case › dtype › gpu"')
+  else if (k.gpu !== entry.gpu) bad(`is keyed for GPU "${k.gpu}" but records "gpu" = "${entry.gpu}"`)
+  return entry
+}
+
+/** Validate parsed JSON as a baseline file; throws BaselineFileError naming `file`. */
+export function parseBaseline(file: string, data: unknown): BaselineFile {
+  if (!isRecord(data)) throw new BaselineFileError(file, 'top level is not a JSON object')
+  if (data.version !== BASELINE_SCHEMA_VERSION) {
+    throw new BaselineFileError(
+      file,
+      `unsupported version ${JSON.stringify(data.version)}, expected ${BASELINE_SCHEMA_VERSION}`,
+    )
+  }
+  if (!isRecord(data.entries)) throw new BaselineFileError(file, '"entries" is missing or not an object')
+  const entries: Record<string, BaselineEntry> = {}
+  for (const [key, raw] of Object.entries(data.entries)) entries[key] = validateEntry(file, key, raw)
+  return { version: 1, entries }
+}
+
+/** Read and validate a baseline file: undefined when it does not exist, BaselineFileError when malformed. */
+export function readBaseline(file: string): BaselineFile | undefined {
+  let text: string
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw err
+  }
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch (err) {
+    throw new BaselineFileError(file, `not valid JSON (${(err as Error).message})`)
+  }
+  return parseBaseline(file, data)
+}
+
+/**
+ * The baseline for `key`: the entry for the same GPU if there is one; otherwise, if the same bench, case and dtype
+ * was recorded only on other GPUs, one of those (the first in key order, so deterministic), so that
+ * compareToBaseline reports 'other-gpu' rather than 'no-baseline'; otherwise undefined.
+ * Callers tell the two apart by `entry.gpu === key.gpu`.
+ */
+export function lookup(file: BaselineFile | undefined, key: BaselineKey): BaselineEntry | undefined {
+  if (file === undefined) return undefined
+  const exact = file.entries[keyString(key)]
+  if (exact !== undefined) return exact
+  for (const k of Object.keys(file.entries).sort()) {
+    const p = parseKeyString(k)
+    if (p !== undefined && p.bench === key.bench && p.caseName === key.caseName && p.dtype === key.dtype) {
+      return file.entries[k]
+    }
+  }
+  return undefined
+}
+
+function sortedFile(file: BaselineFile): BaselineFile {
+  const entries: Record<string, BaselineEntry> = {}
+  for (const k of Object.keys(file.entries).sort()) {
+    const e = file.entries[k]!
+    entries[k] = { tflops: e.tflops, runtimeMs: e.runtimeMs, cv: e.cv, gpu: e.gpu, measuredAt: e.measuredAt }
+  }
+  return { version: 1, entries }
+}
+
+/** The exact text writeBaseline writes: keys sorted, 2-space indent, trailing newline. */
+export function serializeBaseline(file: BaselineFile): string {
+  return `${JSON.stringify(sortedFile(file), null, 2)}\n`
+}
+
+/**
+ * Write atomically: the whole text goes to `${file}.tmp-<pid>-<random>` in the same directory, is fsynced, and is
+ * renamed over `file`, so readers (and a run killed at any point) see either the old file or the new one, never a
+ * half-written one. Creates the directory as needed. A killed writer may leave its temp file behind; it is never
+ * read.
+ */
+export function writeBaseline(file: string, data: BaselineFile): void {
+  const text = serializeBaseline(data)
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  const tmp = `${file}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`
+  try {
+    const fd = fs.openSync(tmp, 'wx')
+    try {
+      fs.writeFileSync(fd, text)
+      fs.fsyncSync(fd)
+    } finally {
+      fs.closeSync(fd)
+    }
+    fs.renameSync(tmp, file)
+  } catch (err) {
+    try {
+      fs.unlinkSync(tmp)
+    } catch {
+      // already renamed or never created
+    }
+    throw err
+  }
+}
+
+/**
+ * `previous` with `updates` applied (a later update for the same key wins). Entries that are not updated (other
+ * benches, cases, dtypes, GPUs) are kept. The result's keys are sorted. Throws when an update's entry.gpu differs
+ * from its key's gpu.
+ */
+export function mergeEntries(
+  previous: BaselineFile | undefined,
+  updates: Array<[BaselineKey, BaselineEntry]>,
+): BaselineFile {
+  const entries: Record<string, BaselineEntry> = { ...previous?.entries }
+  for (const [key, entry] of updates) {
+    if (entry.gpu !== key.gpu) {
+      throw new Error(`baseline update for "${keyString(key)}" records gpu "${entry.gpu}"`)
+    }
+    entries[keyString(key)] = { ...entry }
+  }
+  return sortedFile({ version: 1, entries })
+}

@@ -1,0 +1,237 @@
+// The nvcc driver: turns a .cu file into a shared library that koffi can load. Results are cached by a hash of
+// everything that affects the output; errors are reported with the user's file and line.
+import { execFileSync, spawnSync } from 'node:child_process'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { findOnPath, toolkitRoots } from '../native/library.js'
+
+export class NvccNotFoundError extends Error {
+  constructor(looked: readonly string[]) {
+    super(
+      `nvcc not found. Looked in:\n${looked.map((p) => `  - ${p}`).join('\n')}\n` +
+        'Install the CUDA toolkit, put its bin folder on PATH, set CUDA_HOME, or pass the `nvcc` option to kernelBenchPlugin().',
+    )
+    this.name = 'NvccNotFoundError'
+  }
+}
+
+export interface CompilerDiagnostic {
+  file: string
+  line: number
+  message: string
+}
+
+export class CompileError extends Error {
+  constructor(
+    readonly source: string,
+    readonly diagnostics: readonly CompilerDiagnostic[],
+    readonly log: string,
+  ) {
+    const first = diagnostics[0]
+    const where = first ? `${first.file}:${first.line}` : source
+    super(
+      `nvcc failed to compile ${where}\n` +
+        (diagnostics.length
+          ? diagnostics.map((d) => `  ${d.file}:${d.line}: ${d.message}`).join('\n')
+          : log.trim().split('\n').slice(-20).join('\n')),
+    )
+    this.name = 'CompileError'
+  }
+}
+
+/** The solution's parameters do not match the problem's signature (found by the compiler, see wrapperSource). */
+export class SignatureMismatchError extends Error {
+  constructor(source: string, expected: string, found: CompilerDiagnostic | undefined) {
+    super(
+      `${path.basename(source)}: the solution's signature does not match the problem.\n` +
+        `  expected: extern "C" ${expected};\n` +
+        (found ? `  found at ${found.file}:${found.line}: ${found.message}` : `  found: no such function in ${source}`),
+    )
+    this.name = 'SignatureMismatchError'
+  }
+}
+
+/** Where the user's file declares the entry point, to show next to the expected prototype. */
+function findDeclaration(source: string, text: string, entry: string): CompilerDiagnostic | undefined {
+  const lines = text.split('\n')
+  const index = lines.findIndex((line) => new RegExp(`\\b${entry}\\s*\\(`).test(line))
+  return index < 0 ? undefined : { file: source, line: index + 1, message: (lines[index] ?? '').trim() }
+}
+
+export function findNvcc(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
+  const looked: string[] = []
+  const candidates = [
+    ...(explicit ? [explicit] : []),
+    ...['CUDA_HOME', 'CUDA_PATH'].flatMap((v) => (env[v] ? [path.join(env[v], 'bin', 'nvcc')] : [])),
+  ]
+  for (const candidate of candidates) {
+    looked.push(candidate)
+    if (isExecutable(candidate)) return candidate
+  }
+  looked.push('nvcc on PATH')
+  const onPath = findOnPath('nvcc', env)
+  if (onPath) return onPath
+  for (const root of toolkitRoots(env)) {
+    const candidate = path.join(root, 'bin', 'nvcc')
+    if (looked.includes(candidate)) continue
+    looked.push(candidate)
+    if (isExecutable(candidate)) return candidate
+  }
+  throw new NvccNotFoundError(looked)
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK)
+    return fs.statSync(file).isFile()
+  } catch {
+    return false
+  }
+}
+
+/** nvcc's target for a compute capability: the arch-specific variant ('a') from Hopper on, so wgmma and setmaxnreg work. */
+export function archForComputeCapability(computeCapability: string): string {
+  const [major, minor] = computeCapability.split('.').map(Number)
+  if (major === undefined || minor === undefined || Number.isNaN(major) || Number.isNaN(minor)) {
+    throw new Error(`bad compute capability '${computeCapability}'`)
+  }
+  return `sm_${major}${minor}${major >= 9 ? 'a' : ''}`
+}
+
+/** -gencode for one target: the long form, because `-arch=sm_90a` also runs a plain sm_90 pass in nvcc 13.0. */
+export function gencodeFlag(arch: string): string {
+  const match = /^sm_(\d+[a-z]?)$/.exec(arch)
+  if (!match) throw new Error(`bad GPU architecture '${arch}': expected e.g. sm_90a or sm_80`)
+  return `-gencode=arch=compute_${match[1]},code=sm_${match[1]}`
+}
+
+// nvcc's front end prints `file(12): error: …`; the host compiler and linker print `file:12:5: error: …`.
+const DIAGNOSTIC = /^(.+?)(?:\((\d+)\)|:(\d+)(?::\d+)?):\s*(?:fatal\s+)?(error|warning)\s*:?\s*(.*)$/
+
+export function parseDiagnostics(log: string): CompilerDiagnostic[] {
+  const diagnostics: CompilerDiagnostic[] = []
+  for (const line of log.split('\n')) {
+    const m = DIAGNOSTIC.exec(line.trim())
+    if (!m || m[4] !== 'error') continue
+    diagnostics.push({ file: m[1] ?? '', line: Number(m[2] ?? m[3]), message: (m[5] ?? '').trim() })
+  }
+  return diagnostics
+}
+
+export interface CompileRequest {
+  /** Absolute path of the .cu file. */
+  source: string
+  /** The exact C prototype the caller will use, e.g. `void solution(const float* a, float* c, size_t n)`. */
+  prototype?: string
+  /** Extra preprocessor definitions, e.g. { KB_T: 'float' } for a reference written for any dtype. */
+  defines?: Readonly<Record<string, string>>
+  arch: string
+  flags?: readonly string[]
+  nvcc?: string
+  cacheDir: string
+}
+
+export interface CompiledLibrary {
+  path: string
+  cached: boolean
+}
+
+export const DEFAULT_NVCC_FLAGS: readonly string[] = ['-O3', '-lineinfo']
+
+/**
+ * The translation unit nvcc compiles: the user's file, then the prototype the harness will call through koffi.
+ * A solution declared with other parameter types (or without extern "C") conflicts with that declaration, so
+ * the compiler itself reports a signature mismatch, at the user's line.
+ */
+export function wrapperSource(req: CompileRequest): string {
+  const lines = [
+    '#include <cuda_runtime.h>',
+    '#include <cuda_fp16.h>',
+    '#include <cuda_bf16.h>',
+    '#include <stddef.h>',
+    `#include ${JSON.stringify(req.source)}`,
+  ]
+  if (req.prototype) {
+    const entry = entryName(req.prototype)
+    // Taking the address makes a file that never defines the entry point fail to link (-z defs).
+    lines.push(`${PROTOTYPE_MARKER}\nextern "C" ${req.prototype};`, `__attribute__((used)) static void* kb_entry = (void*)&${entry};`)
+  }
+  return lines.join('\n') + '\n'
+}
+
+function entryName(prototype: string): string {
+  const name = /^void\s+(\w+)\s*\(/.exec(prototype)?.[1]
+  if (!name) throw new Error(`bad prototype '${prototype}'`)
+  return name
+}
+
+const PROTOTYPE_MARKER = '// vitest-kernel-bench: the signature the problem expects'
+
+function nvccArgs(req: CompileRequest, input: string, output: string): string[] {
+  return [
+    ...(req.flags ?? DEFAULT_NVCC_FLAGS),
+    gencodeFlag(req.arch),
+    '-shared',
+    '-Xcompiler',
+    '-fPIC',
+    // One CUDA runtime in the process: the one koffi loaded (a static copy per library would be separate).
+    '-cudart',
+    'shared',
+    // A library that lacks the entry point (or anything else) fails here, not at load time.
+    '-Xlinker',
+    '-z,defs',
+    ...Object.entries(req.defines ?? {}).map(([k, v]) => `-D${k}=${v}`),
+    '-o',
+    output,
+    input,
+  ]
+}
+
+export function compile(req: CompileRequest): CompiledLibrary {
+  const nvcc = findNvcc(req.nvcc)
+  const wrapper = wrapperSource(req)
+  let sourceText: string
+  try {
+    sourceText = fs.readFileSync(req.source, 'utf8')
+  } catch {
+    throw new Error(`solution file not found: ${req.source}`)
+  }
+  const hash = crypto
+    .createHash('sha256')
+    .update(JSON.stringify([wrapper, sourceText, fs.realpathSync(nvcc), nvccArgs(req, '', '')]))
+    .digest('hex')
+    .slice(0, 24)
+  const base = `${path.basename(req.source).replace(/\W/g, '_')}-${req.arch}-${hash}`
+  const output = path.join(req.cacheDir, `${base}.so`)
+  if (fs.existsSync(output)) return { path: output, cached: true }
+
+  fs.mkdirSync(req.cacheDir, { recursive: true })
+  const input = path.join(req.cacheDir, `${base}.cu`)
+  fs.writeFileSync(input, wrapper)
+  // Compile to a private name and rename: two workers compiling the same file never see a partial library.
+  const temp = `${output}.${process.pid}.tmp`
+  const result = spawnSync(nvcc, nvccArgs(req, input, temp), { encoding: 'utf8' })
+  if (result.error) throw new Error(`could not run ${nvcc}: ${result.error.message}`)
+  if (result.status !== 0) {
+    fs.rmSync(temp, { force: true })
+    const log = `${result.stdout}${result.stderr}`
+    const diagnostics = parseDiagnostics(log)
+    const prototypeLine = wrapper.split('\n').indexOf(PROTOTYPE_MARKER) + 2
+    const entry = req.prototype && entryName(req.prototype)
+    const mismatched =
+      diagnostics.some((d) => d.file === input && d.line === prototypeLine) ||
+      (entry && new RegExp(`undefined (reference to|symbol:) \`?${entry}\\b`).test(log))
+    if (req.prototype && entry && mismatched) {
+      throw new SignatureMismatchError(req.source, req.prototype, findDeclaration(req.source, sourceText, entry))
+    }
+    throw new CompileError(req.source, diagnostics, log)
+  }
+  fs.renameSync(temp, output)
+  return { path: output, cached: false }
+}
+
+export function nvccVersion(nvcc: string): string {
+  const text = execFileSync(nvcc, ['--version'], { encoding: 'utf8' })
+  return /release (\d+\.\d+)/.exec(text)?.[1] ?? 'unknown'
+}

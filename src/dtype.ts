@@ -1,0 +1,19 @@
+// Element types a problem can use, with their sizes and C spellings.
+export const DTYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int32'] as const
+export type Dtype = (typeof DTYPES)[number]
+
+export const DTYPE_BYTES: Record<Dtype, number> = { float32: 4, float64: 8, float16: 2, bfloat16: 2, int32: 4 }
+
+/** The C type a solution sees for each element type (cuda_fp16.h / cuda_bf16.h for the half types). */
+export const DTYPE_CTYPE: Record<Dtype, string> = {
+  float32: 'float',
+  float64: 'double',
+  float16: '__half',
+  bfloat16: '__nv_bfloat16',
+  int32: 'int',
+}
+
+export function parseDtype(value: string): Dtype {
+  if ((DTYPES as readonly string[]).includes(value)) return value as Dtype
+  throw new Error(`unknown dtype '${value}': expected one of ${DTYPES.join(', ')}`)
+}

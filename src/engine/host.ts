@@ -1,0 +1,77 @@
+// The device host: a child process of a Vitest worker that owns one GPU's CUDA context and runs cases on it.
+// A fault poisons only this process; the worker reports it and starts a fresh one (DESIGN §6).
+import { archForComputeCapability } from '../compile/nvcc.js'
+import { compileHarness } from '../compile/harness.js'
+import * as cuda from '../native/cuda.js'
+import { DeviceSession } from './device-session.js'
+import { acquireGpuLock, lockPath } from './gpu-lock.js'
+import { contextLost, runCase } from './measure.js'
+import type { HostMessage, HostRequest } from './protocol.js'
+
+export interface HostConfig {
+  device: number
+  cacheDir: string
+  nvcc?: string
+  /** Overrides the architecture derived from the device, e.g. 'sm_90'. */
+  arch?: string
+}
+
+function send(message: HostMessage): void {
+  process.send?.(message)
+}
+
+function start(config: HostConfig): DeviceSession | undefined {
+  const probe = cuda.probeGpu()
+  if (!probe.available) {
+    send({ type: 'init-failed', reason: probe.reason, noGpu: true })
+    return undefined
+  }
+  if (config.device >= probe.count) {
+    send({ type: 'init-failed', reason: `GPU ${config.device} does not exist: this host has ${probe.count}`, noGpu: false })
+    return undefined
+  }
+  try {
+    cuda.setDevice(config.device)
+    const info = cuda.deviceInfo(config.device)
+    const arch = config.arch ?? archForComputeCapability(info.computeCapability)
+    const harness = compileHarness({ arch, cacheDir: config.cacheDir, nvcc: config.nvcc })
+    const session = new DeviceSession(info, harness.path)
+    send({
+      type: 'ready',
+      arch,
+      device: {
+        ...info,
+        maxSmClockMHz: session.maxSmClockMHz,
+        startSmClockMHz: session.smClockMHz(),
+        driverRelease: session.driverVersion(),
+        nvmlError: session.nvmlError,
+      },
+    })
+    return session
+  } catch (error) {
+    send({ type: 'init-failed', reason: (error as Error).message, noGpu: false })
+    return undefined
+  }
+}
+
+const config = JSON.parse(process.argv[2] ?? '{}') as HostConfig
+const session = start(config)
+if (!session) process.exit(0)
+
+process.on('disconnect', () => process.exit(0))
+process.on('message', (request: HostRequest) => {
+  const release = acquireGpuLock(lockPath(session.info.pciBusId), (owner) =>
+    process.stderr.write(`vitest-kernel-bench: waiting for ${session.info.name} (GPU ${config.device}), in use by process ${owner}\n`),
+  )
+  let lost = false
+  try {
+    send({ type: 'result', id: request.id, outcome: runCase(session, request.plan) })
+  } catch (error) {
+    const e = error as Error
+    lost = contextLost(error)
+    send({ type: 'result', id: request.id, outcome: { status: 'error', errorName: e.name, message: e.message, contextLost: lost } })
+  } finally {
+    release()
+  }
+  if (lost) process.exit(1)
+})

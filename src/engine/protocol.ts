@@ -1,0 +1,78 @@
+// Messages between a Vitest worker and its device host (the child process that owns the GPU). Plain data only:
+// the worker turns problems and specs into these plans, so the device host never imports user code.
+import type { Dtype } from '../dtype.js'
+import type { DeviceInfo } from '../native/cuda.js'
+import type { Comparison } from '../native/harness.js'
+import type { MeasureOptions } from '../options.js'
+import type { Tolerance } from '../problem.js'
+import type { ScalarCType } from '../signature.js'
+import type { StopReason } from './stopping.js'
+
+export type ArgPlan =
+  | { kind: 'input'; name: string; dtype: Dtype; count: number; range: readonly [number, number] }
+  | { kind: 'output'; name: string; dtype: Dtype; count: number }
+  | { kind: 'scalar'; ctype: ScalarCType; value: number }
+
+/** A function in a compiled library, with the koffi parameter types derived from the signature. */
+export interface CallTarget {
+  library: string
+  entry: string
+  params: string[]
+}
+
+export type ReferencePlan = { kind: 'library'; target: CallTarget } | { kind: 'gemm'; dtype: Dtype }
+
+export interface CasePlan {
+  benchName: string
+  caseName: string
+  /** Seeds the inputs: the same case always gets the same data. */
+  seed: number
+  args: ArgPlan[]
+  tolerance: Tolerance
+  solution: CallTarget
+  reference: ReferencePlan
+  /** 'verify' checks the answer only (vitest run); 'bench' checks it and then times it (vitest bench). */
+  mode: 'verify' | 'bench'
+  options: MeasureOptions
+}
+
+export interface TimingResult {
+  /** Runtimes (ms) of the kept samples, in the order they were taken. */
+  samplesMs: number[]
+  droppedThrottled: number
+  /** Mean SM clock of the kept samples (NaN when NVML is unavailable). */
+  meanSmClockMHz: number
+  maxSmClockMHz: number
+  stopReason: StopReason
+  /** Wall time of the timing loop. */
+  wallMs: number
+}
+
+export interface VerifiedOutput {
+  /** The output parameter's name in the signature. */
+  name: string
+  elements: number
+  comparison: Comparison
+}
+
+export type CaseOutcome =
+  | { status: 'ok'; outputs: VerifiedOutput[]; timing?: TimingResult; verificationSkipped: boolean }
+  | { status: 'wrong'; message: string; outputs: VerifiedOutput[] }
+  | { status: 'error'; errorName: string; message: string; contextLost?: boolean }
+
+export type HostRequest = { type: 'run'; id: number; plan: CasePlan }
+
+/** What the worker learns about the GPU when its device host starts. */
+export interface DeviceReport extends DeviceInfo {
+  /** SM clock when the host started, from NVML (NaN when unavailable). */
+  startSmClockMHz: number
+  /** NVIDIA driver release, e.g. '580.159.04' (from NVML). */
+  driverRelease?: string
+  /** Why NVML could not be used (clocks then unknown and no throttle filtering). */
+  nvmlError?: string
+}
+
+export type HostMessage =
+  | { type: 'ready'; device: DeviceReport; arch: string }
+  | { type: 'init-failed'; reason: string; noGpu: boolean }
+  | { type: 'result'; id: number; outcome: CaseOutcome }

@@ -1,0 +1,230 @@
+// koffi bindings to the CUDA runtime. Every call is checked: a non-zero cudaError_t becomes a CudaError that
+// names the call and the error. Device pointers are koffi pointers (BigInt addresses).
+import { CudaError } from './errors.js'
+import { loadLibrary, type LibrarySpec } from './library.js'
+
+export type DevicePtr = bigint
+export type StreamHandle = bigint
+export type EventHandle = bigint
+
+/** The legacy default stream: where Tensara-style solutions launch when they name no stream. */
+export const LEGACY_STREAM: StreamHandle = 0n
+
+export const CUDA_RUNTIME: LibrarySpec = {
+  title: 'CUDA runtime',
+  files: ['libcudart.so.13', 'libcudart.so.12', 'libcudart.so'],
+  pipFolder: 'cuda_runtime',
+}
+
+// cudaDeviceAttr values from driver_types.h.
+const ATTR = {
+  clockRateKHz: 13,
+  multiProcessorCount: 16,
+  memoryClockRateKHz: 36,
+  memoryBusWidthBits: 37,
+  l2CacheBytes: 38,
+  computeCapabilityMajor: 75,
+  computeCapabilityMinor: 76,
+} as const
+
+const MEMCPY_HOST_TO_DEVICE = 1
+const MEMCPY_DEVICE_TO_HOST = 2
+const HOST_ALLOC_MAPPED = 0x02
+
+function bind() {
+  const lib = loadLibrary(CUDA_RUNTIME)
+  return {
+    getErrorName: lib.func('const char *cudaGetErrorName(int error)'),
+    getErrorString: lib.func('const char *cudaGetErrorString(int error)'),
+    getDeviceCount: lib.func('int cudaGetDeviceCount(_Out_ int *count)'),
+    setDevice: lib.func('int cudaSetDevice(int device)'),
+    deviceGetAttribute: lib.func('int cudaDeviceGetAttribute(_Out_ int *value, int attr, int device)'),
+    // cudaDeviceProp starts with `char name[256]`; the rest of its (version-specific) layout is never read.
+    getDeviceProperties: lib.func('int cudaGetDeviceProperties(_Out_ uint8_t *prop, int device)'),
+    deviceGetPCIBusId: lib.func('int cudaDeviceGetPCIBusId(_Out_ uint8_t *busId, int len, int device)'),
+    memGetInfo: lib.func('int cudaMemGetInfo(_Out_ size_t *free, _Out_ size_t *total)'),
+    runtimeGetVersion: lib.func('int cudaRuntimeGetVersion(_Out_ int *version)'),
+    driverGetVersion: lib.func('int cudaDriverGetVersion(_Out_ int *version)'),
+    malloc: lib.func('int cudaMalloc(_Out_ void **ptr, size_t size)'),
+    free: lib.func('int cudaFree(void *ptr)'),
+    hostAlloc: lib.func('int cudaHostAlloc(_Out_ void **ptr, size_t size, unsigned int flags)'),
+    hostGetDevicePointer: lib.func('int cudaHostGetDevicePointer(_Out_ void **device, void *host, unsigned int flags)'),
+    freeHost: lib.func('int cudaFreeHost(void *ptr)'),
+    memcpyToHost: lib.func('int cudaMemcpy(_Out_ uint8_t *dst, void *src, size_t count, int kind)'),
+    memcpyToDevice: lib.func('int cudaMemcpy(void *dst, const uint8_t *src, size_t count, int kind)'),
+    memsetAsync: lib.func('int cudaMemsetAsync(void *ptr, int value, size_t count, void *stream)'),
+    deviceSynchronize: lib.func('int cudaDeviceSynchronize()'),
+    getLastError: lib.func('int cudaGetLastError()'),
+    eventCreate: lib.func('int cudaEventCreate(_Out_ void **event)'),
+    eventDestroy: lib.func('int cudaEventDestroy(void *event)'),
+    eventRecord: lib.func('int cudaEventRecord(void *event, void *stream)'),
+    eventElapsedTime: lib.func('int cudaEventElapsedTime(_Out_ float *ms, void *start, void *end)'),
+  }
+}
+
+type Bindings = ReturnType<typeof bind>
+let bindings: Bindings | undefined
+
+/** Loads libcudart on first use, so that importing this module never fails on a machine without CUDA. */
+export function cudart(): Bindings {
+  bindings ??= bind()
+  return bindings
+}
+
+export function errorName(code: number): string {
+  return cudart().getErrorName(code) as string
+}
+
+/** Throws a CudaError for any status but cudaSuccess. */
+export function check(status: number, call: string): void {
+  if (status === 0) return
+  const rt = cudart()
+  throw new CudaError(call, status, rt.getErrorName(status) as string, rt.getErrorString(status) as string)
+}
+
+function out<T>(call: (slot: T[]) => number, name: string, initial: T): T {
+  const slot = [initial]
+  check(call(slot), name)
+  return slot[0] as T
+}
+
+export function deviceCount(): number {
+  return out((s: number[]) => cudart().getDeviceCount(s), 'cudaGetDeviceCount', 0)
+}
+
+export function setDevice(device: number): void {
+  check(cudart().setDevice(device), `cudaSetDevice(${device})`)
+}
+
+function attribute(attr: number, device: number): number {
+  return out((s: number[]) => cudart().deviceGetAttribute(s, attr, device), 'cudaDeviceGetAttribute', 0)
+}
+
+function cString(buffer: Buffer): string {
+  const end = buffer.indexOf(0)
+  return buffer.subarray(0, end < 0 ? buffer.length : end).toString('utf8')
+}
+
+export interface DeviceInfo {
+  index: number
+  name: string
+  pciBusId: string
+  computeCapability: string // e.g. '9.0'
+  multiProcessors: number
+  l2CacheBytes: number
+  totalMemoryBytes: number
+  maxSmClockMHz: number
+  memoryClockMHz: number
+  memoryBusWidthBits: number
+  runtimeVersion: string // e.g. '13.0'
+  driverVersion: string // highest CUDA version the driver supports, e.g. '13.0'
+}
+
+function versionString(v: number): string {
+  return `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 10)}`
+}
+
+/** Describes the current device (call setDevice first). */
+export function deviceInfo(device: number): DeviceInfo {
+  const rt = cudart()
+  const props = Buffer.alloc(4096) // larger than cudaDeviceProp in every CUDA release
+  check(rt.getDeviceProperties(props, device), 'cudaGetDeviceProperties')
+  const busId = Buffer.alloc(64)
+  check(rt.deviceGetPCIBusId(busId, busId.length, device), 'cudaDeviceGetPCIBusId')
+  const free = [0]
+  const total = [0]
+  check(rt.memGetInfo(free, total), 'cudaMemGetInfo')
+  return {
+    index: device,
+    name: cString(props.subarray(0, 256)),
+    pciBusId: cString(busId),
+    computeCapability: `${attribute(ATTR.computeCapabilityMajor, device)}.${attribute(ATTR.computeCapabilityMinor, device)}`,
+    multiProcessors: attribute(ATTR.multiProcessorCount, device),
+    l2CacheBytes: attribute(ATTR.l2CacheBytes, device),
+    totalMemoryBytes: Number(total[0]),
+    maxSmClockMHz: attribute(ATTR.clockRateKHz, device) / 1000,
+    memoryClockMHz: attribute(ATTR.memoryClockRateKHz, device) / 1000,
+    memoryBusWidthBits: attribute(ATTR.memoryBusWidthBits, device),
+    runtimeVersion: versionString(out((s: number[]) => rt.runtimeGetVersion(s), 'cudaRuntimeGetVersion', 0)),
+    driverVersion: versionString(out((s: number[]) => rt.driverGetVersion(s), 'cudaDriverGetVersion', 0)),
+  }
+}
+
+export function freeMemoryBytes(): number {
+  const free = [0]
+  const total = [0]
+  check(cudart().memGetInfo(free, total), 'cudaMemGetInfo')
+  return Number(free[0])
+}
+
+export function malloc(bytes: number): DevicePtr {
+  return out((s: bigint[]) => cudart().malloc(s, bytes), `cudaMalloc(${bytes} bytes)`, 0n)
+}
+
+export function free(ptr: DevicePtr): void {
+  check(cudart().free(ptr), 'cudaFree')
+}
+
+/** Page-locked host memory mapped into the device's address space (for the spin kernel's flag). */
+export function hostAllocMapped(bytes: number): { host: bigint; device: DevicePtr } {
+  const rt = cudart()
+  const host = out((s: bigint[]) => rt.hostAlloc(s, bytes, HOST_ALLOC_MAPPED), 'cudaHostAlloc', 0n)
+  const device = out((s: bigint[]) => rt.hostGetDevicePointer(s, host, 0), 'cudaHostGetDevicePointer', 0n)
+  return { host, device }
+}
+
+export function freeHost(ptr: bigint): void {
+  check(cudart().freeHost(ptr), 'cudaFreeHost')
+}
+
+export function copyToHost(src: DevicePtr, bytes: number): Buffer {
+  const dst = Buffer.alloc(bytes)
+  check(cudart().memcpyToHost(dst, src, bytes, MEMCPY_DEVICE_TO_HOST), 'cudaMemcpy(device to host)')
+  return dst
+}
+
+export function copyToDevice(dst: DevicePtr, src: Uint8Array): void {
+  check(cudart().memcpyToDevice(dst, src, src.byteLength, MEMCPY_HOST_TO_DEVICE), 'cudaMemcpy(host to device)')
+}
+
+export function memsetAsync(ptr: DevicePtr, value: number, bytes: number, stream: StreamHandle = LEGACY_STREAM): void {
+  check(cudart().memsetAsync(ptr, value, bytes, stream), 'cudaMemsetAsync')
+}
+
+export function synchronize(): void {
+  check(cudart().deviceSynchronize(), 'cudaDeviceSynchronize')
+}
+
+/** Reports (and clears) an error left by a kernel launch. */
+export function checkLastError(what: string): void {
+  check(cudart().getLastError(), what)
+}
+
+export function eventCreate(): EventHandle {
+  return out((s: bigint[]) => cudart().eventCreate(s), 'cudaEventCreate', 0n)
+}
+
+export function eventDestroy(event: EventHandle): void {
+  check(cudart().eventDestroy(event), 'cudaEventDestroy')
+}
+
+export function eventRecord(event: EventHandle, stream: StreamHandle = LEGACY_STREAM): void {
+  check(cudart().eventRecord(event, stream), 'cudaEventRecord')
+}
+
+export function eventElapsedMs(start: EventHandle, end: EventHandle): number {
+  return out((s: number[]) => cudart().eventElapsedTime(s, start, end), 'cudaEventElapsedTime', 0)
+}
+
+export type GpuProbe = { available: true; count: number } | { available: false; reason: string }
+
+/** Whether a CUDA GPU can be used here, and if not, why (for skips with a visible reason). */
+export function probeGpu(): GpuProbe {
+  try {
+    const count = deviceCount()
+    return count > 0 ? { available: true, count } : { available: false, reason: 'no CUDA device found' }
+  } catch (error) {
+    return { available: false, reason: (error as Error).message }
+  }
+}
+

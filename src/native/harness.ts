@@ -1,0 +1,81 @@
+// Bindings to the harness's own device code (cuda/harness.cu), compiled by src/compile/harness.ts.
+import koffi from 'koffi'
+import { check, type DevicePtr } from './cuda.js'
+import type { Dtype } from '../dtype.js'
+
+// Keep in sync with enum KbDtype in cuda/harness.cu.
+const DTYPE_CODES: Record<Dtype, number> = { float32: 0, float64: 1, float16: 2, bfloat16: 3, int32: 4 }
+
+const CompareResult = koffi.struct('KbCompareResult', {
+  badCount: 'uint64_t',
+  nanCount: 'uint64_t',
+  firstBad: 'uint64_t',
+  maxAbsErrBits: 'uint64_t',
+  expectedAtFirstBad: 'double',
+  gotAtFirstBad: 'double',
+})
+
+export interface Comparison {
+  badCount: number
+  nanCount: number
+  /** Index of the first element out of tolerance, or undefined when all are within it. */
+  firstBad?: number
+  maxAbsError: number
+  expectedAtFirstBad?: number
+  gotAtFirstBad?: number
+}
+
+export class Harness {
+  private readonly fns
+
+  constructor(libraryPath: string) {
+    const lib = koffi.load(libraryPath)
+    this.fns = {
+      fillUniform: lib.func('int kb_fill_uniform(void *out, size_t n, int dtype, uint64_t seed, double lo, double hi)'),
+      poison: lib.func('int kb_poison(void *out, size_t n, int dtype)'),
+      compare: lib.func(
+        'int kb_compare(void *got, void *expected, size_t n, int dtype, double rtol, double atol, _Out_ KbCompareResult *result)',
+      ),
+      flushRead: lib.func('int kb_flush_read(void *scratch, size_t bytes, void *sink)'),
+      spin: lib.func('int kb_spin(void *flag, uint64_t timeoutNs, void *timedOut)'),
+      setFlag: lib.func('void kb_set_flag(void *flagHost, int value)'),
+    }
+  }
+
+  fillUniform(ptr: DevicePtr, count: number, dtype: Dtype, seed: number, lo: number, hi: number): void {
+    check(this.fns.fillUniform(ptr, count, DTYPE_CODES[dtype], BigInt(seed), lo, hi), 'kb_fill_uniform')
+  }
+
+  poison(ptr: DevicePtr, count: number, dtype: Dtype): void {
+    check(this.fns.poison(ptr, count, DTYPE_CODES[dtype]), 'kb_poison')
+  }
+
+  compare(got: DevicePtr, expected: DevicePtr, count: number, dtype: Dtype, rtol: number, atol: number): Comparison {
+    const raw: Record<string, bigint | number> = {}
+    check(this.fns.compare(got, expected, count, DTYPE_CODES[dtype], rtol, atol, raw), 'kb_compare')
+    const bits = new BigUint64Array([BigInt(raw.maxAbsErrBits ?? 0)])
+    const badCount = Number(raw.badCount)
+    return {
+      badCount,
+      nanCount: Number(raw.nanCount),
+      maxAbsError: new Float64Array(bits.buffer)[0] ?? NaN,
+      ...(badCount > 0 && {
+        firstBad: Number(raw.firstBad),
+        expectedAtFirstBad: Number(raw.expectedAtFirstBad),
+        gotAtFirstBad: Number(raw.gotAtFirstBad),
+      }),
+    }
+  }
+
+  flushRead(scratch: DevicePtr, bytes: number, sink: DevicePtr): void {
+    check(this.fns.flushRead(scratch, bytes, sink), 'kb_flush_read')
+  }
+
+  spin(flagDevice: DevicePtr, timeoutNs: number, timedOutDevice: DevicePtr): void {
+    check(this.fns.spin(flagDevice, BigInt(timeoutNs), timedOutDevice), 'kb_spin')
+  }
+
+  setFlag(flagHost: bigint, value: number): void {
+    this.fns.setFlag(flagHost, value)
+  }
+}

@@ -1,0 +1,55 @@
+// kernelBenchPlugin(): installs the kernel runner, the reporter and the settings every worker needs.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Plugin } from 'vite'
+import type {} from 'vitest/config'
+import type { PluginSettings } from './bench.js'
+import { resolveMeasureOptions, type MeasureOptions } from './options.js'
+import { SETTINGS_KEY } from './registry.js'
+import { KernelBenchReporter } from './reporter.js'
+
+export interface KernelBenchPluginOptions extends Partial<MeasureOptions> {
+  /** CUDA device index to benchmark on (default 0, or the KERNELBENCH_DEVICE environment variable). */
+  device?: number
+  /** Path of nvcc (default: CUDA_HOME/bin, PATH, /usr/local/cuda/bin). */
+  nvcc?: string
+  /** GPU architecture to compile for, e.g. 'sm_90' (default: the device's own, 'a' variant from Hopper on). */
+  arch?: string
+  /** nvcc optimisation flags (default ['-O3', '-lineinfo']); the target, -shared and -fPIC are always added. */
+  nvccFlags?: string[]
+  /** Where compiled libraries are cached (default node_modules/.cache/vitest-kernel-bench under the root). */
+  cacheDir?: string
+}
+
+/** The runner module next to this one, as .ts in this repository or .js in the published build. */
+function siblingModule(name: string): string {
+  const self = fileURLToPath(import.meta.url)
+  return path.join(path.dirname(self), `${name}${path.extname(self)}`)
+}
+
+export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugin {
+  const { device, nvcc, arch, nvccFlags, cacheDir, ...measure } = options
+  resolveMeasureOptions(measure) // a bad option fails when the config loads, not in every worker
+  return {
+    name: 'vitest-kernel-bench',
+    config(config) {
+      const root = path.resolve(config.root ?? process.cwd())
+      const settings: PluginSettings = {
+        device: device ?? Number(process.env.KERNELBENCH_DEVICE ?? 0),
+        cacheDir: path.resolve(root, cacheDir ?? 'node_modules/.cache/vitest-kernel-bench'),
+        nvcc,
+        arch,
+        nvccFlags,
+        measure,
+      }
+      return {
+        test: {
+          runner: siblingModule('runner'),
+          pool: 'forks',
+          provide: { [SETTINGS_KEY]: settings },
+          benchmark: { reporters: [new KernelBenchReporter()] },
+        },
+      }
+    },
+  }
+}

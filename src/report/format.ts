@@ -1,0 +1,48 @@
+// Number formatting for reports: times with their unit, throughput in G or T, and fixed-width tables.
+import { stripVTControlCharacters } from 'node:util'
+
+export function formatTime(ms: number): string {
+  if (!Number.isFinite(ms)) return '—'
+  if (ms < 1) return `${(ms * 1000).toFixed(ms < 0.01 ? 2 : 1)} µs`
+  if (ms < 1000) return `${ms.toFixed(ms < 10 ? 3 : 2)} ms`
+  return `${(ms / 1000).toFixed(2)} s`
+}
+
+/** FLOP/s as GFLOPS below 1 TFLOP/s and TFLOPS above, so every figure has three or four significant digits. */
+export function formatFlops(flopsPerSecond: number): string {
+  if (!Number.isFinite(flopsPerSecond)) return '—'
+  const tera = flopsPerSecond / 1e12
+  return tera >= 1 ? `${tera.toFixed(tera < 10 ? 2 : 1)} TFLOPS` : `${(flopsPerSecond / 1e9).toFixed(1)} GFLOPS`
+}
+
+export function formatBandwidth(gbPerSecond: number): string {
+  return Number.isFinite(gbPerSecond) ? `${gbPerSecond.toFixed(gbPerSecond < 10 ? 2 : 0)} GB/s` : '—'
+}
+
+export function formatPercent(value: number | undefined): string {
+  return value === undefined || !Number.isFinite(value) ? '—' : `${value.toFixed(value < 10 ? 1 : 0)}%`
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB']
+  let value = bytes
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return `${value.toFixed(value < 10 && unit > 0 ? 1 : 0)} ${units[unit]}`
+}
+
+export type Align = 'left' | 'right'
+
+/** Rows of cells padded into columns; widths ignore colour codes. */
+export function renderTable(header: readonly string[], rows: readonly (readonly string[])[], align: readonly Align[]): string[] {
+  const width = (cell: string) => stripVTControlCharacters(cell).length
+  const widths = header.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i] ?? ''))))
+  const pad = (cell: string, i: number) => {
+    const gap = ' '.repeat((widths[i] ?? 0) - width(cell))
+    return align[i] === 'right' ? gap + cell : cell + gap
+  }
+  return [header, ...rows].map((row) => row.map(pad).join('  ').trimEnd())
+}

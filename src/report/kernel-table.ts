@@ -1,0 +1,74 @@
+// The table a kernel engineer reads: one row per case with runtime, throughput, bandwidth and roofline figures,
+// plus a geometric-mean line and the device header. Pure: it renders recorded results.
+import pc from 'picocolors'
+import { geometricMean } from '../engine/stats.js'
+import type { DeviceReport } from '../engine/protocol.js'
+import type { CaseResult, KernelBenchResult } from '../results.js'
+import { formatBandwidth, formatBytes, formatFlops, formatPercent, formatTime, renderTable, type Align } from './format.js'
+import { gbPerSecond, roofline } from './metrics.js'
+import { peaksFor } from './peaks.js'
+
+const STOP_LABEL = { 'target-cv': 'cv', 'noise-stable': 'stable', 'max-iterations': 'max-n', 'max-time': 'max-time' } as const
+
+export function renderDeviceHeader(device: DeviceReport, arch: string): string {
+  const clock = Number.isFinite(device.startSmClockMHz) ? `${device.startSmClockMHz} MHz now, ` : ''
+  return pc.bold(
+    `${device.name}  ·  ${device.multiProcessors} SMs  ·  L2 ${formatBytes(device.l2CacheBytes)}  ·  ` +
+      `${formatBytes(device.totalMemoryBytes)}  ·  SM clock ${clock}${device.maxSmClockMHz} MHz max  ·  ` +
+      `driver ${device.driverRelease ?? device.driverVersion} (CUDA ${device.driverVersion})  ·  runtime ${device.runtimeVersion}  ·  ${arch}`,
+  ) + (device.nvmlError ? `\n${pc.yellow(`clocks unknown (no throttle filtering): ${device.nvmlError}`)}` : '')
+}
+
+function caseRow(result: KernelBenchResult, c: CaseResult): string[] {
+  const o = c.outcome
+  if (o.status === 'wrong') return [c.name, pc.red('✗ wrong answer')]
+  if (o.status === 'error') return [c.name, pc.red(`✗ ${o.errorName}`)]
+  if (!c.summary || !o.timing) return [c.name, pc.green('✓ verified')]
+  const s = c.summary
+  const t = o.timing
+  const peaks = result.device && peaksFor(result.device.name)
+  const line = peaks ? roofline(c.flops, c.bytes, s.median, result.dtype, peaks) : undefined
+  const sol =
+    line === undefined ? '—' : line.solPercent > 100 ? pc.red(pc.bold(`${formatPercent(line.solPercent)} ⚠`)) : formatPercent(line.solPercent)
+  const cv = `±${formatPercent(s.cv * 100)}`
+  return [
+    c.name,
+    formatTime(s.median),
+    s.cv > result.options.targetCv ? pc.yellow(cv) : cv,
+    formatFlops(c.flops / (s.median * 1e-3)),
+    formatBandwidth(gbPerSecond(c.bytes, s.median)),
+    formatPercent(line?.computePercent),
+    formatPercent(line?.bandwidthPercent),
+    sol,
+    Number.isFinite(t.meanSmClockMHz) ? `${Math.round(t.meanSmClockMHz)}` : '—',
+    t.droppedThrottled ? pc.yellow(`${s.n} (-${t.droppedThrottled})`) : `${s.n}`,
+    STOP_LABEL[t.stopReason],
+  ]
+}
+
+const HEADER = ['case', 'median', 'cv', 'throughput', 'bandwidth', '% peak', '% bw', 'SOL', 'SM MHz', 'n', 'stop']
+const ALIGN: Align[] = ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left']
+
+export function renderKernelResult(result: KernelBenchResult): string {
+  const title = `${pc.bold(result.bench)} ${pc.dim(`${result.problem} · ${result.dtype} · ${result.solution}`)}`
+  if (result.skipped) return `${title}\n  ${pc.yellow(`skipped: ${result.skipped}`)}`
+  const lines = [title]
+  if (result.options.skipVerification) lines.push(pc.red(pc.bold('  VERIFICATION SKIPPED: these numbers may come from a wrong kernel')))
+  const rows = result.cases.map((c) => caseRow(result, c))
+  lines.push(...renderTable(HEADER, rows, ALIGN).map((l) => `  ${l}`))
+  const timed = result.cases.filter((c) => c.summary)
+  if (timed.length > 1) {
+    const runtime = geometricMean(timed.map((c) => c.summary!.median))
+    const flops = geometricMean(timed.map((c) => c.flops / (c.summary!.median * 1e-3)))
+    lines.push(pc.dim(`  geometric mean over ${timed.length} cases: ${formatTime(runtime)}, ${formatFlops(flops)}`))
+  }
+  if (timed.some((c) => result.device && peaksFor(result.device.name) && rooflineAbove100(result, c))) {
+    lines.push(pc.red(pc.bold('  ⚠ SOL above 100%: faster than the hardware allows, so the measurement missed work or hit a warm cache')))
+  }
+  return lines.join('\n')
+}
+
+function rooflineAbove100(result: KernelBenchResult, c: CaseResult): boolean {
+  const peaks = peaksFor(result.device!.name)!
+  return roofline(c.flops, c.bytes, c.summary!.median, result.dtype, peaks).solPercent > 100
+}
