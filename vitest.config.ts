@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config'
 import { kernelBenchPlugin } from './src/plugin.js'
 
 const local = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+// .ci/run asks for Vitest's JSON report here, to print the pass/fail/skip counts.
+const jsonReport = process.env.KERNELBENCH_TEST_REPORT
 
 export default defineConfig({
   plugins: [kernelBenchPlugin()],
@@ -15,6 +17,7 @@ export default defineConfig({
   },
   test: {
     include: ['tests/**/*.test.ts'],
+    reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
     benchmark: { include: ['bench/**/*.bench.ts'] },
   },
 })

@@ -2,6 +2,8 @@
 // plan for the device host, and collects the outcomes into a KernelBenchResult.
 import crypto from 'node:crypto'
 import path from 'node:path'
+import type { BaselineSettings } from './baseline/guard.js'
+import type { Floors } from './baseline/verdict.js'
 import { compileReference, type BuildSettings } from './compile/harness.js'
 import { compile } from './compile/nvcc.js'
 import { parseDtype, type Dtype } from './dtype.js'
@@ -13,7 +15,13 @@ import { elementsOf, toleranceFor, type Problem, type TestCase } from './problem
 import { RESULT_SCHEMA_VERSION, type CaseResult, type KernelBenchResult } from './results.js'
 import { cPrototype, koffiParams, paramDtype } from './signature.js'
 
-export interface KernelBenchSpec extends Partial<MeasureOptions> {
+/**
+ * A kernel benchmark. Besides the problem, solution, dtype and cases it takes any measurement option (overriding
+ * the plugin's) and CI floors (`vitest bench` only; each applies to every timed case, a violation fails the run):
+ * `minTflops`, `minGflops` (throughput from the median runtime), `maxRuntimeMs` (median runtime) and
+ * `minSolPercent` (% of the roofline floor; ignored on GPUs without known peaks).
+ */
+export interface KernelBenchSpec extends Partial<MeasureOptions>, Floors {
   problem: Problem
   /** The .cu file with `extern "C" void solution(...)`, relative to the bench file. */
   solution: string
@@ -31,6 +39,8 @@ export interface PluginSettings {
   arch?: string
   nvccFlags?: string[]
   measure: Partial<MeasureOptions>
+  /** The CI guard: tolerance, noise factor and where the baseline files live (the plugin sets it; defaults apply). */
+  baseline?: BaselineSettings
 }
 
 export interface BenchContext {
@@ -38,6 +48,20 @@ export interface BenchContext {
   file: string
   mode: 'verify' | 'bench'
   settings: PluginSettings
+}
+
+/** A spec's floors apart from everything else; each floor must be a finite number >= 0. */
+export function splitFloors<T extends Floors>(spec: T): { floors: Floors; rest: Omit<T, keyof Floors> } {
+  const { minTflops, minGflops, maxRuntimeMs, minSolPercent, ...rest } = spec
+  const floors: Floors = {}
+  for (const [key, value] of Object.entries({ minTflops, minGflops, maxRuntimeMs, minSolPercent })) {
+    if (value === undefined) continue
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new Error(`floor ${key} must be a finite number >= 0 (got ${String(value)})`)
+    }
+    floors[key as keyof Floors] = value
+  }
+  return { floors, rest }
 }
 
 function selectCases(problem: Problem, dtype: Dtype, selection: KernelBenchSpec['cases']): readonly TestCase[] {
@@ -77,7 +101,9 @@ function referencePlan(problem: Problem, dtype: Dtype, build: BuildSettings): Re
 }
 
 export async function runKernelBench(name: string, spec: KernelBenchSpec, context: BenchContext): Promise<KernelBenchResult> {
-  const { problem, solution, dtype: requestedDtype, cases: selection, ...specOptions } = spec
+  const { problem, solution, dtype: requestedDtype, cases: selection, ...rest } = spec
+  // Floors are checked here but applied by the runner's CI guard (src/baseline/guard.ts), after timing.
+  const { rest: specOptions } = splitFloors(rest)
   const dtype = parseDtype(requestedDtype ?? 'float32')
   const tolerance = toleranceFor(problem, dtype)
   const options = resolveMeasureOptions(context.settings.measure, specOptions)

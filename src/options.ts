@@ -54,7 +54,7 @@ export function resolveMeasureOptions(...layers: ReadonlyArray<Partial<MeasureOp
   for (const layer of layers) {
     for (const [key, value] of Object.entries(layer ?? {})) {
       if (value === undefined) continue
-      if (!(key in DEFAULT_MEASURE_OPTIONS)) throw new Error(`unknown option '${key}'`)
+      if (!Object.hasOwn(DEFAULT_MEASURE_OPTIONS, key)) throw new Error(`unknown option '${key}'`)
       ;(merged as unknown as Record<string, unknown>)[key] = value
     }
   }

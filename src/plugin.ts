@@ -3,6 +3,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
 import type {} from 'vitest/config'
+import { resolveBaselineSettings, type BaselineOptions } from './baseline/guard.js'
 import type { PluginSettings } from './bench.js'
 import { resolveMeasureOptions, type MeasureOptions } from './options.js'
 import { SETTINGS_KEY } from './registry.js'
@@ -19,6 +20,12 @@ export interface KernelBenchPluginOptions extends Partial<MeasureOptions> {
   nvccFlags?: string[]
   /** Where compiled libraries are cached (default node_modules/.cache/vitest-kernel-bench under the root). */
   cacheDir?: string
+  /**
+   * The CI guard (`vitest bench`): a case slower than its baseline by more than max(tolerance, noiseFactor ×
+   * noise) fails the run; `vitest bench -u` records the baselines instead. Defaults: tolerance 0.05, noiseFactor 3,
+   * failOnImprovement false, dir '__kernelbench__' (relative to the project root; commit it).
+   */
+  baseline?: BaselineOptions
 }
 
 /** The runner module next to this one, as .ts in this repository or .js in the published build. */
@@ -28,8 +35,10 @@ function siblingModule(name: string): string {
 }
 
 export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugin {
-  const { device, nvcc, arch, nvccFlags, cacheDir, ...measure } = options
-  resolveMeasureOptions(measure) // a bad option fails when the config loads, not in every worker
+  const { device, nvcc, arch, nvccFlags, cacheDir, baseline: baselineOptions, ...measure } = options
+  // A bad option fails when the config loads, not in every worker.
+  resolveMeasureOptions(measure)
+  const baseline = resolveBaselineSettings(baselineOptions)
   return {
     name: 'vitest-kernel-bench',
     config(config) {
@@ -41,6 +50,7 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
         arch,
         nvccFlags,
         measure,
+        baseline,
       }
       return {
         test: {

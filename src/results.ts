@@ -1,4 +1,5 @@
 // What a kernelBench produces: plain data that travels from the Vitest worker to the reporter in task.meta.
+import type { Verdict } from './baseline/verdict.js'
 import type { Dtype } from './dtype.js'
 import type { SampleSummary } from './engine/stats.js'
 import type { CaseOutcome, DeviceReport } from './engine/protocol.js'
@@ -15,6 +16,25 @@ export interface CaseResult {
   outcome: CaseOutcome
   /** Statistics of the kept runtime samples, in ms (bench mode, verified cases only). */
   summary?: SampleSummary
+  /** The CI guard's judgement (bench mode, timed cases only; see src/baseline/guard.ts). */
+  verdict?: CaseVerdict
+}
+
+/**
+ * A timed case against its stored baseline and the spec's floors (DESIGN.md §5).
+ *
+ * `kind` is compareToBaseline's, or 'updated' when this run (`vitest bench -u`) wrote the baseline instead of
+ * comparing, or 'untracked' when the case has no FLOP count (no TFLOPS, so no baseline; floors still apply).
+ */
+export interface CaseVerdict {
+  kind: Verdict['kind'] | 'updated' | 'untracked'
+  /** measured / baseline − 1 in TFLOPS (negative = slower), when a baseline from this GPU was compared. */
+  change?: number
+  message: string
+  /** Whether the baseline comparison fails the run. */
+  fails: boolean
+  /** One message per violated floor (minTflops, …); each fails the run. */
+  floors: string[]
 }
 
 export interface KernelBenchResult {
@@ -31,6 +51,8 @@ export interface KernelBenchResult {
   skipped?: string
   options: MeasureOptions
   cases: CaseResult[]
+  /** The baseline file the cases were judged against, and whether this run wrote it (bench mode). */
+  baseline?: { file: string; written: boolean }
 }
 
 declare module '@vitest/runner' {
@@ -39,13 +61,26 @@ declare module '@vitest/runner' {
   }
 }
 
-/** One message for every case that failed, or undefined when all passed. */
+/** Why a timed case fails the CI guard: a failing baseline comparison and every violated floor. */
+function verdictFailures(v: CaseVerdict | undefined): string[] {
+  if (!v) return []
+  return v.fails ? [v.message, ...v.floors] : v.floors
+}
+
+/**
+ * One message for every case that failed (wrong answer, error, baseline regression, violated floor), or
+ * undefined when all passed.
+ */
 export function failureMessage(result: KernelBenchResult): string | undefined {
   const failures = result.cases.flatMap((c) => {
     const o = c.outcome
     if (o.status === 'wrong') return [`✗ case '${c.name}': ${o.message}`]
     if (o.status === 'error') return [`✗ case '${c.name}': ${o.errorName}: ${o.message}`]
-    return []
+    return verdictFailures(c.verdict).map((m) => `✗ case '${c.name}': ${m}`)
   })
-  return failures.length ? `${result.bench} (${result.problem}, ${result.dtype}):\n${failures.join('\n')}` : undefined
+  if (failures.length === 0) return undefined
+  if (result.baseline && result.cases.some((c) => c.verdict?.fails)) {
+    failures.push(`  baseline: ${result.baseline.file} (if the change is intended, update it with \`vitest bench -u\`)`)
+  }
+  return `${result.bench} (${result.problem}, ${result.dtype}):\n${failures.join('\n')}`
 }

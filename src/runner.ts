@@ -1,10 +1,12 @@
-// The Vitest runner the plugin installs. In bench mode it runs kernelBench tasks through the engine and fills
-// Vitest's benchmark result and task meta; plain bench() tasks still go to tinybench. In test mode it is
+// The Vitest runner the plugin installs. In bench mode it runs kernelBench tasks through the engine, judges them
+// against their baselines and floors (the CI guard) and fills Vitest's benchmark result and task meta; plain
+// bench() tasks still go to tinybench. In test mode it is
 // Vitest's own runner (kernelBench registers ordinary tests there).
 import { updateTask, type Suite, type Task, type Test } from '@vitest/runner'
 import { BenchmarkRunner, inject, TestRunner } from 'vitest'
 import type { SerializedConfig } from 'vitest'
-import { runKernelBench } from './bench.js'
+import { guardResult } from './baseline/guard.js'
+import { runKernelBench, splitFloors } from './bench.js'
 import { geometricMean } from './engine/stats.js'
 import { SETTINGS_KEY, shared } from './registry.js'
 import { failureMessage, type KernelBenchResult } from './results.js'
@@ -59,7 +61,17 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
     task.result = { state: 'run', startTime: Date.now() }
     updateTask('test-prepare', task, this)
     try {
-      const result = await runKernelBench(name, spec, { file: task.file.filepath, mode: 'bench', settings: inject(SETTINGS_KEY) })
+      const settings = inject(SETTINGS_KEY)
+      const measured = await runKernelBench(name, spec, { file: task.file.filepath, mode: 'bench', settings })
+      task.meta.kernelBench = measured // the table still shows the numbers if the baseline file is unreadable
+      // The CI guard (DESIGN.md §5): regressions against the baseline and violated floors fail like wrong answers.
+      const result = guardResult(measured, {
+        benchFile: task.file.filepath,
+        root: this.config.root,
+        floors: splitFloors(spec).floors,
+        settings: settings.baseline,
+        update: this.config.snapshotOptions.updateSnapshot === 'all', // vitest bench -u
+      })
       task.meta.kernelBench = result
       const failure = failureMessage(result)
       if (result.skipped) {

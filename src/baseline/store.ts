@@ -81,16 +81,17 @@ export function parseKeyString(s: string): BaselineKey | undefined {
 /**
  * `<root>/__kernelbench__/<bench file relative to root, separators replaced by __>.json`, e.g. bench file
  * `bench/gemm/sgemm.bench.ts` → `<root>/__kernelbench__/bench__gemm__sgemm.bench.ts.json`. `benchFile` may be
- * absolute or relative to `root`; it must lie inside `root`.
+ * absolute or relative to `root`; it must lie inside `root`. `dir` (relative to `root`, or absolute) replaces
+ * `__kernelbench__`.
  */
-export function baselinePath(root: string, benchFile: string): string {
+export function baselinePath(root: string, benchFile: string, dir: string = BASELINE_DIR): string {
   const absRoot = path.resolve(root)
   const rel = path.relative(absRoot, path.resolve(absRoot, benchFile))
   if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) {
     throw new Error(`bench file ${benchFile} is not inside the root ${absRoot}`)
   }
   const flat = rel.split(/[\\/]+/).join('__')
-  return path.join(absRoot, BASELINE_DIR, `${flat}.json`)
+  return path.join(path.resolve(absRoot, dir), `${flat}.json`)
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

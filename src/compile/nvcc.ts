@@ -4,7 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { findOnPath, toolkitRoots } from '../native/library.js'
+import { DEFAULT_TOOLKIT_ROOTS, findOnPath, toolkitRoots } from '../native/library.js'
 
 export class NvccNotFoundError extends Error {
   constructor(looked: readonly string[]) {
@@ -59,7 +59,15 @@ function findDeclaration(source: string, text: string, entry: string): CompilerD
   return index < 0 ? undefined : { file: source, line: index + 1, message: (lines[index] ?? '').trim() }
 }
 
-export function findNvcc(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * The nvcc to run: the explicit path, then CUDA_HOME / CUDA_PATH, then PATH, then the toolkit roots (see
+ * toolkitRoots; `defaultRoots` replaces /usr/local/cuda). Throws NvccNotFoundError listing every place looked.
+ */
+export function findNvcc(
+  explicit?: string,
+  env: NodeJS.ProcessEnv = process.env,
+  defaultRoots: readonly string[] = DEFAULT_TOOLKIT_ROOTS,
+): string {
   const looked: string[] = []
   const candidates = [
     ...(explicit ? [explicit] : []),
@@ -72,7 +80,7 @@ export function findNvcc(explicit?: string, env: NodeJS.ProcessEnv = process.env
   looked.push('nvcc on PATH')
   const onPath = findOnPath('nvcc', env)
   if (onPath) return onPath
-  for (const root of toolkitRoots(env)) {
+  for (const root of toolkitRoots(env, defaultRoots)) {
     const candidate = path.join(root, 'bin', 'nvcc')
     if (looked.includes(candidate)) continue
     looked.push(candidate)

@@ -11,6 +11,8 @@ export type HostStatus = { available: true; device: DeviceReport; arch: string }
 interface Pending {
   id: number
   caseName: string
+  /** The host the case was sent to: only its death fails the case. */
+  child: ChildProcess
   resolve: (outcome: CaseOutcome) => void
   timer: NodeJS.Timeout
 }
@@ -48,13 +50,10 @@ export class DeviceHost {
         else if (message.type === 'result' && this.pending?.id === message.id) this.settle(message.outcome)
       })
       child.on('exit', (code, signal) => {
-        if (this.child === child) {
-          this.child = undefined
-          this.status = undefined
-        }
+        this.detach(child)
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`
         resolve({ available: false, reason: `the device host ${how} while starting`, noGpu: false })
-        if (this.pending) {
+        if (this.pending?.child === child) {
           this.settle({
             status: 'error',
             errorName: 'DeviceHostDied',
@@ -94,17 +93,24 @@ export class DeviceHost {
           errorName: 'Timeout',
           message: `case '${caseName}' did not finish within ${(timeoutMs / 1000).toFixed(0)} s (a kernel that never ends?); the device host was killed and a fresh one runs the next case`,
         })
+        this.detach(child)
         child.kill('SIGKILL')
       }, timeoutMs)
-      this.pending = { id, caseName: plan.caseName, resolve, timer }
+      this.pending = { id, caseName: plan.caseName, child, resolve, timer }
       child.send({ type: 'run', id, plan })
     })
   }
 
-  close(): void {
-    this.child?.kill()
+  /** Forgets a host so the next case starts a fresh one, without waiting for the old one's exit. */
+  private detach(child: ChildProcess): void {
+    if (this.child !== child) return
     this.child = undefined
     this.status = undefined
+  }
+
+  close(): void {
+    this.child?.kill()
+    if (this.child) this.detach(this.child)
   }
 }
 

@@ -29,8 +29,14 @@ export class LibraryNotFoundError extends Error {
   }
 }
 
-/** Toolkit roots in order of preference: the environment, then the toolkit that owns the nvcc on PATH. */
-export function toolkitRoots(env: NodeJS.ProcessEnv = process.env): string[] {
+/** Where a toolkit is installed when nothing in the environment says otherwise. */
+export const DEFAULT_TOOLKIT_ROOTS: readonly string[] = ['/usr/local/cuda']
+
+/**
+ * Toolkit roots in order of preference: the environment, then the toolkit that owns the nvcc on PATH, then the
+ * default install locations (a parameter so that tests can describe a machine with no toolkit at all).
+ */
+export function toolkitRoots(env: NodeJS.ProcessEnv = process.env, defaultRoots: readonly string[] = DEFAULT_TOOLKIT_ROOTS): string[] {
   const roots: string[] = []
   for (const variable of ['CUDA_HOME', 'CUDA_PATH']) {
     const value = env[variable]
@@ -38,7 +44,7 @@ export function toolkitRoots(env: NodeJS.ProcessEnv = process.env): string[] {
   }
   const nvccOnPath = findOnPath('nvcc', env)
   if (nvccOnPath) roots.push(path.dirname(path.dirname(fs.realpathSync(nvccOnPath))))
-  roots.push('/usr/local/cuda')
+  roots.push(...defaultRoots)
   return [...new Set(roots)]
 }
 

@@ -1,9 +1,10 @@
 // The table a kernel engineer reads: one row per case with runtime, throughput, bandwidth and roofline figures,
 // plus a geometric-mean line and the device header. Pure: it renders recorded results.
 import pc from 'picocolors'
+import { formatPercent as formatChange } from '../baseline/verdict.js'
 import { geometricMean } from '../engine/stats.js'
 import type { DeviceReport } from '../engine/protocol.js'
-import type { CaseResult, KernelBenchResult } from '../results.js'
+import type { CaseResult, CaseVerdict, KernelBenchResult } from '../results.js'
 import { formatBandwidth, formatBytes, formatFlops, formatPercent, formatTime, renderTable, type Align } from './format.js'
 import { gbPerSecond, roofline } from './metrics.js'
 import { peaksFor } from './peaks.js'
@@ -46,16 +47,42 @@ function caseRow(result: KernelBenchResult, c: CaseResult): string[] {
   ]
 }
 
+/** The 'vs baseline' cell: the TFLOPS change (red slower, green faster, dim within the bound), flagged on a floor. */
+function verdictCell(v: CaseVerdict): string {
+  const change = v.change === undefined ? undefined : formatChange(v.change, true)
+  const cell = {
+    regression: () => pc.red(change ?? 'slower'),
+    improvement: () => pc.green(change ?? 'faster'),
+    same: () => pc.dim(change ?? 'same'),
+    'no-baseline': () => pc.dim('new'),
+    'other-gpu': () => pc.yellow('other GPU'),
+    updated: () => pc.dim(change === undefined ? 'recorded' : `recorded (${change})`),
+    untracked: () => '—',
+  }[v.kind]()
+  return v.floors.length > 0 ? `${cell} ${pc.red('✗ floor')}` : cell
+}
+
 const HEADER = ['case', 'median', 'cv', 'throughput', 'bandwidth', '% peak', '% bw', 'SOL', 'SM MHz', 'n', 'stop']
 const ALIGN: Align[] = ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left']
+
+/** The case rows, with a 'vs baseline' column when the CI guard judged any case. */
+function caseTable(result: KernelBenchResult): string[] {
+  const rows = result.cases.map((c) => caseRow(result, c))
+  if (!result.cases.some((c) => c.verdict)) return renderTable(HEADER, rows, ALIGN)
+  // Only timed rows (full width) carry a verdict, so the extra cell always lands in the last column.
+  const judged = rows.map((row, i) => {
+    const v = result.cases[i]!.verdict
+    return v ? [...row, verdictCell(v)] : row
+  })
+  return renderTable([...HEADER, 'vs baseline'], judged, [...ALIGN, 'left'])
+}
 
 export function renderKernelResult(result: KernelBenchResult): string {
   const title = `${pc.bold(result.bench)} ${pc.dim(`${result.problem} · ${result.dtype} · ${result.solution}`)}`
   if (result.skipped) return `${title}\n  ${pc.yellow(`skipped: ${result.skipped}`)}`
   const lines = [title]
   if (result.options.skipVerification) lines.push(pc.red(pc.bold('  VERIFICATION SKIPPED: these numbers may come from a wrong kernel')))
-  const rows = result.cases.map((c) => caseRow(result, c))
-  lines.push(...renderTable(HEADER, rows, ALIGN).map((l) => `  ${l}`))
+  lines.push(...caseTable(result).map((l) => `  ${l}`))
   const timed = result.cases.filter((c) => c.summary)
   if (timed.length > 1) {
     const runtime = geometricMean(timed.map((c) => c.summary!.median))

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Harness vs Nsight Compute on the GPU machine: bash scripts/ncu-compare.sh <output folder>
+# ncu measures each solution kernel with its own cache flush and the clocks left alone; the harness times the
+# same kernels in each of its modes; the report prints harness / ncu.
+set -euo pipefail
+out=${1:-.}
+mkdir -p "$out"
+npx tsx scripts/ncu-compare.ts harness "$out/harness.json"
+ncu --clock-control none --cache-control all --metrics gpu__time_duration.sum --target-processes all \
+  --kernel-name regex:'^(vectorAdd4|sgemmTiled)' --csv --print-units base \
+  npx tsx scripts/ncu-compare.ts launches > "$out/ncu.csv"
+npx tsx scripts/ncu-compare.ts report "$out/harness.json" "$out/ncu.csv" | tee "$out/ratio.txt"

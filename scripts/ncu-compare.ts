@@ -1,0 +1,118 @@
+// Harness vs Nsight Compute, per kernel and timing mode (issue 3's proof). Three steps, run by ncu-compare.sh:
+//   tsx scripts/ncu-compare.ts harness <out.json>   time every kernel through the harness, in each mode
+//   tsx scripts/ncu-compare.ts launches              run each kernel REPEATS times, for ncu to measure
+//   tsx scripts/ncu-compare.ts report <harness.json> <ncu.csv>   print harness / ncu per kernel and mode
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../src/bench.js'
+import { summarize } from '../src/engine/stats.js'
+import type { MeasureOptions } from '../src/options.js'
+import { formatTime, renderTable } from '../src/report/format.js'
+import { matrixMultiplication, vectorAddition } from '../problems/index.js'
+import type { TestCase } from '../src/problem.js'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const root = path.resolve(here, '..')
+const settings: PluginSettings = { device: 0, cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
+const REPEATS = 5
+
+interface Kernel {
+  label: string
+  /** Name of the solution's kernel, as ncu reports it. */
+  ncuName: string
+  spec: KernelBenchSpec
+}
+
+const vectorCase = (n: number, label: string): TestCase => ({ name: label, params: { n } })
+const squareCase = (s: number): TestCase => ({ name: `${s}³`, params: { m: s, n: s, k: s } })
+
+const KERNELS: Kernel[] = [
+  ...([[2 ** 16, '64 Ki'], [2 ** 20, '1 Mi'], [2 ** 24, '16 Mi'], [2 ** 27, '128 Mi']] as const).map(([n, label]) => ({
+    label: `vector add ${label} floats`,
+    ncuName: 'vectorAdd4',
+    spec: { problem: vectorAddition, solution: 'problems/vector-addition/solutions/vector_add.cu', cases: [vectorCase(n, label)] },
+  })),
+  ...[256, 1024, 4096].map((s) => ({
+    label: `sgemm tiled ${s}³`,
+    ncuName: 'sgemmTiled',
+    spec: { problem: matrixMultiplication, solution: 'problems/matrix-multiplication/solutions/sgemm_tiled.cu', cases: [squareCase(s)] },
+  })),
+]
+
+const MODES: Record<string, Partial<MeasureOptions>> = {
+  'read flush + matmul padding': { flush: 'read', padding: 'matmul' },
+  'read flush + spin': { flush: 'read', padding: 'spin' },
+  'memset flush + matmul padding': { flush: 'memset', padding: 'matmul' },
+}
+
+async function run(kernel: Kernel, mode: 'bench' | 'verify', options: Partial<MeasureOptions> = {}) {
+  const result = await runKernelBench(kernel.label, { ...kernel.spec, ...options }, { file: path.join(root, 'x.bench.ts'), mode, settings })
+  const c = result.cases[0]
+  if (!c || c.outcome.status !== 'ok') throw new Error(`${kernel.label}: ${JSON.stringify(c?.outcome ?? result.skipped)}`)
+  return c
+}
+
+async function harness(out: string) {
+  const rows: Record<string, Record<string, { median: number; cv: number; n: number; stop: string; wallMs: number }>> = {}
+  for (const kernel of KERNELS) {
+    rows[kernel.label] = {}
+    for (const [mode, options] of Object.entries(MODES)) {
+      const c = await run(kernel, 'bench', options)
+      const t = c.outcome.status === 'ok' ? c.outcome.timing : undefined
+      rows[kernel.label]![mode] = { median: c.summary!.median, cv: c.summary!.cv, n: c.summary!.n, stop: t!.stopReason, wallMs: t!.wallMs }
+      console.log(`${kernel.label} · ${mode}: ${formatTime(c.summary!.median)} ±${(c.summary!.cv * 100).toFixed(2)}% n=${c.summary!.n} ${t!.stopReason} ${t!.wallMs.toFixed(0)} ms`)
+    }
+  }
+  fs.writeFileSync(out, JSON.stringify(rows, null, 2))
+}
+
+async function launches() {
+  for (const kernel of KERNELS) for (let i = 0; i < REPEATS; i++) await run(kernel, 'verify')
+}
+
+/** ncu --csv rows for gpu__time_duration.sum, in launch order, as [kernel name, ns]. */
+function ncuDurations(csv: string): Array<[string, number]> {
+  const lines = csv.split('\n').filter((l) => l.startsWith('"'))
+  const header = lines.shift()?.slice(1, -1).split('","') ?? []
+  const nameAt = header.indexOf('Kernel Name')
+  const valueAt = header.indexOf('Metric Value')
+  const unitAt = header.indexOf('Metric Unit')
+  return lines.map((l) => {
+    const cells = l.slice(1, -1).split('","')
+    const scale = { ns: 1, nsecond: 1, us: 1e3, usecond: 1e3, ms: 1e6, msecond: 1e6 }[cells[unitAt] ?? 'ns'] ?? 1
+    return [cells[nameAt] ?? '', Number((cells[valueAt] ?? '').replace(/,/g, '')) * scale]
+  })
+}
+
+function report(harnessFile: string, ncuFile: string) {
+  const measured = JSON.parse(fs.readFileSync(harnessFile, 'utf8'))
+  const launchesSeen = ncuDurations(fs.readFileSync(ncuFile, 'utf8'))
+  const header = ['kernel', 'ncu', ...Object.keys(MODES).flatMap((m) => [m, '×'])]
+  const rows: string[][] = []
+  let cursor = 0
+  for (const kernel of KERNELS) {
+    const mine = launchesSeen.slice(cursor, cursor + REPEATS)
+    cursor += REPEATS
+    if (mine.length < REPEATS || mine.some(([name]) => !name.startsWith(kernel.ncuName))) {
+      throw new Error(`ncu launches out of step at ${kernel.label}: ${JSON.stringify(mine)}`)
+    }
+    const ncuMs = summarize(mine.map(([, ns]) => ns / 1e6)).median
+    rows.push([
+      kernel.label,
+      formatTime(ncuMs),
+      ...Object.keys(MODES).flatMap((m) => {
+        const h = measured[kernel.label][m].median
+        return [formatTime(h), (h / ncuMs).toFixed(2)]
+      }),
+    ])
+  }
+  console.log(renderTable(header, rows, header.map((_, i) => (i === 0 ? 'left' : 'right'))).join('\n'))
+}
+
+const [command, a, b] = process.argv.slice(2)
+if (command === 'harness' && a) await harness(a)
+else if (command === 'launches') await launches()
+else if (command === 'report' && a && b) report(a, b)
+else throw new Error('usage: ncu-compare.ts harness <out.json> | launches | report <harness.json> <ncu.csv>')
+process.exit(0)

@@ -1,0 +1,281 @@
+// The nvcc driver, against the real nvcc on this machine (no GPU needed: nothing is loaded or run).
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { matrixMultiplication, vectorAddition } from '../../problems/index.js'
+import {
+  archForComputeCapability,
+  compile,
+  CompileError,
+  findNvcc,
+  gencodeFlag,
+  NvccNotFoundError,
+  parseDiagnostics,
+  SignatureMismatchError,
+  wrapperSource,
+} from '../../src/compile/nvcc.js'
+import { PACKAGE_ROOT } from '../../src/paths.js'
+import type { Problem } from '../../src/problem.js'
+import { cPrototype } from '../../src/signature.js'
+
+const ARCH = 'sm_90a'
+const COMPILE_TIMEOUT = 120_000
+const fixture = (name: string) => path.join(PACKAGE_ROOT, 'tests/fixtures/solutions', name)
+const VECTOR_PROTOTYPE = cPrototype(vectorAddition.signature, 'float32')
+
+let cacheDir: string
+let scratch: string
+beforeAll(() => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-compile-'))
+  cacheDir = path.join(scratch, 'cache')
+})
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }))
+
+/** Dynamic symbols the library defines (nm -D), to check the entry point kept its C name. */
+function definedSymbols(library: string): string[] {
+  return execFileSync('nm', ['-D', '--defined-only', library], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).at(-1) ?? '')
+    .filter(Boolean)
+}
+
+/** The targets of the device code embedded in a library: the fatbin keeps each cubin's `-arch sm_XX` options. */
+function embeddedArchs(library: string): string[] {
+  const bytes = fs.readFileSync(library).toString('latin1')
+  return [...new Set([...bytes.matchAll(/-arch (sm_\w+) -m 64/g)].map((m) => m[1]!))]
+}
+
+const EXAMPLES: ReadonlyArray<readonly [string, Problem]> = [
+  ['problems/vector-addition/solutions/vector_add.cu', vectorAddition],
+  ['problems/matrix-multiplication/solutions/sgemm_naive.cu', matrixMultiplication],
+  ['problems/matrix-multiplication/solutions/sgemm_tiled.cu', matrixMultiplication],
+]
+
+describe('compile: the example solutions', () => {
+  it.each(EXAMPLES)(
+    '%s compiles against its problem\'s prototype, then comes from the cache',
+    (relative, problem) => {
+      const request = { source: path.join(PACKAGE_ROOT, relative), prototype: cPrototype(problem.signature, 'float32'), arch: ARCH, cacheDir }
+      const first = compile(request)
+      expect(first.cached).toBe(false)
+      expect(path.dirname(first.path)).toBe(cacheDir)
+      expect(path.basename(first.path)).toMatch(new RegExp(`^${path.basename(relative).replace('.', '_')}-sm_90a-[0-9a-f]{24}\\.so$`))
+      expect(fs.statSync(first.path).size).toBeGreaterThan(0)
+      expect(definedSymbols(first.path)).toContain('solution')
+      expect(embeddedArchs(first.path)).toEqual(['sm_90a'])
+      // No temporary file is left next to the library.
+      expect(fs.readdirSync(cacheDir).filter((f) => f.endsWith('.tmp'))).toEqual([])
+
+      const second = compile(request)
+      expect(second).toEqual({ path: first.path, cached: true })
+    },
+    COMPILE_TIMEOUT,
+  )
+
+  it(
+    'recompiles when the source changes (the cache key covers the file content)',
+    () => {
+      const source = path.join(scratch, 'edited.cu')
+      fs.copyFileSync(path.join(PACKAGE_ROOT, 'problems/vector-addition/solutions/vector_add.cu'), source)
+      const request = { source, prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir }
+      const before = compile(request)
+      expect(compile(request)).toEqual({ path: before.path, cached: true })
+
+      fs.appendFileSync(source, '\n// edited\n')
+      const after = compile(request)
+      expect(after.cached).toBe(false)
+      expect(after.path).not.toBe(before.path)
+    },
+    COMPILE_TIMEOUT,
+  )
+})
+
+describe('compile: errors', () => {
+  it(
+    'a syntax error is a CompileError naming the user\'s file and line, with nvcc\'s message',
+    () => {
+      const error = captureError(() => compile({ source: fixture('syntax_error.cu'), prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir }))
+      expect(error).toBeInstanceOf(CompileError)
+      const compileError = error as CompileError
+      expect(compileError.message).toContain('syntax_error.cu:5')
+      expect(compileError.message).toContain('identifier "undeclared_function_call" is undefined')
+      expect(compileError.diagnostics[0]).toEqual({
+        file: fixture('syntax_error.cu'),
+        line: 5,
+        message: 'identifier "undeclared_function_call" is undefined',
+      })
+      expect(compileError.log).toContain('error')
+      // Nothing half-written is left under the library's name.
+      expect(fs.readdirSync(cacheDir).filter((f) => f.startsWith('syntax_error') && !f.endsWith('.cu'))).toEqual([])
+    },
+    COMPILE_TIMEOUT,
+  )
+
+  it(
+    'a solution with other parameter types is a SignatureMismatchError showing the expected prototype and the user\'s line',
+    () => {
+      const error = captureError(() => compile({ source: fixture('wrong_signature.cu'), prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir }))
+      expect(error).toBeInstanceOf(SignatureMismatchError)
+      const message = (error as Error).message
+      expect(message).toContain(
+        'expected: extern "C" void solution(const float* d_input1, const float* d_input2, float* d_output, size_t n);',
+      )
+      expect(message).toContain(`found at ${fixture('wrong_signature.cu')}:7:`)
+      expect(message).toContain('float* d_output, int n)')
+    },
+    COMPILE_TIMEOUT,
+  )
+
+  it(
+    'a file without the entry point is a SignatureMismatchError saying there is no such function',
+    () => {
+      const error = captureError(() => compile({ source: fixture('no_entry.cu'), prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir }))
+      expect(error).toBeInstanceOf(SignatureMismatchError)
+      expect((error as Error).message).toContain(`no such function in ${fixture('no_entry.cu')}`)
+      expect((error as Error).message).toContain('expected: extern "C" void solution(')
+    },
+    COMPILE_TIMEOUT,
+  )
+
+  it('a missing solution file is named', () => {
+    const missing = path.join(scratch, 'missing.cu')
+    expect(() => compile({ source: missing, prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir })).toThrow(`solution file not found: ${missing}`)
+  })
+})
+
+describe('findNvcc', () => {
+  it('throws NvccNotFoundError listing every place it looked when there is no nvcc anywhere', () => {
+    const env = { PATH: path.join(os.tmpdir(), 'kb-no-such-dir'), CUDA_HOME: '/nonexistent/cuda-home', CUDA_PATH: '/nonexistent/cuda-path' }
+    const error = captureError(() => findNvcc('/nonexistent/explicit/nvcc', env, ['/nonexistent/default-root']))
+    expect(error).toBeInstanceOf(NvccNotFoundError)
+    const message = (error as Error).message
+    const looked = message
+      .split('\n')
+      .filter((line) => line.startsWith('  - '))
+      .map((line) => line.slice(4))
+    // The toolkit roots CUDA_HOME and CUDA_PATH were already tried: each place appears once.
+    expect(looked).toEqual([
+      '/nonexistent/explicit/nvcc',
+      '/nonexistent/cuda-home/bin/nvcc',
+      '/nonexistent/cuda-path/bin/nvcc',
+      'nvcc on PATH',
+      '/nonexistent/default-root/bin/nvcc',
+    ])
+    expect(message).toMatch(/set CUDA_HOME/)
+  })
+
+  it.skipIf(!fs.existsSync('/usr/local/cuda/bin/nvcc'))('falls back to /usr/local/cuda by default', () => {
+    expect(findNvcc(undefined, { PATH: '' })).toBe('/usr/local/cuda/bin/nvcc')
+  })
+
+  it('prefers the explicit path, then CUDA_HOME, then PATH', () => {
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-fake-nvcc-'))
+    try {
+      const makeNvcc = (dir: string) => {
+        fs.mkdirSync(dir, { recursive: true })
+        const file = path.join(dir, 'nvcc')
+        fs.writeFileSync(file, '#!/bin/sh\n', { mode: 0o755 })
+        return file
+      }
+      const explicit = makeNvcc(path.join(bin, 'explicit'))
+      const home = makeNvcc(path.join(bin, 'home', 'bin'))
+      const onPath = makeNvcc(path.join(bin, 'path'))
+      const none = ['/nonexistent/root']
+      expect(findNvcc(explicit, { CUDA_HOME: path.join(bin, 'home'), PATH: path.dirname(onPath) }, none)).toBe(explicit)
+      expect(findNvcc(undefined, { CUDA_HOME: path.join(bin, 'home'), PATH: path.dirname(onPath) }, none)).toBe(home)
+      expect(findNvcc(undefined, { PATH: `/nonexistent${path.delimiter}${path.dirname(onPath)}` }, none)).toBe(onPath)
+      // A file that is not executable is not an nvcc.
+      fs.chmodSync(home, 0o644)
+      expect(findNvcc(undefined, { CUDA_HOME: path.join(bin, 'home'), PATH: path.dirname(onPath) }, none)).toBe(onPath)
+    } finally {
+      fs.rmSync(bin, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('parseDiagnostics', () => {
+  it("reads nvcc's front-end format: file(12): error: …", () => {
+    const log = [
+      '/src/kernel.cu(12): error: identifier "foo" is undefined',
+      '    foo(n);',
+      '    ^',
+      '/src/kernel.cu(3): warning #177-D: variable "x" was declared but never referenced',
+      '1 error detected in the compilation of "/tmp/x.cu".',
+    ].join('\n')
+    expect(parseDiagnostics(log)).toEqual([{ file: '/src/kernel.cu', line: 12, message: 'identifier "foo" is undefined' }])
+  })
+
+  it("reads the host compiler's and linker's format: file:12:5: error: …", () => {
+    const log = [
+      'kernel.cu:12:5: error: expected ‘;’ before ‘}’ token',
+      'kernel.cu:7: fatal error: missing.h: No such file or directory',
+      'kernel.cu:9:1: warning: unused variable',
+      'In file included from wrapper.cu:5:',
+    ].join('\n')
+    expect(parseDiagnostics(log)).toEqual([
+      { file: 'kernel.cu', line: 12, message: 'expected ‘;’ before ‘}’ token' },
+      { file: 'kernel.cu', line: 7, message: 'missing.h: No such file or directory' },
+    ])
+  })
+
+  it('finds nothing in a log without errors', () => {
+    expect(parseDiagnostics('')).toEqual([])
+    expect(parseDiagnostics('nvcc warning : incompatible redefinition\nall good')).toEqual([])
+  })
+})
+
+describe('archForComputeCapability and gencodeFlag', () => {
+  it.each([
+    ['9.0', 'sm_90a'],
+    ['8.0', 'sm_80'],
+    ['8.9', 'sm_89'],
+    ['10.0', 'sm_100a'],
+    ['12.0', 'sm_120a'],
+  ])('compute capability %s → %s', (cc, arch) => {
+    expect(archForComputeCapability(cc)).toBe(arch)
+  })
+
+  it('rejects a malformed compute capability', () => {
+    expect(() => archForComputeCapability('9')).toThrow("bad compute capability '9'")
+    expect(() => archForComputeCapability('x.y')).toThrow("bad compute capability 'x.y'")
+  })
+
+  it('spells out -gencode with matching compute and sm targets', () => {
+    expect(gencodeFlag('sm_90a')).toBe('-gencode=arch=compute_90a,code=sm_90a')
+    expect(gencodeFlag('sm_80')).toBe('-gencode=arch=compute_80,code=sm_80')
+    expect(gencodeFlag('sm_100a')).toBe('-gencode=arch=compute_100a,code=sm_100a')
+  })
+
+  it('rejects anything that is not sm_<digits>[letter]', () => {
+    for (const bad of ['compute_90', '90a', 'sm_', 'sm_90a;rm -rf', '-arch=sm_90']) {
+      expect(() => gencodeFlag(bad)).toThrow(`bad GPU architecture '${bad}'`)
+    }
+  })
+})
+
+describe('wrapperSource', () => {
+  it('includes the user file, then declares the expected prototype and takes its address', () => {
+    const text = wrapperSource({ source: '/work/a "b".cu', prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir: '/tmp' })
+    const lines = text.split('\n')
+    const include = lines.indexOf('#include "/work/a \\"b\\".cu"')
+    const declaration = lines.indexOf(`extern "C" ${VECTOR_PROTOTYPE};`)
+    expect(include).toBeGreaterThan(-1)
+    expect(declaration).toBeGreaterThan(include)
+    expect(lines[declaration + 1]).toBe('__attribute__((used)) static void* kb_entry = (void*)&solution;')
+  })
+
+  it('declares nothing without a prototype', () => {
+    expect(wrapperSource({ source: '/x.cu', arch: ARCH, cacheDir: '/tmp' })).not.toContain('extern "C"')
+  })
+})
+
+function captureError(fn: () => unknown): unknown {
+  try {
+    fn()
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected an error, but none was thrown')
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_MEASURE_OPTIONS, resolveMeasureOptions, type MeasureOptions } from '../../src/options.js'
+
+describe('resolveMeasureOptions: defaults', () => {
+  it('returns the protocol defaults of DESIGN §3 with no layers', () => {
+    expect(resolveMeasureOptions()).toEqual({
+      minIterations: 5,
+      maxIterations: 10_000,
+      targetCv: 0.01,
+      minTimeMs: 50,
+      maxTimeMs: 10_000,
+      globalWarmupCount: 10,
+      globalWarmupSize: 5000,
+      warmupRuns: 3,
+      flush: 'read',
+      flushFactor: 2,
+      padding: 'matmul',
+      paddingSize: 1024,
+      throttleFraction: 0.75,
+      caseTimeoutMs: 120_000,
+      skipVerification: false,
+    })
+  })
+
+  it('returns a copy: changing the result leaves the defaults alone', () => {
+    const options = resolveMeasureOptions()
+    options.targetCv = 0.5
+    expect(DEFAULT_MEASURE_OPTIONS.targetCv).toBe(0.01)
+    expect(resolveMeasureOptions().targetCv).toBe(0.01)
+  })
+
+  it('ignores undefined layers and undefined values', () => {
+    expect(resolveMeasureOptions(undefined, { targetCv: undefined }, undefined)).toEqual(DEFAULT_MEASURE_OPTIONS)
+  })
+})
+
+describe('resolveMeasureOptions: layering', () => {
+  it('applies layers in order, the later winning key by key', () => {
+    const plugin: Partial<MeasureOptions> = { targetCv: 0.02, flush: 'memset', maxIterations: 500 }
+    const bench: Partial<MeasureOptions> = { targetCv: 0.005, padding: 'spin' }
+    const options = resolveMeasureOptions(plugin, bench)
+    expect(options.targetCv).toBe(0.005)
+    expect(options.flush).toBe('memset')
+    expect(options.maxIterations).toBe(500)
+    expect(options.padding).toBe('spin')
+    expect(options.minIterations).toBe(5)
+  })
+
+  it('lets an undefined value in a later layer keep the earlier one', () => {
+    expect(resolveMeasureOptions({ warmupRuns: 7 }, { warmupRuns: undefined }).warmupRuns).toBe(7)
+  })
+
+  it('validates the merged result, not each layer alone', () => {
+    // maxIterations 3 < default minIterations 5 on its own, but the bench raises it back.
+    expect(resolveMeasureOptions({ maxIterations: 3, minIterations: 2 }, { maxIterations: 10 }).maxIterations).toBe(10)
+    expect(() => resolveMeasureOptions({ minIterations: 2 }, { maxIterations: 1 })).toThrow(
+      'option minIterations (2) exceeds maxIterations (1)',
+    )
+  })
+})
+
+describe('resolveMeasureOptions: errors', () => {
+  const resolve = (layer: Record<string, unknown>) => () => resolveMeasureOptions(layer as Partial<MeasureOptions>)
+
+  it('names an unknown option', () => {
+    expect(resolve({ targetCV: 0.01 })).toThrow("unknown option 'targetCV'")
+    expect(resolve({ flsuh: 'read' })).toThrow("unknown option 'flsuh'")
+  })
+
+  it("treats Object.prototype's names as unknown options too", () => {
+    expect(resolve({ toString: 1 })).toThrow("unknown option 'toString'")
+    expect(resolve({ constructor: 1 })).toThrow("unknown option 'constructor'")
+  })
+
+  it.each(['minIterations', 'maxIterations', 'targetCv', 'maxTimeMs', 'flushFactor', 'paddingSize', 'caseTimeoutMs', 'globalWarmupSize'])(
+    '%s must be a positive number',
+    (key) => {
+      for (const bad of [0, -1, Number.NaN]) {
+        expect(resolve({ [key]: bad, ...(key === 'maxIterations' ? { minIterations: 1 } : {}) })).toThrow(
+          `option ${key} must be a positive number (got ${bad})`,
+        )
+      }
+      expect(resolve({ [key]: '5' })).toThrow(`option ${key} must be a positive number (got 5)`)
+    },
+  )
+
+  it.each(['minTimeMs', 'warmupRuns', 'globalWarmupCount'])('%s may be zero but not negative', (key) => {
+    expect(resolveMeasureOptions({ [key]: 0 })[key as keyof MeasureOptions]).toBe(0)
+    expect(resolve({ [key]: -1 })).toThrow(`option ${key} must be zero or more (got -1)`)
+    expect(resolve({ [key]: Number.NaN })).toThrow(`option ${key} must be zero or more (got NaN)`)
+  })
+
+  it('throttleFraction must be in [0, 1)', () => {
+    expect(resolveMeasureOptions({ throttleFraction: 0 }).throttleFraction).toBe(0)
+    expect(resolveMeasureOptions({ throttleFraction: 0.99 }).throttleFraction).toBe(0.99)
+    expect(resolve({ throttleFraction: 1 })).toThrow('option throttleFraction must be in [0, 1) (got 1)')
+    expect(resolve({ throttleFraction: -0.1 })).toThrow('option throttleFraction must be in [0, 1) (got -0.1)')
+  })
+
+  it('flush must be read, memset or none', () => {
+    for (const flush of ['read', 'memset', 'none'] as const) expect(resolveMeasureOptions({ flush }).flush).toBe(flush)
+    expect(resolve({ flush: 'write' })).toThrow("option flush must be one of read, memset, none (got 'write')")
+  })
+
+  it('padding must be matmul, spin or none', () => {
+    for (const padding of ['matmul', 'spin', 'none'] as const) expect(resolveMeasureOptions({ padding }).padding).toBe(padding)
+    expect(resolve({ padding: 'sleep' })).toThrow("option padding must be one of matmul, spin, none (got 'sleep')")
+  })
+
+  it('minIterations may equal maxIterations', () => {
+    const options = resolveMeasureOptions({ minIterations: 7, maxIterations: 7 })
+    expect([options.minIterations, options.maxIterations]).toEqual([7, 7])
+  })
+})

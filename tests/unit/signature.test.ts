@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest'
+import { matrixMultiplication, vectorAddition } from '../../problems/index.js'
+import { cPrototype, koffiParams, paramDtype, validateSignature, type ParamSpec } from '../../src/signature.js'
+
+describe('cPrototype', () => {
+  it("spells vector-addition's Tensara signature exactly", () => {
+    expect(cPrototype(vectorAddition.signature, 'float32')).toBe(
+      'void solution(const float* d_input1, const float* d_input2, float* d_output, size_t n)',
+    )
+  })
+
+  it("spells matrix-multiplication's Tensara signature exactly", () => {
+    expect(cPrototype(matrixMultiplication.signature, 'float32')).toBe(
+      'void solution(const float* input_a, const float* input_b, float* output_c, size_t m, size_t n, size_t k)',
+    )
+  })
+
+  it('uses the CUDA spellings of every dtype for pointer parameters', () => {
+    const signature: ParamSpec[] = [
+      { name: 'x', kind: 'input' },
+      { name: 'y', kind: 'output' },
+    ]
+    expect(cPrototype(signature, 'float16')).toBe('void solution(const __half* x, __half* y)')
+    expect(cPrototype(signature, 'bfloat16')).toBe('void solution(const __nv_bfloat16* x, __nv_bfloat16* y)')
+    expect(cPrototype(signature, 'float64')).toBe('void solution(const double* x, double* y)')
+    expect(cPrototype(signature, 'int32')).toBe('void solution(const int* x, int* y)')
+  })
+
+  it("keeps a parameter's own dtype over the bench's, and scalars as declared", () => {
+    const signature: ParamSpec[] = [
+      { name: 'values', kind: 'input' },
+      { name: 'indices', kind: 'input', dtype: 'int32' },
+      { name: 'out', kind: 'output', dtype: 'float32' },
+      { name: 'count', kind: 'scalar', ctype: 'int' },
+      { name: 'alpha', kind: 'scalar', ctype: 'float' },
+      { name: 'beta', kind: 'scalar', ctype: 'double' },
+    ]
+    expect(cPrototype(signature, 'bfloat16', 'reference')).toBe(
+      'void reference(const __nv_bfloat16* values, const int* indices, float* out, int count, float alpha, double beta)',
+    )
+  })
+})
+
+describe('paramDtype', () => {
+  it("returns the parameter's dtype, or the bench's", () => {
+    expect(paramDtype({ name: 'a', kind: 'input' }, 'float16')).toBe('float16')
+    expect(paramDtype({ name: 'a', kind: 'input', dtype: 'int32' }, 'float16')).toBe('int32')
+  })
+
+  it('rejects a scalar', () => {
+    expect(() => paramDtype({ name: 'n', kind: 'scalar', ctype: 'size_t' }, 'float32')).toThrow("parameter 'n' is a scalar")
+  })
+})
+
+describe('koffiParams', () => {
+  it('passes device pointers as void * and scalars as their C type, in order', () => {
+    expect(koffiParams(matrixMultiplication.signature)).toEqual(['void *', 'void *', 'void *', 'size_t', 'size_t', 'size_t'])
+    expect(
+      koffiParams([
+        { name: 'x', kind: 'input', dtype: 'float16' },
+        { name: 'n', kind: 'scalar', ctype: 'int' },
+        { name: 'y', kind: 'output' },
+        { name: 's', kind: 'scalar', ctype: 'double' },
+      ]),
+    ).toEqual(['void *', 'int', 'void *', 'double'])
+  })
+})
+
+describe('validateSignature', () => {
+  it('accepts the shipped problems', () => {
+    expect(() => validateSignature(vectorAddition.signature, 'vector-addition')).not.toThrow()
+    expect(() => validateSignature(matrixMultiplication.signature, 'matrix-multiplication')).not.toThrow()
+  })
+
+  it('requires an output parameter', () => {
+    expect(() =>
+      validateSignature(
+        [
+          { name: 'a', kind: 'input' },
+          { name: 'n', kind: 'scalar', ctype: 'size_t' },
+        ],
+        "problem 'p'",
+      ),
+    ).toThrow("problem 'p': the signature has no output parameter")
+  })
+
+  it('rejects a name used twice', () => {
+    expect(() =>
+      validateSignature(
+        [
+          { name: 'a', kind: 'input' },
+          { name: 'a', kind: 'output' },
+        ],
+        "problem 'p'",
+      ),
+    ).toThrow("problem 'p': parameter 'a' appears twice")
+  })
+
+  it.each(['2fast', 'has space', 'a-b', '', 'x;y', 'ünï'])('rejects %j, which is not a C identifier', (name) => {
+    expect(() =>
+      validateSignature(
+        [
+          { name: 'out', kind: 'output' },
+          { name, kind: 'scalar', ctype: 'int' },
+        ],
+        "problem 'p'",
+      ),
+    ).toThrow(`problem 'p': parameter name '${name}' is not a C identifier`)
+  })
+
+  it('accepts underscores and digits after the first character', () => {
+    expect(() =>
+      validateSignature(
+        [
+          { name: '_a1', kind: 'input' },
+          { name: 'out_2', kind: 'output' },
+        ],
+        'p',
+      ),
+    ).not.toThrow()
+  })
+})
