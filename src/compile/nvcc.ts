@@ -68,11 +68,13 @@ export function findNvcc(
   env: NodeJS.ProcessEnv = process.env,
   defaultRoots: readonly string[] = DEFAULT_TOOLKIT_ROOTS,
 ): string {
+  // An nvcc the user named must be the one used: falling back silently would compile with another toolkit.
+  if (explicit) {
+    if (isExecutable(explicit)) return explicit
+    throw new NvccNotFoundError([`${explicit} (the nvcc option): not an executable file`])
+  }
   const looked: string[] = []
-  const candidates = [
-    ...(explicit ? [explicit] : []),
-    ...['CUDA_HOME', 'CUDA_PATH'].flatMap((v) => (env[v] ? [path.join(env[v], 'bin', 'nvcc')] : [])),
-  ]
+  const candidates = ['CUDA_HOME', 'CUDA_PATH'].flatMap((v) => (env[v] ? [path.join(env[v], 'bin', 'nvcc')] : []))
   for (const candidate of candidates) {
     looked.push(candidate)
     if (isExecutable(candidate)) return candidate

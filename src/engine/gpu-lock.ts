@@ -11,19 +11,39 @@ export function lockPath(pciBusId: string, dir = os.tmpdir()): string {
   return path.join(dir, `vitest-kernel-bench-gpu-${pciBusId.replace(/[^\w.-]/g, '_')}.lock`)
 }
 
-function ownerAlive(file: string): boolean {
+/** The pid in a lock file while that process runs; undefined for a lock that is gone, unreadable or stale. */
+function liveOwner(file: string): number | undefined {
   let pid: number
   try {
     pid = Number(fs.readFileSync(file, 'utf8'))
   } catch {
-    return false // vanished between our attempt and this read: not held
+    return undefined // vanished between our attempt and this read: not held
   }
-  if (!Number.isInteger(pid) || pid <= 0) return false
+  if (!Number.isInteger(pid) || pid <= 0) return undefined
   try {
     process.kill(pid, 0)
+    return pid
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined
+  }
+}
+
+/**
+ * Creates the lock file holding our pid, or returns false if it exists. The pid is written to a private file
+ * that is then hard-linked into place, so the lock file never exists empty: a waiter reading it between an
+ * exclusive create and the write would take the empty file for a stale lock, and both would hold the GPU.
+ */
+function tryCreate(file: string): boolean {
+  const temp = `${file}.${process.pid}.tmp`
+  fs.writeFileSync(temp, String(process.pid))
+  try {
+    fs.linkSync(temp, file)
     return true
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw error
+  } finally {
+    fs.rmSync(temp, { force: true })
   }
 }
 
@@ -38,19 +58,15 @@ function sleepSync(ms: number): void {
 export function acquireGpuLock(file: string, onWait: (ownerPid: string) => void = () => {}): () => void {
   let warned = false
   for (;;) {
-    try {
-      fs.writeFileSync(file, String(process.pid), { flag: 'wx' })
-      return () => fs.rmSync(file, { force: true })
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    }
-    if (!ownerAlive(file)) {
+    if (tryCreate(file)) return () => fs.rmSync(file, { force: true })
+    const owner = liveOwner(file)
+    if (owner === undefined) {
       fs.rmSync(file, { force: true })
       continue
     }
     if (!warned) {
       warned = true
-      onWait(fs.readFileSync(file, 'utf8'))
+      onWait(String(owner))
     }
     sleepSync(POLL_MS)
   }

@@ -23,6 +23,11 @@ export function formatPercent(value: number | undefined): string {
   return value === undefined || !Number.isFinite(value) ? '—' : `${value.toFixed(value < 10 ? 1 : 0)}%`
 }
 
+/** A coefficient of variation as ±percent, two decimals under 1% so that low noise does not read as zero. */
+export function formatCv(cv: number): string {
+  return Number.isFinite(cv) ? `±${(cv * 100).toFixed(cv < 0.01 ? 2 : 1)}%` : '—'
+}
+
 export function formatBytes(bytes: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB']
   let value = bytes

@@ -5,7 +5,7 @@ import { formatPercent as formatChange } from '../baseline/verdict.js'
 import { geometricMean } from '../engine/stats.js'
 import type { DeviceReport } from '../engine/protocol.js'
 import type { CaseResult, CaseVerdict, KernelBenchResult } from '../results.js'
-import { formatBandwidth, formatBytes, formatFlops, formatPercent, formatTime, renderTable, type Align } from './format.js'
+import { formatBandwidth, formatBytes, formatCv, formatFlops, formatPercent, formatTime, renderTable, type Align } from './format.js'
 import { gbPerSecond, roofline } from './metrics.js'
 import { peaksFor } from './peaks.js'
 
@@ -31,7 +31,7 @@ function caseRow(result: KernelBenchResult, c: CaseResult): string[] {
   const line = peaks ? roofline(c.flops, c.bytes, s.median, result.dtype, peaks) : undefined
   const sol =
     line === undefined ? '—' : line.solPercent > 100 ? pc.red(pc.bold(`${formatPercent(line.solPercent)} ⚠`)) : formatPercent(line.solPercent)
-  const cv = `±${formatPercent(s.cv * 100)}`
+  const cv = formatCv(s.cv)
   return [
     c.name,
     formatTime(s.median),
@@ -49,17 +49,27 @@ function caseRow(result: KernelBenchResult, c: CaseResult): string[] {
 
 /** The 'vs baseline' cell: the TFLOPS change (red slower, green faster, dim within the bound), flagged on a floor. */
 function verdictCell(v: CaseVerdict): string {
-  const change = v.change === undefined ? undefined : formatChange(v.change, true)
-  const cell = {
-    regression: () => pc.red(change ?? 'slower'),
-    improvement: () => pc.green(change ?? 'faster'),
-    same: () => pc.dim(change ?? 'same'),
-    'no-baseline': () => pc.dim('new'),
-    'other-gpu': () => pc.yellow('other GPU'),
-    updated: () => pc.dim(change === undefined ? 'recorded' : `recorded (${change})`),
-    untracked: () => '—',
-  }[v.kind]()
+  const cell = baselineCell(v, v.change === undefined ? undefined : formatChange(v.change, true))
   return v.floors.length > 0 ? `${cell} ${pc.red('✗ floor')}` : cell
+}
+
+function baselineCell(v: CaseVerdict, change: string | undefined): string {
+  switch (v.kind) {
+    case 'regression':
+      return pc.red(change ?? 'slower')
+    case 'improvement':
+      return pc.green(change ?? 'faster')
+    case 'same':
+      return pc.dim(change ?? 'same')
+    case 'no-baseline':
+      return pc.dim('new')
+    case 'other-gpu':
+      return pc.yellow('other GPU')
+    case 'updated':
+      return pc.dim(change === undefined ? 'recorded' : `recorded (${change})`)
+    case 'untracked':
+      return '—'
+  }
 }
 
 const HEADER = ['case', 'median', 'cv', 'throughput', 'bandwidth', '% peak', '% bw', 'SOL', 'SM MHz', 'n', 'stop']

@@ -146,9 +146,15 @@ describe('compile: errors', () => {
 })
 
 describe('findNvcc', () => {
+  it('fails on an nvcc option that names no executable instead of falling back to another toolkit', () => {
+    const error = captureError(() => findNvcc('/nonexistent/explicit/nvcc', { PATH: process.env.PATH }))
+    expect(error).toBeInstanceOf(NvccNotFoundError)
+    expect((error as Error).message).toContain('/nonexistent/explicit/nvcc (the nvcc option): not an executable file')
+  })
+
   it('throws NvccNotFoundError listing every place it looked when there is no nvcc anywhere', () => {
     const env = { PATH: path.join(os.tmpdir(), 'kb-no-such-dir'), CUDA_HOME: '/nonexistent/cuda-home', CUDA_PATH: '/nonexistent/cuda-path' }
-    const error = captureError(() => findNvcc('/nonexistent/explicit/nvcc', env, ['/nonexistent/default-root']))
+    const error = captureError(() => findNvcc(undefined, env, ['/nonexistent/default-root']))
     expect(error).toBeInstanceOf(NvccNotFoundError)
     const message = (error as Error).message
     const looked = message
@@ -157,7 +163,6 @@ describe('findNvcc', () => {
       .map((line) => line.slice(4))
     // The toolkit roots CUDA_HOME and CUDA_PATH were already tried: each place appears once.
     expect(looked).toEqual([
-      '/nonexistent/explicit/nvcc',
       '/nonexistent/cuda-home/bin/nvcc',
       '/nonexistent/cuda-path/bin/nvcc',
       'nvcc on PATH',

@@ -283,7 +283,7 @@ describe('failureMessage and the table', () => {
     guardResult(benchResult('sgemm', [timedCase('1024', 1, 0)], A100), context({ update: true }))
     guardResult(benchResult('sgemm', [timedCase('4096', 10, 0), timedCase('2048', 2, 0)]), context({ update: true }))
     const judged = guardResult(
-      benchResult('sgemm', [timedCase('4096', 12.5, 0), timedCase('2048', 1.6, 0), timedCase('512', 1), timedCase('1024', 1)]),
+      benchResult('sgemm', [timedCase('4096', 12.5, 0), timedCase('2048', 1.6, 0), timedCase('512', 20), timedCase('1024', 1)]),
       context({ floors: { minTflops: 9 } }),
     )
     const lines = stripVTControlCharacters(renderKernelResult(judged)).split('\n')

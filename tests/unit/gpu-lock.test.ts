@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { acquireGpuLock, lockPath } from '../../src/engine/gpu-lock.js'
+import { PACKAGE_ROOT } from '../../src/paths.js'
+
+let dir: string
+let file: string
+const children: ChildProcess[] = []
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-gpu-lock-'))
+})
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+let counter = 0
+beforeEach(() => {
+  file = lockPath(`0000:${++counter}:00.0`, dir)
+})
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+})
+
+/** Starts the holder fixture and resolves once it holds the lock, with the time it said it took it. */
+async function startHolder(lock: string, holdMs: number): Promise<{ child: ChildProcess; lines: string[]; lockedAt: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/hold-gpu-lock.ts', lock, String(holdMs)], {
+    cwd: PACKAGE_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  children.push(child)
+  const lines: string[] = []
+  const locked = new Promise<number>((resolve, reject) => {
+    let buffer = ''
+    child.stdout!.setEncoding('utf8')
+    child.stdout!.on('data', (chunk: string) => {
+      buffer += chunk
+      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+        const line = buffer.slice(0, nl)
+        buffer = buffer.slice(nl + 1)
+        lines.push(line)
+        if (line.startsWith('locked ')) resolve(Number(line.slice(7)))
+      }
+    })
+    child.on('exit', (code, signal) => reject(new Error(`holder exited (${code ?? signal}) before taking the lock`)))
+  })
+  return { child, lines, lockedAt: await locked }
+}
+
+/** The pid of a process that has exited (and been reaped). */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' })
+  await once(child, 'exit')
+  return child.pid!
+}
+
+describe('lockPath', () => {
+  it('names the lock by PCI bus id, with characters unsafe in a file name replaced', () => {
+    expect(lockPath('00000000:19:00.0', '/locks')).toBe('/locks/vitest-kernel-bench-gpu-00000000_19_00.0.lock')
+    expect(lockPath('a/b', '/locks')).toBe('/locks/vitest-kernel-bench-gpu-a_b.lock')
+  })
+
+  it('defaults to the temporary folder', () => {
+    expect(path.dirname(lockPath('0000:01:00.0'))).toBe(os.tmpdir())
+  })
+})
+
+describe('acquireGpuLock', () => {
+  it('creates the lock holding our pid, and release removes it', () => {
+    const waits: string[] = []
+    const release = acquireGpuLock(file, (owner) => waits.push(owner))
+    expect(fs.readFileSync(file, 'utf8')).toBe(String(process.pid))
+    expect(waits).toEqual([])
+    release()
+    expect(fs.existsSync(file)).toBe(false)
+    // Nothing else is left in the folder (no temporary file).
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith(path.basename(file)))).toEqual([])
+
+    // It can be taken again once released.
+    const again = acquireGpuLock(file)
+    expect(fs.readFileSync(file, 'utf8')).toBe(String(process.pid))
+    again()
+  })
+
+  it('takes over a stale lock whose owner has exited', async () => {
+    const pid = await deadPid()
+    fs.writeFileSync(file, String(pid))
+    const waits: string[] = []
+    const release = acquireGpuLock(file, (owner) => waits.push(owner))
+    expect(fs.readFileSync(file, 'utf8')).toBe(String(process.pid))
+    expect(waits).toEqual([])
+    release()
+  })
+
+  it.each(['', 'not a pid', '-5', '0', '12.5'])('takes over a lock file holding %j', (content) => {
+    fs.writeFileSync(file, content)
+    const release = acquireGpuLock(file)
+    expect(fs.readFileSync(file, 'utf8')).toBe(String(process.pid))
+    release()
+  })
+
+  it('takes over the lock of a holder that was killed without releasing it', async () => {
+    const holder = await startHolder(file, 60_000)
+    expect(fs.readFileSync(file, 'utf8')).toBe(String(holder.child.pid))
+    holder.child.kill('SIGKILL')
+    await once(holder.child, 'exit')
+    expect(fs.existsSync(file)).toBe(true) // left behind
+
+    const waits: string[] = []
+    const release = acquireGpuLock(file, (owner) => waits.push(owner))
+    expect(fs.readFileSync(file, 'utf8')).toBe(String(process.pid))
+    expect(waits).toEqual([])
+    release()
+  }, 30_000)
+
+  it('waits while a live process holds the lock, telling onWait its pid once, until the holder releases it', async () => {
+    const holdMs = 1500
+    const holder = await startHolder(file, holdMs)
+    const waits: string[] = []
+    const started = Date.now()
+    const release = acquireGpuLock(file, (owner) => waits.push(owner))
+    const acquiredAt = Date.now()
+    expect(fs.readFileSync(file, 'utf8')).toBe(String(process.pid))
+    release()
+
+    const [code] = (await once(holder.child, 'close')) as [number | null]
+    expect(code).toBe(0)
+    expect(waits).toEqual([String(holder.child.pid)])
+    const released = holder.lines.find((line) => line.startsWith('released '))
+    expect(released).toBeDefined()
+    // We got the lock only after the holder let go of it, having waited for it.
+    expect(acquiredAt).toBeGreaterThanOrEqual(Number(released!.slice(9)))
+    expect(acquiredAt - started).toBeGreaterThanOrEqual(holdMs - (started - holder.lockedAt) - 50)
+  }, 30_000)
+})
