@@ -6,7 +6,7 @@ import { geometricMean } from '../engine/stats.js'
 import type { DeviceReport } from '../engine/protocol.js'
 import type { CaseResult, CaseVerdict, KernelBenchResult } from '../results.js'
 import { formatBandwidth, formatBytes, formatCv, formatFlops, formatPercent, formatTime, renderTable, type Align } from './format.js'
-import { gbPerSecond, roofline } from './metrics.js'
+import { gbPerSecond, roofline, type Roofline } from './metrics.js'
 import { peaksFor } from './peaks.js'
 
 const STOP_LABEL = { 'target-cv': 'cv', 'noise-stable': 'stable', 'max-iterations': 'max-n', 'max-time': 'max-time' } as const
@@ -27,8 +27,7 @@ function caseRow(result: KernelBenchResult, c: CaseResult): string[] {
   if (!c.summary || !o.timing) return [c.name, pc.green('✓ verified')]
   const s = c.summary
   const t = o.timing
-  const peaks = result.device && peaksFor(result.device.name)
-  const line = peaks ? roofline(c.flops, c.bytes, s.median, result.dtype, peaks) : undefined
+  const line = caseRoofline(result, c)
   const sol =
     line === undefined ? '—' : line.solPercent > 100 ? pc.red(pc.bold(`${formatPercent(line.solPercent)} ⚠`)) : formatPercent(line.solPercent)
   const cv = formatCv(s.cv)
@@ -99,13 +98,14 @@ export function renderKernelResult(result: KernelBenchResult): string {
     const flops = geometricMean(timed.map((c) => c.flops / (c.summary!.median * 1e-3)))
     lines.push(pc.dim(`  geometric mean over ${timed.length} cases: ${formatTime(runtime)}, ${formatFlops(flops)}`))
   }
-  if (timed.some((c) => result.device && peaksFor(result.device.name) && rooflineAbove100(result, c))) {
+  if (timed.some((c) => (caseRoofline(result, c)?.solPercent ?? 0) > 100)) {
     lines.push(pc.red(pc.bold('  ⚠ SOL above 100%: faster than the hardware allows, so the measurement missed work or hit a warm cache')))
   }
   return lines.join('\n')
 }
 
-function rooflineAbove100(result: KernelBenchResult, c: CaseResult): boolean {
-  const peaks = peaksFor(result.device!.name)!
-  return roofline(c.flops, c.bytes, c.summary!.median, result.dtype, peaks).solPercent > 100
+/** The roofline of a timed case, or undefined when the GPU is not in the peak table. */
+function caseRoofline(result: KernelBenchResult, c: CaseResult): Roofline | undefined {
+  const peaks = result.device && peaksFor(result.device.name)
+  return peaks && c.summary ? roofline(c.flops, c.bytes, c.summary.median, result.dtype, peaks) : undefined
 }
