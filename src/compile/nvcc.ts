@@ -1,6 +1,6 @@
 // The nvcc driver: turns a .cu file into a shared library that koffi can load. Results are cached by a hash of
 // everything that affects the output; errors are reported with the user's file and line.
-import { execFileSync, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -239,9 +239,4 @@ export function compile(req: CompileRequest): CompiledLibrary {
   }
   fs.renameSync(temp, output)
   return { path: output, cached: false }
-}
-
-export function nvccVersion(nvcc: string): string {
-  const text = execFileSync(nvcc, ['--version'], { encoding: 'utf8' })
-  return /release (\d+\.\d+)/.exec(text)?.[1] ?? 'unknown'
 }

@@ -49,14 +49,12 @@ function bind() {
     free: lib.func('int cudaFree(void *ptr)'),
     hostAlloc: lib.func('int cudaHostAlloc(_Out_ void **ptr, size_t size, unsigned int flags)'),
     hostGetDevicePointer: lib.func('int cudaHostGetDevicePointer(_Out_ void **device, void *host, unsigned int flags)'),
-    freeHost: lib.func('int cudaFreeHost(void *ptr)'),
     memcpyToHost: lib.func('int cudaMemcpy(_Out_ uint8_t *dst, void *src, size_t count, int kind)'),
     memcpyToDevice: lib.func('int cudaMemcpy(void *dst, const uint8_t *src, size_t count, int kind)'),
     memsetAsync: lib.func('int cudaMemsetAsync(void *ptr, int value, size_t count, void *stream)'),
     deviceSynchronize: lib.func('int cudaDeviceSynchronize()'),
     getLastError: lib.func('int cudaGetLastError()'),
     eventCreate: lib.func('int cudaEventCreate(_Out_ void **event)'),
-    eventDestroy: lib.func('int cudaEventDestroy(void *event)'),
     eventRecord: lib.func('int cudaEventRecord(void *event, void *stream)'),
     eventElapsedTime: lib.func('int cudaEventElapsedTime(_Out_ float *ms, void *start, void *end)'),
   }
@@ -69,10 +67,6 @@ let bindings: Bindings | undefined
 export function cudart(): Bindings {
   bindings ??= bind()
   return bindings
-}
-
-export function errorName(code: number): string {
-  return cudart().getErrorName(code) as string
 }
 
 /** Throws a CudaError for any status but cudaSuccess. */
@@ -100,7 +94,8 @@ function attribute(attr: number, device: number): number {
   return out((s: number[]) => cudart().deviceGetAttribute(s, attr, device), 'cudaDeviceGetAttribute', 0)
 }
 
-function cString(buffer: Buffer): string {
+/** The text of a NUL-terminated C string written into a buffer. */
+export function cString(buffer: Buffer): string {
   const end = buffer.indexOf(0)
   return buffer.subarray(0, end < 0 ? buffer.length : end).toString('utf8')
 }
@@ -131,9 +126,6 @@ export function deviceInfo(device: number): DeviceInfo {
   check(rt.getDeviceProperties(props, device), 'cudaGetDeviceProperties')
   const busId = Buffer.alloc(64)
   check(rt.deviceGetPCIBusId(busId, busId.length, device), 'cudaDeviceGetPCIBusId')
-  const free = [0]
-  const total = [0]
-  check(rt.memGetInfo(free, total), 'cudaMemGetInfo')
   return {
     index: device,
     name: cString(props.subarray(0, 256)),
@@ -141,7 +133,7 @@ export function deviceInfo(device: number): DeviceInfo {
     computeCapability: `${attribute(ATTR.computeCapabilityMajor, device)}.${attribute(ATTR.computeCapabilityMinor, device)}`,
     multiProcessors: attribute(ATTR.multiProcessorCount, device),
     l2CacheBytes: attribute(ATTR.l2CacheBytes, device),
-    totalMemoryBytes: Number(total[0]),
+    totalMemoryBytes: memoryInfo().total,
     maxSmClockMHz: attribute(ATTR.clockRateKHz, device) / 1000,
     memoryClockMHz: attribute(ATTR.memoryClockRateKHz, device) / 1000,
     memoryBusWidthBits: attribute(ATTR.memoryBusWidthBits, device),
@@ -150,11 +142,15 @@ export function deviceInfo(device: number): DeviceInfo {
   }
 }
 
-export function freeMemoryBytes(): number {
+function memoryInfo(): { free: number; total: number } {
   const free = [0]
   const total = [0]
   check(cudart().memGetInfo(free, total), 'cudaMemGetInfo')
-  return Number(free[0])
+  return { free: Number(free[0]), total: Number(total[0]) }
+}
+
+export function freeMemoryBytes(): number {
+  return memoryInfo().free
 }
 
 export function malloc(bytes: number): DevicePtr {
@@ -171,10 +167,6 @@ export function hostAllocMapped(bytes: number): { host: bigint; device: DevicePt
   const host = out((s: bigint[]) => rt.hostAlloc(s, bytes, HOST_ALLOC_MAPPED), 'cudaHostAlloc', 0n)
   const device = out((s: bigint[]) => rt.hostGetDevicePointer(s, host, 0), 'cudaHostGetDevicePointer', 0n)
   return { host, device }
-}
-
-export function freeHost(ptr: bigint): void {
-  check(cudart().freeHost(ptr), 'cudaFreeHost')
 }
 
 export function copyToHost(src: DevicePtr, bytes: number): Buffer {
@@ -202,10 +194,6 @@ export function checkLastError(what: string): void {
 
 export function eventCreate(): EventHandle {
   return out((s: bigint[]) => cudart().eventCreate(s), 'cudaEventCreate', 0n)
-}
-
-export function eventDestroy(event: EventHandle): void {
-  check(cudart().eventDestroy(event), 'cudaEventDestroy')
 }
 
 export function eventRecord(event: EventHandle, stream: StreamHandle = LEGACY_STREAM): void {

@@ -1,5 +1,6 @@
 // koffi bindings to NVML: the SM clock around the samples and the reasons it is held down. NVML is optional:
 // without it the clocks are reported as unknown and no sample is dropped for throttling.
+import { cString } from './cuda.js'
 import { NvmlError } from './errors.js'
 import { loadLibrary, type LibrarySpec } from './library.js'
 
@@ -65,7 +66,6 @@ export class NvmlDevice {
   driverVersion(): string {
     const buffer = Buffer.alloc(96)
     check(this.api, this.api.driverVersion(buffer, buffer.length), 'nvmlSystemGetDriverVersion')
-    const end = buffer.indexOf(0)
-    return buffer.subarray(0, end < 0 ? buffer.length : end).toString('utf8')
+    return cString(buffer)
   }
 }
