@@ -22,6 +22,16 @@ export interface Tolerance {
  *   'reference'), compiled with -DKB_T=<element type> so one file serves every dtype;
  * - `gemm`: cuBLAS without TF32, for signatures (a, b, c, m, n, k) with row-major C[m×n] = A[m×k]·B[k×n].
  */
+/**
+ * Where kernelProperty() draws random shapes from. Integer parameters named in `ranges` are drawn (inclusive);
+ * every other case parameter keeps its value from the first default case.
+ */
+export interface ShapeSpace {
+  readonly ranges: Readonly<Record<string, readonly [number, number]>>
+  /** Rejects combinations the problem does not allow (e.g. a filter wider than its input). */
+  readonly valid?: (params: Readonly<Record<string, number>>) => boolean
+}
+
 export type ReferenceSpec = { readonly kind: 'cuda'; readonly file: string; readonly entry?: string } | { readonly kind: 'gemm' }
 
 export interface ProblemDefinition {
@@ -40,10 +50,13 @@ export interface ProblemDefinition {
   readonly reference: ReferenceSpec
   /** Inputs are drawn uniformly from this range (never zeros); default [-1, 1]. */
   readonly inputRange?: readonly [number, number]
+  /** Shapes for kernelProperty(); default: every integer scalar of the signature in 1..1024. */
+  readonly shapes?: ShapeSpace
 }
 
-export interface Problem extends Required<Omit<ProblemDefinition, 'description'>> {
+export interface Problem extends Required<Omit<ProblemDefinition, 'description' | 'shapes'>> {
   readonly description: string
+  readonly shapes?: ShapeSpace
 }
 
 export function defineProblem(def: ProblemDefinition): Problem {

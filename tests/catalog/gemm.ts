@@ -1,0 +1,4 @@
+import type { Example, Planted } from './types.js'
+
+export const examples: Example[] = []
+export const planted: Planted[] = []

@@ -1,0 +1,48 @@
+// Every example solution, planted wrong solution and CUDA reference in the repository compiles with the real
+// nvcc against its problem's prototype (no GPU needed: nothing is loaded or run).
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { compileReference } from '../../src/compile/harness.js'
+import { compile } from '../../src/compile/nvcc.js'
+import type { Problem } from '../../src/problem.js'
+import { cPrototype } from '../../src/signature.js'
+import { examples, planted } from '../catalog/index.js'
+
+const ARCH = 'sm_90a'
+const COMPILE_TIMEOUT = 180_000
+const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-sources-'))
+afterAll(() => fs.rmSync(cacheDir, { recursive: true, force: true }))
+
+const relative = (file: string) => path.relative(process.cwd(), file)
+const solutions = [...examples, ...planted].map((e) => [`${e.problem.name} (${e.dtype}): ${relative(e.solution)}`, e] as const)
+
+const problems = [...new Set(examples.map((e) => e.problem))]
+const references = problems.flatMap((problem: Problem) => {
+  const reference = problem.reference
+  if (reference.kind !== 'cuda') return []
+  return problem.dtypes.map((dtype) => [`${problem.name} (${dtype}): ${relative(reference.file)}`, problem, dtype, reference] as const)
+})
+
+describe.concurrent('compile with nvcc', () => {
+  it.each(solutions)('solution %s', (_label, e) => {
+    const library = compile({ source: e.solution, prototype: cPrototype(e.problem.signature, e.dtype), arch: ARCH, cacheDir })
+    expect(fs.statSync(library.path).size).toBeGreaterThan(0)
+  }, COMPILE_TIMEOUT)
+
+  it.each(references)('reference %s', (_label, problem, dtype, reference) => {
+    const entry = reference.entry ?? 'reference'
+    const library = compileReference(reference.file, cPrototype(problem.signature, dtype, entry), dtype, { arch: ARCH, cacheDir })
+    expect(fs.statSync(library.path).size).toBeGreaterThan(0)
+  }, COMPILE_TIMEOUT)
+})
+
+describe('the catalog', () => {
+  it('has an example solution for every dtype of every problem in it', () => {
+    for (const problem of problems) {
+      const covered = new Set(examples.filter((e) => e.problem === problem).map((e) => e.dtype))
+      expect([...covered].sort(), problem.name).toEqual([...problem.dtypes].sort())
+    }
+  })
+})
