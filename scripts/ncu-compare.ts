@@ -1,7 +1,9 @@
-// Harness vs Nsight Compute, per kernel and timing mode (issue 3's proof). Three steps, run by ncu-compare.sh:
-//   tsx scripts/ncu-compare.ts harness <out.json>   time every kernel through the harness, in each mode
+// Harness vs Nsight Compute, per kernel and timing mode (issue 3's proof). Steps, run by ncu-compare.sh:
+//   tsx scripts/ncu-compare.ts harness <out.json> [mode]   time every kernel through the harness, in each mode
+//                                                           (or one), with the wall time each case took
 //   tsx scripts/ncu-compare.ts launches              run each kernel REPEATS times, for ncu to measure
-//   tsx scripts/ncu-compare.ts report <harness.json> <ncu.csv>   print harness / ncu per kernel and mode
+//   tsx scripts/ncu-compare.ts report <harness.json> <ncu.csv> [repeat.json…]   print harness / ncu per kernel and
+//                                                    mode, and the spread of the medians of separate processes
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -41,9 +43,11 @@ const KERNELS: Kernel[] = [
 ]
 
 const MODES: Record<string, Partial<MeasureOptions>> = {
-  'read flush + matmul padding': { flush: 'read', padding: 'matmul' },
-  'read flush + spin': { flush: 'read', padding: 'spin' },
-  'memset flush + matmul padding': { flush: 'memset', padding: 'matmul' },
+  events: { timing: 'events', flush: 'read', padding: 'matmul' },
+  'events, spin': { timing: 'events', flush: 'read', padding: 'spin' },
+  'events, memset flush': { timing: 'events', flush: 'memset', padding: 'matmul' },
+  cupti: { timing: 'cupti', flush: 'read', padding: 'matmul' },
+  'graph (hot)': { timing: 'graph', flush: 'read', padding: 'matmul' },
 }
 
 async function run(kernel: Kernel, mode: 'bench' | 'verify', options: Partial<MeasureOptions> = {}) {
@@ -53,11 +57,15 @@ async function run(kernel: Kernel, mode: 'bench' | 'verify', options: Partial<Me
   return c
 }
 
-async function harness(out: string) {
-  const rows: Record<string, Record<string, { median: number; cv: number; n: number; stop: string; wallMs: number }>> = {}
+type Measured = Record<string, Record<string, { median: number; cv: number; n: number; stop: string; wallMs: number }>>
+
+async function harness(out: string, only?: string) {
+  const rows: Measured = {}
+  const modes = Object.entries(MODES).filter(([mode]) => !only || mode === only)
+  if (modes.length === 0) throw new Error(`unknown mode '${only}': ${Object.keys(MODES).join(', ')}`)
   for (const kernel of KERNELS) {
     rows[kernel.label] = {}
-    for (const [mode, options] of Object.entries(MODES)) {
+    for (const [mode, options] of modes) {
       const c = await run(kernel, 'bench', options)
       const t = c.outcome.status === 'ok' ? c.outcome.timing : undefined
       rows[kernel.label]![mode] = { median: c.summary!.median, cv: c.summary!.cv, n: c.summary!.n, stop: t!.stopReason, wallMs: t!.wallMs }
@@ -85,10 +93,18 @@ function ncuDurations(csv: string): Array<[string, number]> {
   })
 }
 
-function report(harnessFile: string, ncuFile: string) {
-  const measured = JSON.parse(fs.readFileSync(harnessFile, 'utf8'))
+/** (max − min) / min of the medians that separate processes measured for one kernel in events mode. */
+function spread(repeats: Measured[], label: string): string {
+  const medians = repeats.map((r) => r[label]?.events?.median).filter((m): m is number => m !== undefined)
+  if (medians.length < 2) return '–'
+  return `${(((Math.max(...medians) - Math.min(...medians)) / Math.min(...medians)) * 100).toFixed(2)}%`
+}
+
+function report(harnessFile: string, ncuFile: string, repeatFiles: string[]) {
+  const measured = JSON.parse(fs.readFileSync(harnessFile, 'utf8')) as Measured
+  const repeats = repeatFiles.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as Measured)
   const launchesSeen = ncuDurations(fs.readFileSync(ncuFile, 'utf8'))
-  const header = ['kernel', 'ncu', ...Object.keys(MODES).flatMap((m) => [m, '×'])]
+  const header = ['kernel', 'ncu', ...Object.keys(MODES).flatMap((m) => [m, '×']), 'events wall', `spread of ${repeats.length} runs`]
   const rows: string[][] = []
   let cursor = 0
   for (const kernel of KERNELS) {
@@ -102,17 +118,19 @@ function report(harnessFile: string, ncuFile: string) {
       kernel.label,
       formatTime(ncuMs),
       ...Object.keys(MODES).flatMap((m) => {
-        const h = measured[kernel.label][m].median
+        const h = measured[kernel.label]![m]!.median
         return [formatTime(h), (h / ncuMs).toFixed(2)]
       }),
+      formatTime(measured[kernel.label]!.events!.wallMs),
+      spread(repeats, kernel.label),
     ])
   }
   console.log(renderTable(header, rows, header.map((_, i) => (i === 0 ? 'left' : 'right'))).join('\n'))
 }
 
-const [command, a, b] = process.argv.slice(2)
-if (command === 'harness' && a) await harness(a)
+const [command, a, b, ...rest] = process.argv.slice(2)
+if (command === 'harness' && a) await harness(a, b)
 else if (command === 'launches') await launches()
-else if (command === 'report' && a && b) report(a, b)
-else throw new Error('usage: ncu-compare.ts harness <out.json> | launches | report <harness.json> <ncu.csv>')
+else if (command === 'report' && a && b) report(a, b, rest)
+else throw new Error('usage: ncu-compare.ts harness <out.json> [mode] | launches | report <harness.json> <ncu.csv> [repeat.json…]')
 process.exit(0)

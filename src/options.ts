@@ -4,6 +4,11 @@ import type { StoppingOptions } from './engine/stopping.js'
 
 export type FlushMode = 'read' | 'memset' | 'none'
 export type PaddingMode = 'matmul' | 'spin' | 'none'
+/**
+ * How a timed call is measured: CUDA events around it on the legacy stream, CUPTI's GPU timestamps of every
+ * kernel it launched on any stream, or a CUDA graph of `graphBatch` back-to-back calls (hot, batched time).
+ */
+export type TimingMode = 'events' | 'cupti' | 'graph'
 
 export interface MeasureOptions extends StoppingOptions {
   /** Square fp32 cuBLAS products run once per GPU process before anything is timed (DESIGN §3.1). */
@@ -25,6 +30,18 @@ export interface MeasureOptions extends StoppingOptions {
   caseTimeoutMs: number
   /** Skip verification entirely (reported loudly: a wrong kernel would get a number). */
   skipVerification: boolean
+  /** Verify only, never time (a bench then reports no runtime). */
+  disableTiming: boolean
+  timing: TimingMode
+  /** Calls captured in one CUDA graph in `graph` mode; a sample is the graph's time divided by this. */
+  graphBatch: number
+  /** Input sets rotated across timed iterations (fewer when memory is short), so no call sees the previous inputs. */
+  inputSets: number
+  /**
+   * In `events` mode, check once per case with CUPTI that solution() leaves no work on a stream the legacy stream
+   * does not wait for (events would not time it). Turn off where CUPTI is taken, e.g. under a profiler.
+   */
+  auditStreams: boolean
 }
 
 export const DEFAULT_MEASURE_OPTIONS: MeasureOptions = {
@@ -43,10 +60,51 @@ export const DEFAULT_MEASURE_OPTIONS: MeasureOptions = {
   throttleFraction: 0.75,
   caseTimeoutMs: 120_000,
   skipVerification: false,
+  disableTiming: false,
+  timing: 'events',
+  graphBatch: 20,
+  inputSets: 2,
+  auditStreams: true,
 }
 
 const FLUSH_MODES: readonly FlushMode[] = ['read', 'memset', 'none']
 const PADDING_MODES: readonly PaddingMode[] = ['matmul', 'spin', 'none']
+const TIMING_MODES: readonly TimingMode[] = ['events', 'cupti', 'graph']
+
+/**
+ * Environment knobs (in the spirit of Croqtile's): they override the config and every spec, so one run can be
+ * changed without editing files. Unset or empty variables change nothing.
+ */
+export const ENVIRONMENT_OPTIONS = {
+  KERNELBENCH_WARMUP: 'warmupRuns',
+  KERNELBENCH_MIN_ITERATIONS: 'minIterations',
+  KERNELBENCH_MAX_ITERATIONS: 'maxIterations',
+  KERNELBENCH_TARGET_CV: 'targetCv',
+  KERNELBENCH_MAX_TIME_MS: 'maxTimeMs',
+  KERNELBENCH_TIMING: 'timing',
+  KERNELBENCH_DISABLE_TIMING: 'disableTiming',
+  KERNELBENCH_SKIP_VERIFICATION: 'skipVerification',
+} as const satisfies Record<string, keyof MeasureOptions>
+
+export function measureOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): Partial<MeasureOptions> {
+  const options: Record<string, unknown> = {}
+  for (const [variable, key] of Object.entries(ENVIRONMENT_OPTIONS)) {
+    const text = env[variable]?.trim()
+    if (!text) continue
+    const kind = typeof DEFAULT_MEASURE_OPTIONS[key]
+    if (kind === 'boolean') {
+      if (!['0', '1', 'true', 'false'].includes(text)) throw new Error(`${variable} must be 1 or 0 (got '${text}')`)
+      options[key] = text === '1' || text === 'true'
+    } else if (kind === 'number') {
+      const value = Number(text)
+      if (!Number.isFinite(value)) throw new Error(`${variable} must be a number (got '${text}')`)
+      options[key] = value
+    } else {
+      options[key] = text
+    }
+  }
+  return options as Partial<MeasureOptions>
+}
 
 /** Defaults, then plugin options, then the bench's own; every value checked so a typo fails with its name. */
 export function resolveMeasureOptions(...layers: ReadonlyArray<Partial<MeasureOptions> | undefined>): MeasureOptions {
@@ -58,7 +116,18 @@ export function resolveMeasureOptions(...layers: ReadonlyArray<Partial<MeasureOp
       ;(merged as unknown as Record<string, unknown>)[key] = value
     }
   }
-  const positive: Array<keyof MeasureOptions> = ['minIterations', 'maxIterations', 'targetCv', 'maxTimeMs', 'flushFactor', 'paddingSize', 'caseTimeoutMs', 'globalWarmupSize']
+  const positive: Array<keyof MeasureOptions> = [
+    'minIterations',
+    'maxIterations',
+    'targetCv',
+    'maxTimeMs',
+    'flushFactor',
+    'paddingSize',
+    'caseTimeoutMs',
+    'globalWarmupSize',
+    'graphBatch',
+    'inputSets',
+  ]
   for (const key of positive) {
     const value = merged[key]
     if (typeof value !== 'number' || !(value > 0)) throw new Error(`option ${key} must be a positive number (got ${String(value)})`)
@@ -75,6 +144,10 @@ export function resolveMeasureOptions(...layers: ReadonlyArray<Partial<MeasureOp
   if (!FLUSH_MODES.includes(merged.flush)) throw new Error(`option flush must be one of ${FLUSH_MODES.join(', ')} (got '${merged.flush}')`)
   if (!PADDING_MODES.includes(merged.padding)) {
     throw new Error(`option padding must be one of ${PADDING_MODES.join(', ')} (got '${merged.padding}')`)
+  }
+  if (!TIMING_MODES.includes(merged.timing)) throw new Error(`option timing must be one of ${TIMING_MODES.join(', ')} (got '${merged.timing}')`)
+  for (const key of ['minIterations', 'maxIterations', 'warmupRuns', 'globalWarmupCount', 'graphBatch', 'inputSets'] as const) {
+    if (!Number.isInteger(merged[key])) throw new Error(`option ${key} must be a whole number (got ${merged[key]})`)
   }
   return merged
 }

@@ -1,10 +1,14 @@
 // The worker's side of the device host: starts it, sends it cases, and replaces it when it dies (a CUDA fault,
 // a crash in a solution's host code) or hangs (killed after the case timeout). One host per worker and GPU.
 import { fork, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
 import { createRequire } from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { HostConfig } from './host.js'
 import type { CaseOutcome, CasePlan, DeviceReport, HostMessage } from './protocol.js'
+import { firstSanitizerError } from './sanitizer.js'
 
 export type HostStatus = { available: true; device: DeviceReport; arch: string } | { available: false; reason: string; noGpu: boolean }
 
@@ -25,11 +29,21 @@ function hostEntry(): { file: string; execArgv: string[] } {
   return { file: self.replace(/client\.ts$/, 'host.ts'), execArgv: ['--import', tsx] }
 }
 
+/**
+ * A host that replaces one which worked on the GPU this recently skips the global warmup: the GPU is still at its
+ * working clocks, and repeating ten 5000² products after every fault would only slow the suite down.
+ */
+const STILL_WARM_MS = 5000
+
 export class DeviceHost {
   private child?: ChildProcess
   private status?: Promise<HostStatus>
   private pending?: Pending
   private nextId = 1
+  /** When the last case ended (Date.now()), whatever its outcome. */
+  private lastCaseEnd?: number
+  /** Sanitize mode: the memcheck log of the current host, and how much of it earlier cases have used. */
+  private sanitizerLog?: { file: string; read: number }
 
   constructor(readonly config: HostConfig) {}
 
@@ -41,7 +55,11 @@ export class DeviceHost {
 
   private spawn(): Promise<HostStatus> {
     const { file, execArgv } = hostEntry()
-    const child = fork(file, [JSON.stringify(this.config)], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    const warm = this.lastCaseEnd !== undefined && Date.now() - this.lastCaseEnd < STILL_WARM_MS
+    const child = fork(file, [JSON.stringify(this.config), warm ? 'warm' : 'cold'], {
+      ...this.launcher(execArgv),
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
     this.child = child
     return new Promise<HostStatus>((resolve) => {
       child.on('message', (message: HostMessage) => {
@@ -69,12 +87,36 @@ export class DeviceHost {
     })
   }
 
+  /** Node itself, or in sanitize mode node under compute-sanitizer's memcheck with a log file of its own. */
+  private launcher(execArgv: string[]): { execArgv: string[]; execPath?: string } {
+    const sanitizer = this.config.sanitizer
+    if (!sanitizer) return { execArgv }
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kb-memcheck-')), 'memcheck.log')
+    this.sanitizerLog = { file, read: 0 }
+    return {
+      execPath: sanitizer,
+      execArgv: ['--tool', 'memcheck', '--log-file', file, '--print-limit', '20', process.execPath, ...execArgv],
+    }
+  }
+
+  /** In sanitize mode, the first bad access memcheck saw during the case fails it, whatever else happened. */
+  private withSanitizerReport(outcome: CaseOutcome): CaseOutcome {
+    const log = this.sanitizerLog
+    if (!log || !fs.existsSync(log.file)) return outcome
+    const text = fs.readFileSync(log.file, 'utf8')
+    const error = firstSanitizerError(text.slice(log.read))
+    log.read = text.length
+    if (!error) return outcome
+    return { status: 'error', errorName: 'ComputeSanitizer', message: `compute-sanitizer memcheck found:\n${error}` }
+  }
+
   private settle(outcome: CaseOutcome): void {
     const pending = this.pending
     if (!pending) return
     this.pending = undefined
+    this.lastCaseEnd = Date.now()
     clearTimeout(pending.timer)
-    pending.resolve(outcome)
+    pending.resolve(this.withSanitizerReport(outcome))
   }
 
   /** Runs one case; never rejects: faults, crashes and timeouts come back as error outcomes. */
@@ -86,12 +128,15 @@ export class DeviceHost {
     const id = this.nextId++
     return new Promise<CaseOutcome>((resolve) => {
       const timeoutMs = plan.options.caseTimeoutMs
+      const sentAt = performance.now()
       const timer = setTimeout(() => {
-        const caseName = plan.caseName
+        const elapsedS = ((performance.now() - sentAt) / 1000).toFixed(1)
         this.settle({
           status: 'error',
           errorName: 'Timeout',
-          message: `case '${caseName}' did not finish within ${(timeoutMs / 1000).toFixed(0)} s (a kernel that never ends?); the device host was killed and a fresh one runs the next case`,
+          message:
+            `case '${plan.caseName}' did not finish within ${(timeoutMs / 1000).toFixed(0)} s (stopped after ${elapsedS} s: a kernel ` +
+            'that never ends, or raise caseTimeoutMs); the device host was killed and a fresh one runs the next case',
         })
         this.detach(child)
         child.kill('SIGKILL')

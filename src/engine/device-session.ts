@@ -3,6 +3,7 @@
 import koffi, { type LibraryHandle } from 'koffi'
 import * as cuda from '../native/cuda.js'
 import * as cublas from '../native/cublas.js'
+import { Cupti } from '../native/cupti.js'
 import { Harness } from '../native/harness.js'
 import { NvmlDevice } from '../native/nvml.js'
 import type { MeasureOptions } from '../options.js'
@@ -26,11 +27,22 @@ export class DeviceSession {
   private flushBuffer?: { ptr: cuda.DevicePtr; bytes: number; sink: cuda.DevicePtr }
   private padding?: { size: number; a: cuda.DevicePtr; b: cuda.DevicePtr; c: cuda.DevicePtr }
   private spinFlag?: { host: bigint; device: cuda.DevicePtr; timedOut: cuda.DevicePtr }
-  private warmedUp = false
+  private warmedUp: boolean
+  private cuptiShim?: Cupti
+  private scratchWords?: cuda.DevicePtr
 
-  /** Call cuda.setDevice(info.index) first. */
-  constructor(info: cuda.DeviceInfo, harnessLibrary: string) {
+  /**
+   * Call cuda.setDevice(info.index) first. `warm`: the GPU was busy a moment ago, so skip the global warmup.
+   * `cuptiLibrary` builds the CUPTI shim, only when a case first times in `cupti` mode.
+   */
+  constructor(
+    info: cuda.DeviceInfo,
+    harnessLibrary: string,
+    private readonly cuptiLibrary: () => string,
+    warm = false,
+  ) {
     this.info = info
+    this.warmedUp = warm
     this.harness = new Harness(harnessLibrary)
     try {
       this.nvml = NvmlDevice.open(this.info.pciBusId)
@@ -63,6 +75,17 @@ export class DeviceSession {
       this.functions.set(key, fn)
     }
     return fn
+  }
+
+  /** 16 bytes of device memory for markers and sinks. */
+  scratch(): cuda.DevicePtr {
+    this.scratchWords ??= cuda.malloc(16)
+    return this.scratchWords
+  }
+
+  cupti(): Cupti {
+    this.cuptiShim ??= new Cupti(this.cuptiLibrary())
+    return this.cuptiShim
   }
 
   /** DESIGN §3.1: bring the GPU to its working clocks once per process before anything is timed. */

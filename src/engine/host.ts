@@ -1,6 +1,7 @@
 // The device host: a child process of a Vitest worker that owns one GPU's CUDA context and runs cases on it.
 // A fault poisons only this process; the worker reports it and starts a fresh one (DESIGN §6).
 import { archForComputeCapability } from '../compile/nvcc.js'
+import { compileCuptiShim } from '../compile/cupti-shim.js'
 import { compileHarness } from '../compile/harness.js'
 import * as cuda from '../native/cuda.js'
 import { DeviceSession } from './device-session.js'
@@ -14,13 +15,15 @@ export interface HostConfig {
   nvcc?: string
   /** Overrides the architecture derived from the device, e.g. 'sm_90'. */
   arch?: string
+  /** Sanitize mode: the compute-sanitizer executable the host runs under (see client.ts). */
+  sanitizer?: string
 }
 
 function send(message: HostMessage): void {
   process.send?.(message)
 }
 
-function start(config: HostConfig): DeviceSession | undefined {
+function start(config: HostConfig, warm: boolean): DeviceSession | undefined {
   const probe = cuda.probeGpu()
   if (!probe.available) {
     send({ type: 'init-failed', reason: probe.reason, noGpu: true })
@@ -34,8 +37,9 @@ function start(config: HostConfig): DeviceSession | undefined {
     cuda.setDevice(config.device)
     const info = cuda.deviceInfo(config.device)
     const arch = config.arch ?? archForComputeCapability(info.computeCapability)
-    const harness = compileHarness({ arch, cacheDir: config.cacheDir, nvcc: config.nvcc })
-    const session = new DeviceSession(info, harness.path)
+    const build = { arch, cacheDir: config.cacheDir, nvcc: config.nvcc }
+    const harness = compileHarness(build)
+    const session = new DeviceSession(info, harness.path, () => compileCuptiShim(build).path, warm)
     send({
       type: 'ready',
       arch,
@@ -55,7 +59,8 @@ function start(config: HostConfig): DeviceSession | undefined {
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as HostConfig
-const session = start(config)
+// 'warm': this host replaces one that was working on the GPU a moment ago (see client.ts).
+const session = start(config, process.argv[3] === 'warm')
 if (!session) process.exit(0)
 
 process.on('disconnect', () => process.exit(0))

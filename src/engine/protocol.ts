@@ -46,6 +46,12 @@ export interface TimingResult {
   stopReason: StopReason
   /** Wall time of the timing loop. */
   wallMs: number
+  /** Solution calls behind one sample (graph mode batches them; each sample is already per call). */
+  callsPerSample: number
+  /** Input sets rotated across the timed iterations. */
+  inputSets: number
+  /** The events-mode stream audit: 'passed', 'off', or 'unavailable: <why>' (see auditStreams in timers.ts). */
+  streamAudit?: string
 }
 
 export interface VerifiedOutput {

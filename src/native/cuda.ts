@@ -9,6 +9,10 @@ export type EventHandle = bigint
 
 /** The legacy default stream: where Tensara-style solutions launch when they name no stream. */
 export const LEGACY_STREAM: StreamHandle = 0n
+/** cudaStreamPerThread: where `<<<>>>` launches go in code compiled with `--default-stream per-thread`. */
+export const PER_THREAD_STREAM: StreamHandle = 2n
+
+export type GraphExecHandle = bigint
 
 export const CUDA_RUNTIME: LibrarySpec = {
   title: 'CUDA runtime',
@@ -30,6 +34,8 @@ const ATTR = {
 const MEMCPY_HOST_TO_DEVICE = 1
 const MEMCPY_DEVICE_TO_HOST = 2
 const HOST_ALLOC_MAPPED = 0x02
+/** cudaStreamCaptureModeRelaxed: the solution's host code may call anything that does not touch the stream. */
+const CAPTURE_MODE_RELAXED = 2
 
 function bind() {
   const lib = loadLibrary(CUDA_RUNTIME)
@@ -57,6 +63,12 @@ function bind() {
     eventCreate: lib.func('int cudaEventCreate(_Out_ void **event)'),
     eventRecord: lib.func('int cudaEventRecord(void *event, void *stream)'),
     eventElapsedTime: lib.func('int cudaEventElapsedTime(_Out_ float *ms, void *start, void *end)'),
+    streamBeginCapture: lib.func('int cudaStreamBeginCapture(void *stream, int mode)'),
+    streamEndCapture: lib.func('int cudaStreamEndCapture(void *stream, _Out_ void **graph)'),
+    graphInstantiate: lib.func('int cudaGraphInstantiate(_Out_ void **exec, void *graph, unsigned long long flags)'),
+    graphDestroy: lib.func('int cudaGraphDestroy(void *graph)'),
+    graphLaunch: lib.func('int cudaGraphLaunch(void *exec, void *stream)'),
+    graphExecDestroy: lib.func('int cudaGraphExecDestroy(void *exec)'),
   }
 }
 
@@ -202,6 +214,34 @@ export function eventRecord(event: EventHandle, stream: StreamHandle = LEGACY_ST
 
 export function eventElapsedMs(start: EventHandle, end: EventHandle): number {
   return out((s: number[]) => cudart().eventElapsedTime(s, start, end), 'cudaEventElapsedTime', 0)
+}
+
+/**
+ * Records what `enqueue` launches on `stream` into an executable CUDA graph instead of running it. A capture that
+ * fails (the code synchronized, or used another stream) is ended before the error is thrown.
+ */
+export function captureGraph(stream: StreamHandle, enqueue: () => void): GraphExecHandle {
+  const rt = cudart()
+  check(rt.streamBeginCapture(stream, CAPTURE_MODE_RELAXED), 'cudaStreamBeginCapture')
+  let graph = 0n
+  try {
+    enqueue()
+  } finally {
+    graph = out((s: bigint[]) => rt.streamEndCapture(stream, s), 'cudaStreamEndCapture', 0n)
+  }
+  try {
+    return out((s: bigint[]) => rt.graphInstantiate(s, graph, 0), 'cudaGraphInstantiate', 0n)
+  } finally {
+    check(rt.graphDestroy(graph), 'cudaGraphDestroy')
+  }
+}
+
+export function graphLaunch(exec: GraphExecHandle, stream: StreamHandle = LEGACY_STREAM): void {
+  check(cudart().graphLaunch(exec, stream), 'cudaGraphLaunch')
+}
+
+export function graphExecDestroy(exec: GraphExecHandle): void {
+  check(cudart().graphExecDestroy(exec), 'cudaGraphExecDestroy')
 }
 
 export type GpuProbe = { available: true; count: number } | { available: false; reason: string }

@@ -46,7 +46,7 @@ function timedCase(name: string, medianMs: number, cv = 0.005, flops = FLOPS): C
       status: 'ok',
       outputs: [],
       verificationSkipped: false,
-      timing: { samplesMs: [medianMs], droppedThrottled: 0, meanSmClockMHz: 1980, maxSmClockMHz: 1980, stopReason: 'target-cv', wallMs: 100 },
+      timing: { samplesMs: [medianMs], droppedThrottled: 0, meanSmClockMHz: 1980, maxSmClockMHz: 1980, stopReason: 'target-cv', wallMs: 100, callsPerSample: 1, inputSets: 2 },
     },
     summary: { n: 50, mean: medianMs, median: medianMs, min: medianMs, max: medianMs, stdev: medianMs * cv, cv },
   }

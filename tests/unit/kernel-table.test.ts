@@ -35,7 +35,7 @@ function summary(median: number, cv: number, n: number): SampleSummary {
 }
 
 function timing(meanSmClockMHz: number, stopReason: TimingResult['stopReason'], droppedThrottled = 0): TimingResult {
-  return { samplesMs: [], droppedThrottled, meanSmClockMHz, maxSmClockMHz: 1980, stopReason, wallMs: 500 }
+  return { samplesMs: [], droppedThrottled, meanSmClockMHz, maxSmClockMHz: 1980, stopReason, wallMs: 500, callsPerSample: 1, inputSets: 2 }
 }
 
 function ok(t?: TimingResult): CaseOutcome {

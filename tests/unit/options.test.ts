@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_MEASURE_OPTIONS, resolveMeasureOptions, type MeasureOptions } from '../../src/options.js'
+import { DEFAULT_MEASURE_OPTIONS, measureOptionsFromEnv, resolveMeasureOptions, type MeasureOptions } from '../../src/options.js'
 
 describe('resolveMeasureOptions: defaults', () => {
   it('returns the protocol defaults of DESIGN §3 with no layers', () => {
@@ -19,6 +19,11 @@ describe('resolveMeasureOptions: defaults', () => {
       throttleFraction: 0.75,
       caseTimeoutMs: 120_000,
       skipVerification: false,
+      disableTiming: false,
+      timing: 'events',
+      graphBatch: 20,
+      inputSets: 2,
+      auditStreams: true,
     })
   })
 
@@ -110,5 +115,55 @@ describe('resolveMeasureOptions: errors', () => {
   it('minIterations may equal maxIterations', () => {
     const options = resolveMeasureOptions({ minIterations: 7, maxIterations: 7 })
     expect([options.minIterations, options.maxIterations]).toEqual([7, 7])
+  })
+
+  it('timing must be events, cupti or graph', () => {
+    for (const timing of ['events', 'cupti', 'graph'] as const) expect(resolveMeasureOptions({ timing }).timing).toBe(timing)
+    expect(resolve({ timing: 'wallclock' })).toThrow("option timing must be one of events, cupti, graph (got 'wallclock')")
+  })
+
+  it('counts must be whole numbers', () => {
+    expect(resolve({ minIterations: 2.5 })).toThrow('option minIterations must be a whole number (got 2.5)')
+    expect(resolve({ inputSets: 1.5 })).toThrow('option inputSets must be a whole number (got 1.5)')
+    expect(resolve({ graphBatch: 0 })).toThrow('option graphBatch must be a positive number (got 0)')
+  })
+})
+
+describe('measureOptionsFromEnv', () => {
+  it('reads each knob with its type', () => {
+    expect(
+      measureOptionsFromEnv({
+        KERNELBENCH_WARMUP: '7',
+        KERNELBENCH_MIN_ITERATIONS: '3',
+        KERNELBENCH_MAX_ITERATIONS: '40',
+        KERNELBENCH_TARGET_CV: '0.02',
+        KERNELBENCH_MAX_TIME_MS: '2000',
+        KERNELBENCH_TIMING: 'cupti',
+        KERNELBENCH_DISABLE_TIMING: '1',
+        KERNELBENCH_SKIP_VERIFICATION: 'false',
+      }),
+    ).toEqual({
+      warmupRuns: 7,
+      minIterations: 3,
+      maxIterations: 40,
+      targetCv: 0.02,
+      maxTimeMs: 2000,
+      timing: 'cupti',
+      disableTiming: true,
+      skipVerification: false,
+    })
+  })
+
+  it('ignores unset and empty variables and other names', () => {
+    expect(measureOptionsFromEnv({ KERNELBENCH_WARMUP: '', KERNELBENCH_MIN_ITERATIONS: '  ', PATH: '/bin' })).toEqual({})
+  })
+
+  it('names the variable of a bad value', () => {
+    expect(() => measureOptionsFromEnv({ KERNELBENCH_WARMUP: 'many' })).toThrow("KERNELBENCH_WARMUP must be a number (got 'many')")
+    expect(() => measureOptionsFromEnv({ KERNELBENCH_SKIP_VERIFICATION: 'yes' })).toThrow("KERNELBENCH_SKIP_VERIFICATION must be 1 or 0 (got 'yes')")
+  })
+
+  it('is checked like any other layer when resolved', () => {
+    expect(() => resolveMeasureOptions({}, measureOptionsFromEnv({ KERNELBENCH_TIMING: 'fast' }))).toThrow("option timing must be one of events, cupti, graph (got 'fast')")
   })
 })

@@ -1,0 +1,77 @@
+// Hostile and broken solutions (DESIGN §6): each fails only its own bench, with a message a user can act on, and
+// the next bench still runs. Skipped, with the reason, where no GPU is usable.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../../src/bench.js'
+import { probeGpu } from '../../src/native/cuda.js'
+import { vectorAddition } from '../../problems/index.js'
+import { failureMessage } from '../../src/results.js'
+
+const file = fileURLToPath(import.meta.url)
+const root = path.resolve(path.dirname(file), '../..')
+const settings: PluginSettings = { device: 0, cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
+const gpu = probeGpu()
+const fixture = (name: string) => `../fixtures/solutions/${name}`
+const honest = '../../problems/vector-addition/solutions/vector_add.cu'
+const at = (n: number) => (c: { params: Readonly<Record<string, number>> }) => c.params.n === n
+
+function run(spec: Omit<KernelBenchSpec, 'problem'>, mode: 'verify' | 'bench' = 'verify') {
+  return runKernelBench('fault', { problem: vectorAddition, ...spec }, { file, mode, settings })
+}
+
+/** The honest solution still verifies: whatever happened before did not break the next bench. */
+async function nextBenchRuns() {
+  expect(failureMessage(await run({ solution: honest, cases: at(2 ** 20) }))).toBeUndefined()
+}
+
+describe.skipIf(!gpu.available)(`faults on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+  it('rejects a NaN in the output, counting it', async () => {
+    const message = failureMessage(await run({ solution: fixture('nan_output.cu'), cases: at(2 ** 20) }))
+    expect(message).toMatch(/d_output: 1 of 1048576 elements out of tolerance .*1 NaN .*first bad index 777: expected -?\d/)
+  })
+
+  it('catches a solution that replays an answer cached during warmup', async () => {
+    const message = failureMessage(await run({ solution: fixture('replay.cu'), cases: at(2 ** 22) }, 'bench'))
+    expect(message).toMatch(/wrong answer after timing \(fresh inputs\) in case 'n = 2\^22'/)
+  })
+
+  it("catches work on a private non-blocking stream in 'events' mode, and times it in 'cupti' mode", async () => {
+    const big = at(2 ** 26)
+    const escaped = failureMessage(await run({ solution: fixture('private_stream.cu'), cases: big }, 'bench'))
+    expect(escaped).toMatch(/EscapedWork: solution\(\) left GPU work running that the legacy default stream does not wait for/)
+    const timed = await run({ solution: fixture('private_stream.cu'), cases: big, timing: 'cupti' }, 'bench')
+    expect(failureMessage(timed)).toBeUndefined()
+    const [c] = timed.cases
+    // 12 bytes per element of 2^26 moved in the median time: real bandwidth, not the launch alone.
+    const gbps = c!.bytes / (c!.summary!.median * 1e-3) / 1e9
+    expect(gbps).toBeGreaterThan(500)
+    expect(gbps).toBeLessThan(5000)
+  })
+
+  it('fails a solution whose host code segfaults, and the next bench runs', async () => {
+    const message = failureMessage(await run({ solution: fixture('host_segfault.cu'), cases: at(2 ** 20) }))
+    expect(message).toMatch(/DeviceHostDied: the process that owns the GPU was killed by SIGSEGV during case 'n = 2\^20' \(a crash in the solution's host code\?\)/)
+    await nextBenchRuns()
+  })
+
+  it('fails a shape that needs more memory than the GPU has before allocating, and runs the other cases', async () => {
+    const result = await run({ solution: honest, cases: [{ name: 'n = 2^40', params: { n: 2 ** 40 } }, { name: 'n = 2^20', params: { n: 2 ** 20 } }] })
+    expect(failureMessage(result)).toMatch(/case 'n = 2\^40': OutOfMemory: case 'n = 2\^40' needs 16384\.00 GiB of device memory .* Use a smaller shape/)
+    expect(result.cases.map((c) => c.outcome.status)).toEqual(['error', 'ok'])
+  })
+
+  it('reports a compile error at its file and line', async () => {
+    await expect(run({ solution: fixture('syntax_error.cu') })).rejects.toThrow(/nvcc failed to compile .*syntax_error\.cu:5/)
+  })
+
+  it('reports a signature mismatch with the expected prototype', async () => {
+    await expect(run({ solution: fixture('wrong_signature.cu') })).rejects.toThrow(/size_t n/)
+  })
+
+  it('ends a kernel that sleeps past the case timeout, says how long it ran, and goes on', async () => {
+    const message = failureMessage(await run({ solution: fixture('sleepy_kernel.cu'), cases: at(2 ** 20), caseTimeoutMs: 3000 }))
+    expect(message).toMatch(/Timeout: case 'n = 2\^20' did not finish within 3 s \(stopped after 3\.\d s/)
+    await nextBenchRuns()
+  })
+})

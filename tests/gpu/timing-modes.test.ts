@@ -1,0 +1,32 @@
+// The three timing modes on an honest kernel: each verifies, stops by its rule, and reports a runtime the
+// hardware allows. Skipped, with the reason, where no GPU is usable.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { runKernelBench, type PluginSettings } from '../../src/bench.js'
+import { probeGpu } from '../../src/native/cuda.js'
+import { vectorAddition } from '../../problems/index.js'
+import { failureMessage } from '../../src/results.js'
+
+const file = fileURLToPath(import.meta.url)
+const root = path.resolve(path.dirname(file), '../..')
+const settings: PluginSettings = { device: 0, cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
+const gpu = probeGpu()
+const solution = '../../problems/vector-addition/solutions/vector_add.cu'
+
+describe.skipIf(!gpu.available)(`timing modes on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+  it.each(['events', 'cupti', 'graph'] as const)('%s: verifies, converges and stays under the memory bandwidth', async (timing) => {
+    const result = await runKernelBench('modes', { problem: vectorAddition, solution, timing, cases: (c) => c.params.n === 2 ** 25 }, { file, mode: 'bench', settings })
+    expect(failureMessage(result)).toBeUndefined()
+    const [c] = result.cases
+    if (c?.outcome.status !== 'ok' || !c.outcome.timing || !c.summary) throw new Error('no timing')
+    const t = c.outcome.timing
+    expect(t.callsPerSample).toBe(timing === 'graph' ? 20 : 1)
+    expect(t.inputSets).toBe(2)
+    expect(t.streamAudit).toBe(timing === 'events' ? 'passed' : 'off')
+    expect(['target-cv', 'noise-stable']).toContain(t.stopReason)
+    const gbps = c.bytes / (c.summary.median * 1e-3) / 1e9
+    expect(gbps).toBeGreaterThan(1000)
+    expect(gbps).toBeLessThan(5000)
+  })
+})
