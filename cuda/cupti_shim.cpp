@@ -1,0 +1,203 @@
+// CUPTI shim for the `cupti` timing mode: the GPU start and end timestamps of the work that one solution() call
+// launches, on every stream. The harness pushes an external correlation id (the iteration number) before calling
+// solution() and pops it after; CUPTI then tags every CUDA API call made in between, and so every kernel, memcpy
+// and memset those calls launched, with that id. Work launched outside push/pop (L2 flush, padding) has no id and
+// is left out. Compiled by src/compile/cupti-shim.ts, called through src/native/cupti.ts. Every entry point but
+// kb_cupti_error returns a CUptiResult (0 = success).
+#include <cupti.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+
+namespace {
+
+const CUpti_ExternalCorrelationKind kIterationKind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0;
+
+// GPU work that can belong to a solution, then what tags it: CUPTI emits an external correlation record only in
+// front of a runtime or driver API record, so those kinds must be on although their records are unused. Both are
+// on: a kernel carries the correlation id of the call that launched it, which is a runtime call for `<<<>>>` and a
+// driver call for NVRTC kernels launched with cuLaunchKernel.
+const CUpti_ActivityKind kKinds[] = {
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,  // not _KERNEL, which serializes every kernel on the GPU
+    CUPTI_ACTIVITY_KIND_MEMCPY,
+    CUPTI_ACTIVITY_KIND_MEMSET,
+    CUPTI_ACTIVITY_KIND_RUNTIME,
+    CUPTI_ACTIVITY_KIND_DRIVER,
+    CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+};
+
+const size_t kBufferBytes = 8u << 20;
+const size_t kBufferAlignment = 8;  // what CUPTI requires of activity buffers
+
+struct Span {
+  uint64_t start;
+  uint64_t end;
+
+  void widen(const Span& other) {
+    start = std::min(start, other.start);
+    end = std::max(end, other.end);
+  }
+};
+
+// Shared between the buffer-completed callback (which CUPTI may run on its own thread) and the entry points. Records
+// of one API call can arrive in any order and in different buffers, so both halves of the join are kept until read.
+std::mutex mutex;
+std::unordered_map<uint32_t, uint64_t> iterationByCorrelation;  // correlationId -> pushed id
+std::unordered_map<uint32_t, Span> workByCorrelation;           // correlationId -> span of its GPU work
+std::map<uint64_t, Span> spanByIteration;                       // joined, not yet read; ordered by id
+uint64_t lostRecords = 0;
+
+template <typename Record>
+void addWork(const Record* record) {
+  // No timestamps: CUPTI ran out of device memory for them, or a forced flush returned the record unfinished.
+  if (record->start == 0 || record->end < record->start) {
+    ++lostRecords;
+    return;
+  }
+  Span span{record->start, record->end};
+  auto [entry, inserted] = workByCorrelation.try_emplace(record->correlationId, span);
+  if (!inserted) entry->second.widen(span);  // one API call, several kernels: a CUDA graph launch
+}
+
+void addRecord(const CUpti_Activity* record) {
+  switch (record->kind) {
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+      addWork(reinterpret_cast<const CUpti_ActivityKernel10*>(record));
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+      addWork(reinterpret_cast<const CUpti_ActivityMemcpy6*>(record));
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+      addWork(reinterpret_cast<const CUpti_ActivityMemset4*>(record));
+      break;
+    case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
+      auto correlation = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);
+      if (correlation->externalKind == kIterationKind) {
+        iterationByCorrelation[correlation->correlationId] = correlation->externalId;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords) {
+  // A null buffer makes CUPTI drop records, which it counts: kb_cupti_lost reports them.
+  *buffer = static_cast<uint8_t*>(std::aligned_alloc(kBufferAlignment, kBufferBytes));
+  *size = *buffer ? kBufferBytes : 0;
+  *maxNumRecords = 0;
+}
+
+void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t validSize) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    CUpti_Activity* record = nullptr;
+    while (cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) addRecord(record);
+    size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) == CUPTI_SUCCESS) lostRecords += dropped;
+  }
+  std::free(buffer);
+}
+
+// Moves every joined (iteration, work) pair into spanByIteration. Called only after a flush that followed a device
+// synchronize, so what stays unjoined never will be: work launched outside push/pop, or API calls inside it that
+// launched nothing. Caller holds the mutex.
+void joinAndDiscardTheRest() {
+  for (const auto& [correlationId, work] : workByCorrelation) {
+    auto iteration = iterationByCorrelation.find(correlationId);
+    if (iteration == iterationByCorrelation.end()) continue;
+    auto [entry, inserted] = spanByIteration.try_emplace(iteration->second, work);
+    if (!inserted) entry->second.widen(work);
+  }
+  workByCorrelation.clear();
+  iterationByCorrelation.clear();
+}
+
+// Disables every kind, even after a failure; returns the first failure.
+CUptiResult disableAll() {
+  CUptiResult status = CUPTI_SUCCESS;
+  for (CUpti_ActivityKind kind : kKinds) {
+    CUptiResult disabled = cuptiActivityDisable(kind);
+    if (status == CUPTI_SUCCESS) status = disabled;
+  }
+  return status;
+}
+
+}  // namespace
+
+// Starts collecting, with nothing left over from an earlier session.
+extern "C" int kb_cupti_start(void) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    iterationByCorrelation.clear();
+    workByCorrelation.clear();
+    spanByIteration.clear();
+    lostRecords = 0;
+  }
+  CUptiResult status = cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted);
+  for (CUpti_ActivityKind kind : kKinds) {
+    if (status != CUPTI_SUCCESS) break;
+    status = cuptiActivityEnable(kind);
+  }
+  // Half-started tracing would slow every later CUDA call: leave nothing enabled.
+  if (status != CUPTI_SUCCESS) disableAll();
+  return status;
+}
+
+// Tags the GPU work of every CUDA call this thread makes until kb_cupti_pop with `id`.
+extern "C" int kb_cupti_push(uint64_t id) { return cuptiActivityPushExternalCorrelationId(kIterationKind, id); }
+
+extern "C" int kb_cupti_pop(void) {
+  uint64_t last = 0;
+  return cuptiActivityPopExternalCorrelationId(kIterationKind, &last);
+}
+
+// Delivers every record CUPTI holds to the callback. Call after synchronizing the device, so that every record is
+// complete. The mutex is not held here: CUPTI may run the callback on this thread, inside the flush.
+extern "C" int kb_cupti_flush(void) { return cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
+
+// Writes up to `capacity` spans (pushed id, earliest start, latest end, in ns) in increasing id order, sets *count,
+// and forgets them; spans that did not fit come with the next call. Call after kb_cupti_flush.
+extern "C" int kb_cupti_read(uint64_t* ids, uint64_t* starts, uint64_t* ends, size_t capacity, size_t* count) {
+  std::lock_guard<std::mutex> lock(mutex);
+  joinAndDiscardTheRest();
+  size_t written = 0;
+  for (auto entry = spanByIteration.begin(); entry != spanByIteration.end() && written < capacity; ++written) {
+    ids[written] = entry->first;
+    starts[written] = entry->second.start;
+    ends[written] = entry->second.end;
+    entry = spanByIteration.erase(entry);
+  }
+  *count = written;
+  return CUPTI_SUCCESS;
+}
+
+// Records lost since the last call (dropped for lack of buffer space, or without timestamps). A span read in the
+// same window may be missing work: the caller should discard it.
+extern "C" int kb_cupti_lost(uint64_t* lost) {
+  std::lock_guard<std::mutex> lock(mutex);
+  *lost = lostRecords;
+  lostRecords = 0;
+  return CUPTI_SUCCESS;
+}
+
+// Stops collecting and delivers what is left (still readable with kb_cupti_read).
+extern "C" int kb_cupti_stop(void) {
+  CUptiResult status = disableAll();
+  CUptiResult flushed = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  return status == CUPTI_SUCCESS ? flushed : status;
+}
+
+// CUPTI's name for a result code, e.g. "CUPTI_ERROR_NOT_INITIALIZED".
+extern "C" const char* kb_cupti_error(int code) {
+  const char* text = nullptr;
+  if (cuptiGetResultString(static_cast<CUptiResult>(code), &text) != CUPTI_SUCCESS || text == nullptr) {
+    return "unknown CUPTI result";
+  }
+  return text;
+}

@@ -1,0 +1,100 @@
+// Bindings to the CUPTI shim (cuda/cupti_shim.cpp), compiled by src/compile/cupti-shim.ts: for each id pushed
+// around a solution() call, the span of GPU time from its first kernel, memcpy or memset start to its last one's
+// end, on every stream. Every call is checked: a failing CUptiResult becomes a CuptiError naming the call.
+//
+// Use: start(); for each iteration push(i), solution(...), pop(); then synchronize the device, flush(), read()
+// and lostRecords(); stop() at the end.
+import koffi from 'koffi'
+
+/** A CUPTI call failed; `resultName` is CUPTI's name for `code`, e.g. 'CUPTI_ERROR_NOT_INITIALIZED'. */
+export class CuptiError extends Error {
+  constructor(
+    readonly call: string,
+    readonly code: number,
+    readonly resultName: string,
+  ) {
+    super(`${call} failed: ${resultName}`)
+    this.name = 'CuptiError'
+  }
+}
+
+/** The GPU work tagged with one pushed id: earliest start and latest end, in ns on CUPTI's GPU timestamp clock. */
+export interface GpuSpan {
+  id: number
+  startNs: bigint
+  endNs: bigint
+}
+
+// Spans copied out per native call; read() repeats the call until fewer come back.
+const READ_BATCH = 1024
+
+export class Cupti {
+  private readonly fns
+
+  constructor(libraryPath: string) {
+    const lib = koffi.load(libraryPath)
+    this.fns = {
+      start: lib.func('int kb_cupti_start(void)'),
+      push: lib.func('int kb_cupti_push(uint64_t id)'),
+      pop: lib.func('int kb_cupti_pop(void)'),
+      flush: lib.func('int kb_cupti_flush(void)'),
+      read: lib.func('int kb_cupti_read(uint64_t *ids, uint64_t *starts, uint64_t *ends, size_t capacity, _Out_ size_t *count)'),
+      lost: lib.func('int kb_cupti_lost(_Out_ uint64_t *lost)'),
+      stop: lib.func('int kb_cupti_stop(void)'),
+      error: lib.func('const char *kb_cupti_error(int code)'),
+    }
+  }
+
+  private check(status: number, call: string): void {
+    if (status !== 0) throw new CuptiError(call, status, this.fns.error(status) as string)
+  }
+
+  /** Starts recording GPU work and its correlation, forgetting anything recorded before. */
+  start(): void {
+    this.check(this.fns.start(), 'kb_cupti_start')
+  }
+
+  /** Tags the GPU work of every CUDA call this thread makes until pop() with `id` (a safe integer). */
+  push(id: number): void {
+    this.check(this.fns.push(BigInt(id)), `kb_cupti_push(${id})`)
+  }
+
+  pop(): void {
+    this.check(this.fns.pop(), 'kb_cupti_pop')
+  }
+
+  /** Hands CUPTI's records to the shim. Synchronize the device first, or work still running comes back incomplete. */
+  flush(): void {
+    this.check(this.fns.flush(), 'kb_cupti_flush')
+  }
+
+  /** The spans of every id pushed since the last read, in increasing id order. Call after flush(). */
+  read(): GpuSpan[] {
+    const spans: GpuSpan[] = []
+    const ids = new BigUint64Array(READ_BATCH)
+    const starts = new BigUint64Array(READ_BATCH)
+    const ends = new BigUint64Array(READ_BATCH)
+    for (;;) {
+      const count = [0]
+      this.check(this.fns.read(ids, starts, ends, READ_BATCH, count), 'kb_cupti_read')
+      const n = Number(count[0])
+      for (let i = 0; i < n; i++) spans.push({ id: Number(ids[i]), startNs: starts[i]!, endNs: ends[i]! })
+      if (n < READ_BATCH) return spans
+    }
+  }
+
+  /**
+   * Records lost since the last call (no buffer space, or no timestamps). Non-zero means a span read in the same
+   * window may be missing work and should be discarded.
+   */
+  lostRecords(): number {
+    const lost = [0n]
+    this.check(this.fns.lost(lost), 'kb_cupti_lost')
+    return Number(lost[0])
+  }
+
+  /** Stops recording and flushes what is left (still readable with read()). */
+  stop(): void {
+    this.check(this.fns.stop(), 'kb_cupti_stop')
+  }
+}

@@ -1,0 +1,102 @@
+// The CUPTI shim on a real GPU: the harness's own kernels, launched with and without a pushed id, come back as
+// one span per id covering exactly the tagged work, on any stream. Skipped, with the reason, where no GPU is usable.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compileCuptiShim } from '../../src/compile/cupti-shim.js'
+import { compileHarness } from '../../src/compile/harness.js'
+import { archForComputeCapability } from '../../src/compile/nvcc.js'
+import * as cuda from '../../src/native/cuda.js'
+import { Cupti, type GpuSpan } from '../../src/native/cupti.js'
+import { Harness } from '../../src/native/harness.js'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const cacheDir = path.join(root, 'node_modules/.cache/vitest-kernel-bench')
+const gpu = cuda.probeGpu()
+
+// 64 MiB written per fill: tens of microseconds on a datacenter GPU, well under 10 ms on any.
+const FLOATS = 2 ** 24
+const BYTES = FLOATS * 4
+const durationNs = (span: GpuSpan) => Number(span.endNs - span.startNs)
+
+describe.skipIf(!gpu.available)(`CUPTI spans on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+  let harness: Harness
+  let cupti: Cupti
+  let buffer: cuda.DevicePtr
+  const fill = () => harness.fillUniform(buffer, FLOATS, 'float32', 1, -1, 1)
+
+  beforeAll(() => {
+    cuda.setDevice(0)
+    const build = { arch: archForComputeCapability(cuda.deviceInfo(0).computeCapability), cacheDir }
+    harness = new Harness(compileHarness(build).path)
+    cupti = new Cupti(compileCuptiShim(build).path)
+    buffer = cuda.malloc(BYTES)
+    fill() // the first launch loads the module (lazy loading): keep that out of the spans
+    cuda.synchronize()
+  })
+  afterAll(() => cuda.free(buffer))
+
+  /** Runs `enqueue` with CUPTI on, then synchronizes and returns the spans, checking that nothing was lost. */
+  function spansOf(enqueue: () => void): GpuSpan[] {
+    cupti.start()
+    try {
+      enqueue()
+      cuda.synchronize()
+      cupti.flush()
+      const spans = cupti.read()
+      expect(cupti.lostRecords()).toBe(0)
+      expect(cupti.read()).toEqual([]) // read forgets what it returned
+      return spans
+    } finally {
+      cupti.stop()
+    }
+  }
+
+  it('spans the kernels launched between push and pop, and only those', () => {
+    const spans = spansOf(() => {
+      for (let i = 0; i < 20; i++) fill() // untagged: raises the clocks before the tagged work
+      cupti.push(1)
+      fill()
+      cupti.pop()
+      fill() // untagged, on the same stream: runs between the two spans
+      cupti.push(2)
+      fill()
+      fill()
+      cupti.pop()
+    })
+    expect(spans.map((s) => s.id)).toEqual([1, 2])
+    const [one, two] = spans as [GpuSpan, GpuSpan]
+    expect(durationNs(one)).toBeGreaterThan(1_000)
+    expect(durationNs(one)).toBeLessThan(10_000_000)
+    // The untagged fill is in neither span: it fills the gap between them.
+    expect(Number(two.startNs - one.endNs)).toBeGreaterThan(durationNs(one) / 2)
+    // Both fills of id 2 are in its span.
+    expect(durationNs(two)).toBeGreaterThan(1.3 * durationNs(one))
+  })
+
+  it('counts work on other streams: a memset on the per-thread default stream', () => {
+    const spans = spansOf(() => {
+      cupti.push(3)
+      cuda.memsetAsync(buffer, 0, BYTES, cuda.PER_THREAD_STREAM)
+      cupti.pop()
+    })
+    expect(spans.map((s) => s.id)).toEqual([3])
+    expect(durationNs(spans[0]!)).toBeGreaterThan(1_000)
+    expect(durationNs(spans[0]!)).toBeLessThan(10_000_000)
+  })
+
+  it('starts afresh: spans not read before stop() are gone after the next start()', () => {
+    cupti.start()
+    cupti.push(4)
+    fill()
+    cupti.pop()
+    cuda.synchronize()
+    cupti.stop()
+    const spans = spansOf(() => {
+      cupti.push(5)
+      fill()
+      cupti.pop()
+    })
+    expect(spans.map((s) => s.id)).toEqual([5])
+  })
+})

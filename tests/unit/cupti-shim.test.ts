@@ -1,0 +1,195 @@
+// The CUPTI shim against the real nvcc and libcupti on this machine (no GPU needed): it compiles and links, exports
+// its entry points, finds CUPTI in each toolkit layout, joins records to pushed ids correctly, and its binding names
+// CUPTI's errors.
+import { execFileSync, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compileCuptiShim, cuptiFlags, CuptiNotFoundError, findCupti, toolkitRootOf } from '../../src/compile/cupti-shim.js'
+import { findNvcc } from '../../src/compile/nvcc.js'
+import { probeGpu } from '../../src/native/cuda.js'
+import { Cupti, CuptiError } from '../../src/native/cupti.js'
+import { packagePath } from '../../src/paths.js'
+
+const COMPILE_TIMEOUT = 120_000
+const ENTRY_POINTS = ['kb_cupti_error', 'kb_cupti_flush', 'kb_cupti_lost', 'kb_cupti_pop', 'kb_cupti_push', 'kb_cupti_read', 'kb_cupti_start', 'kb_cupti_stop']
+
+let scratch: string
+let cacheDir: string
+beforeAll(() => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-cupti-'))
+  cacheDir = path.join(scratch, 'cache')
+})
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }))
+
+const nvcc = () => findNvcc()
+const cuptiHere = () => findCupti(toolkitRootOf(nvcc()))
+
+function exportedEntryPoints(library: string): string[] {
+  return execFileSync('nm', ['-D', '--defined-only', library], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).at(-1) ?? '')
+    .filter((name) => name.startsWith('kb_'))
+    .sort()
+}
+
+function dynamicSection(library: string): string {
+  return execFileSync('readelf', ['-d', library], { encoding: 'utf8' })
+}
+
+describe('compileCuptiShim', () => {
+  it(
+    'compiles with nvcc, links libcupti with its folder as run path, exports every entry point, then comes from the cache',
+    () => {
+      const first = compileCuptiShim({ arch: 'sm_90a', cacheDir })
+      expect(first.cached).toBe(false)
+      expect(path.basename(first.path)).toMatch(/^cupti_shim_cpp-sm_90a-[0-9a-f]{24}\.so$/)
+      expect(exportedEntryPoints(first.path)).toEqual(ENTRY_POINTS)
+      const dynamic = dynamicSection(first.path)
+      expect(dynamic).toMatch(/NEEDED.*\[libcupti\.so\.\d+\]/)
+      expect(dynamic).toContain(`[${cuptiHere().libraryDir}]`)
+      expect(compileCuptiShim({ arch: 'sm_90a', cacheDir })).toEqual({ path: first.path, cached: true })
+    },
+    COMPILE_TIMEOUT,
+  )
+})
+
+describe('finding CUPTI', () => {
+  it("asks nvcc for its toolkit, so that a wrapper script on PATH still leads to the toolkit's CUPTI", () => {
+    const root = toolkitRootOf(nvcc())
+    expect(fs.existsSync(path.join(root, 'bin', 'nvcc'))).toBe(true)
+    const wrapper = path.join(scratch, 'wrapper-bin', 'nvcc')
+    fs.mkdirSync(path.dirname(wrapper), { recursive: true })
+    fs.writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(path.join(root, 'bin', 'nvcc'))} "$@"\n`, { mode: 0o755 })
+    expect(toolkitRootOf(wrapper)).toBe(root)
+    expect(fs.existsSync(path.join(cuptiHere().includeDir, 'cupti.h'))).toBe(true)
+  })
+
+  it('finds the extras/CUPTI layout of older and cluster toolkits', () => {
+    const root = path.join(scratch, 'toolkit-extras')
+    for (const file of ['extras/CUPTI/include/cupti.h', 'extras/CUPTI/lib64/libcupti.so']) {
+      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
+      fs.writeFileSync(path.join(root, file), '')
+    }
+    expect(findCupti(root)).toEqual({ includeDir: path.join(root, 'extras/CUPTI/include'), libraryDir: path.join(root, 'extras/CUPTI/lib64') })
+  })
+
+  it('names every place it looked when the toolkit has no CUPTI', () => {
+    const root = path.join(scratch, 'toolkit-without-cupti')
+    fs.mkdirSync(path.join(root, 'include'), { recursive: true })
+    fs.writeFileSync(path.join(root, 'include', 'cupti.h'), '')
+    const error = captureError(() => findCupti(root))
+    expect(error).toBeInstanceOf(CuptiNotFoundError)
+    expect((error as Error).message).toContain(`CUPTI not found in the CUDA toolkit at ${root}`)
+    expect((error as Error).message).toContain(`  - ${path.join(root, 'extras/CUPTI/lib64/libcupti.so')}`)
+  })
+})
+
+// Feeds hand-made activity records to the shim's record handler (a test program that includes the shim's source),
+// then reads the spans back through the exported entry points, as the binding does.
+const JOIN_PROGRAM = `
+#include ${JSON.stringify(packagePath('cuda/cupti_shim.cpp'))}
+#include <cstdio>
+
+static void kernelRecord(uint32_t correlationId, uint64_t start, uint64_t end) {
+  CUpti_ActivityKernel10 r{};
+  r.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+  r.correlationId = correlationId; r.start = start; r.end = end;
+  addRecord(reinterpret_cast<CUpti_Activity*>(&r));
+}
+static void memsetRecord(uint32_t correlationId, uint64_t start, uint64_t end) {
+  CUpti_ActivityMemset4 r{};
+  r.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+  r.correlationId = correlationId; r.start = start; r.end = end;
+  addRecord(reinterpret_cast<CUpti_Activity*>(&r));
+}
+static void tagRecord(uint32_t correlationId, uint64_t id, CUpti_ExternalCorrelationKind kind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0) {
+  CUpti_ActivityExternalCorrelation r{};
+  r.kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
+  r.externalKind = kind; r.correlationId = correlationId; r.externalId = id;
+  addRecord(reinterpret_cast<CUpti_Activity*>(&r));
+}
+static void readSpans(size_t capacity) {
+  uint64_t ids[8], starts[8], ends[8];
+  size_t count = 99;
+  int status = kb_cupti_read(ids, starts, ends, capacity, &count);
+  std::printf("read %d", status);
+  for (size_t i = 0; i < count; i++) std::printf(" %llu:%llu-%llu", (unsigned long long)ids[i], (unsigned long long)starts[i], (unsigned long long)ends[i]);
+  std::printf("\\n");
+}
+
+static void readLost() {
+  uint64_t lost = 99;
+  int status = kb_cupti_lost(&lost);
+  std::printf("lost %d %llu\\n", status, (unsigned long long)lost);
+}
+
+int main() {
+  tagRecord(100, 7); kernelRecord(100, 1000, 1500);   // tag before its kernel
+  memsetRecord(101, 1600, 1700); tagRecord(101, 7);   // tag after its memset, same iteration
+  kernelRecord(102, 1800, 1900);                // launched outside push/pop: no tag
+  kernelRecord(103, 2000, 2100); tagRecord(103, 8);   // one call, two kernels (a graph launch)
+  kernelRecord(103, 2050, 2300);
+  tagRecord(103, 99, CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1);  // another tool's id on the same call
+  tagRecord(104, 9);                            // a call inside push/pop that launched nothing
+  tagRecord(105, 10); kernelRecord(105, 0, 0);        // no timestamps
+  tagRecord(106, 11); kernelRecord(106, 3000, 3100);
+  readSpans(2);
+  readSpans(8);
+  readSpans(8);
+  readLost();
+  readLost();
+}
+`
+
+describe('joining records to pushed ids', () => {
+  it(
+    'spans every tagged kernel and memset of an id, in either record order, and nothing untagged',
+    () => {
+      const source = path.join(scratch, 'join.cu')
+      const program = path.join(scratch, 'join')
+      fs.writeFileSync(source, JOIN_PROGRAM)
+      const build = spawnSync(nvcc(), [...cuptiFlags(cuptiHere()), '-o', program, source], { encoding: 'utf8' })
+      expect(build.status, build.stderr).toBe(0)
+      const output = execFileSync(program, { encoding: 'utf8' }).trim().split('\n')
+      expect(output).toEqual([
+        // Capacity 2: the first two ids in order, the rest kept for the next read.
+        'read 0 7:1000-1700 8:2000-2300',
+        'read 0 11:3000-3100',
+        'read 0',
+        'lost 0 1',
+        'lost 0 0',
+      ])
+    },
+    COMPILE_TIMEOUT,
+  )
+})
+
+const gpu = probeGpu()
+
+describe.skipIf(gpu.available)(`the binding without a GPU (${gpu.available ? 'a GPU is present' : gpu.reason})`, () => {
+  it(
+    "reads nothing, and start() throws a CuptiError with CUPTI's name for the failure",
+    () => {
+      const cupti = new Cupti(compileCuptiShim({ arch: 'sm_90a', cacheDir }).path)
+      expect(cupti.read()).toEqual([])
+      expect(cupti.lostRecords()).toBe(0)
+      const error = captureError(() => cupti.start())
+      expect(error).toBeInstanceOf(CuptiError)
+      expect((error as CuptiError).call).toBe('kb_cupti_start')
+      expect((error as CuptiError).resultName).toMatch(/^CUPTI_ERROR_[A-Z_]+$/)
+      expect((error as Error).message).toBe(`kb_cupti_start failed: ${(error as CuptiError).resultName}`)
+    },
+    COMPILE_TIMEOUT,
+  )
+})
+
+function captureError(fn: () => unknown): unknown {
+  try {
+    fn()
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected an error')
+}
