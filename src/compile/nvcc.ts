@@ -198,6 +198,24 @@ function nvccArgs(req: CompileRequest, input: string, output: string): string[] 
   ]
 }
 
+const LOCAL_INCLUDE = /^\s*#\s*include\s*"([^"]+)"/gm
+
+/**
+ * The text of every file a source includes with quotes, transitively, found next to the including file: an
+ * edited header must change the cache key. (System headers belong to the toolkit, which the nvcc path covers.)
+ */
+export function includedTexts(file: string, text: string, seen = new Set<string>([path.resolve(file)])): string[] {
+  const texts: string[] = []
+  for (const [, name] of text.matchAll(LOCAL_INCLUDE)) {
+    const included = path.resolve(path.dirname(file), name!)
+    if (seen.has(included) || !fs.existsSync(included)) continue
+    seen.add(included)
+    const content = fs.readFileSync(included, 'utf8')
+    texts.push(content, ...includedTexts(included, content, seen))
+  }
+  return texts
+}
+
 export function compile(req: CompileRequest): CompiledLibrary {
   const nvcc = findNvcc(req.nvcc)
   const wrapper = wrapperSource(req)
@@ -209,7 +227,7 @@ export function compile(req: CompileRequest): CompiledLibrary {
   }
   const hash = crypto
     .createHash('sha256')
-    .update(JSON.stringify([wrapper, sourceText, fs.realpathSync(nvcc), nvccArgs(req, '', '')]))
+    .update(JSON.stringify([wrapper, sourceText, includedTexts(req.source, sourceText), fs.realpathSync(nvcc), nvccArgs(req, '', '')]))
     .digest('hex')
     .slice(0, 24)
   const base = `${path.basename(req.source).replace(/\W/g, '_')}-${req.arch}-${hash}`

@@ -11,6 +11,7 @@ import {
   CompileError,
   findNvcc,
   gencodeFlag,
+  includedTexts,
   NvccNotFoundError,
   parseDiagnostics,
   SignatureMismatchError,
@@ -84,6 +85,38 @@ describe('compile: the example solutions', () => {
       expect(compile(request)).toEqual({ path: before.path, cached: true })
 
       fs.appendFileSync(source, '\n// edited\n')
+      const after = compile(request)
+      expect(after.cached).toBe(false)
+      expect(after.path).not.toBe(before.path)
+    },
+    COMPILE_TIMEOUT,
+  )
+})
+
+describe('includedTexts: headers in the cache key', () => {
+  it('collects quoted includes transitively, once each, and ignores system and missing headers', () => {
+    const dir = fs.mkdtempSync(path.join(scratch, 'includes-'))
+    fs.mkdirSync(path.join(dir, 'common'))
+    fs.writeFileSync(path.join(dir, 'common/a.cuh'), '#include "b.cuh"\n// a\n')
+    fs.writeFileSync(path.join(dir, 'common/b.cuh'), '#include "a.cuh"\n// b\n')
+    const main = '#include <cuda_runtime.h>\n#include "common/a.cuh"\n  #  include "common/b.cuh"\n#include "missing.cuh"\n'
+    expect(includedTexts(path.join(dir, 'main.cu'), main)).toEqual(['#include "b.cuh"\n// a\n', '#include "a.cuh"\n// b\n'])
+  })
+
+  it(
+    'recompiles when an included header changes',
+    () => {
+      const dir = fs.mkdtempSync(path.join(scratch, 'header-'))
+      const source = path.join(dir, 'uses_header.cu')
+      fs.writeFileSync(path.join(dir, 'scale.cuh'), '#define SCALE 1.0f\n')
+      fs.writeFileSync(
+        source,
+        '#include "scale.cuh"\n__global__ void add(const float* a, const float* b, float* c, size_t n) { size_t i = threadIdx.x; if (i < n) c[i] = SCALE * (a[i] + b[i]); }\n' +
+          'extern "C" void solution(const float* d_input1, const float* d_input2, float* d_output, size_t n) { add<<<1, 32>>>(d_input1, d_input2, d_output, n); }\n',
+      )
+      const request = { source, prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir }
+      const before = compile(request)
+      fs.writeFileSync(path.join(dir, 'scale.cuh'), '#define SCALE 2.0f\n')
       const after = compile(request)
       expect(after.cached).toBe(false)
       expect(after.path).not.toBe(before.path)

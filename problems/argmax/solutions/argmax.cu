@@ -1,0 +1,10 @@
+// Argmax over one dimension (first index of the maximum): a warp per contiguous row when the reduced dimension is
+// the last one, otherwise blocks of 32 adjacent columns × 8 threads that split each column. Partial results carry
+// (value, index) and ties go to the smaller index, so the merge order cannot change the answer.
+#include "../../reduction-common/reduction.cuh"
+
+extern "C" void solution(const float* input, int dim, int* output, int shape0, int shape1, int shape2, int shape3,
+                         int ndim) {
+  const size_t shape[4] = {(size_t)shape0, (size_t)shape1, (size_t)shape2, (size_t)shape3};
+  reduction::reduceOverDim<reduction::ArgMax>(input, output, reduction::sliceLayout(dim, shape, (size_t)ndim));
+}

@@ -1,0 +1,44 @@
+import { packagePath } from '../../src/paths.js'
+import { defineProblem } from '../../src/problem.js'
+
+const SHAPES: ReadonlyArray<readonly [number, number, number, number]> = [
+  [16, 64, 32, 32],
+  [32, 128, 64, 64],
+  [8, 256, 128, 128],
+  [4, 512, 32, 32],
+]
+
+/**
+ * Tensara's layer-norm: each of B samples of X (B×F×D1×D2) is normalised over its F·D1·D2 elements with its own
+ * mean and biased variance, eps = 1e-5, then scaled by gamma and shifted by beta (both F×D1×D2).
+ */
+export const layerNorm = defineProblem({
+  name: 'layer-norm',
+  description:
+    'Layer normalisation over the last three dimensions of a B×F×D1×D2 tensor: ' +
+    'y = (x - mean) / sqrt(var + 1e-5) * gamma + beta, with elementwise gamma and beta of F×D1×D2.',
+  signature: [
+    { name: 'X', kind: 'input' },
+    { name: 'gamma', kind: 'input' },
+    { name: 'beta', kind: 'input' },
+    { name: 'Y', kind: 'output' },
+    { name: 'B', kind: 'scalar', ctype: 'size_t' },
+    { name: 'F', kind: 'scalar', ctype: 'size_t' },
+    { name: 'D1', kind: 'scalar', ctype: 'size_t' },
+    { name: 'D2', kind: 'scalar', ctype: 'size_t' },
+  ],
+  dtypes: ['float32'],
+  cases: () => SHAPES.map(([B, F, D1, D2]) => ({ name: `${B}x${F}x${D1}x${D2}`, params: { B, F, D1, D2 } })),
+  elements: ({ params: { B, F, D1, D2 } }) => {
+    const n = F! * D1! * D2!
+    return { X: B! * n, gamma: n, beta: n, Y: B! * n }
+  },
+  // Tensara's count, kept so that GFLOPS compare with Tensara's: 14 per element (mean 1, variance 3, normalise 8
+  // with the square root costed at 5, scale and shift 2). A fused kernel does about 8 per element (sum, deviation,
+  // square, sum, subtract, multiply by the reciprocal standard deviation, scale, shift): the problem is memory-bound
+  // either way, so the roofline is set by bytes.
+  flops: ({ params: { B, F, D1, D2 } }) => 14 * B! * F! * D1! * D2!,
+  tolerance: { float32: { rtol: 1e-4, atol: 1e-5 } },
+  reference: { kind: 'cuda', file: packagePath('cuda/references/layer-norm.cu') },
+  shapes: { ranges: { B: [1, 16], F: [1, 64], D1: [1, 64], D2: [1, 64] } },
+})

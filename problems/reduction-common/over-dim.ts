@@ -1,0 +1,83 @@
+// What Tensara's reductions over one dimension (softmax, sum-dim, max-dim, argmax) share: the signature, test cases
+// built from (shape, dim), the [outer][size][inner] view of the input, element counts and random shapes.
+//
+// Tensara passes the shape as an array after the output: `(input, int dim, output, shape*, ndim)`. A signature
+// here holds only device buffers and scalars, so until it can hold an array the shape travels as four scalars
+// shape0 … shape3 in its place: shape[d] for d < ndim, 1 past ndim (solutions must ignore those).
+import type { ShapeSpace, TestCase } from '../../src/problem.js'
+import type { ParamSpec, ScalarCType } from '../../src/signature.js'
+
+export const SHAPE_PARAMS = ['shape0', 'shape1', 'shape2', 'shape3'] as const
+
+export interface OverDimConfig {
+  readonly shape: readonly number[]
+  readonly dim: number
+}
+
+/** The (shape, dim) pairs Tensara tests sum-dim, max-dim and argmax on (the same six for all three). */
+export const REDUCTION_CONFIGS: readonly OverDimConfig[] = [
+  { shape: [16, 128, 256], dim: 1 },
+  { shape: [32, 512, 512], dim: 0 },
+  { shape: [8, 1024, 1024], dim: 2 },
+  { shape: [64, 128, 128, 128], dim: 2 },
+  { shape: [4, 256, 256, 256], dim: 1 },
+  { shape: [128, 64, 64, 64], dim: 3 },
+]
+
+/** `(input, int dim, output, shape0, shape1, shape2, shape3, ndim)`; `extent` is the C type of shape and ndim. */
+export function overDimSignature(output: ParamSpec, extent: ScalarCType): ParamSpec[] {
+  return [
+    { name: 'input', kind: 'input' },
+    { name: 'dim', kind: 'scalar', ctype: 'int' },
+    output,
+    ...SHAPE_PARAMS.map((name): ParamSpec => ({ name, kind: 'scalar', ctype: extent })),
+    { name: 'ndim', kind: 'scalar', ctype: extent },
+  ]
+}
+
+/** One case per config, named like '16x128x256, dim=1'. */
+export function overDimCases(configs: readonly OverDimConfig[]): TestCase[] {
+  return configs.map(({ shape, dim }) => {
+    const name = `${shape.join('x')}, dim=${dim}`
+    if (shape.length < 1 || shape.length > SHAPE_PARAMS.length) throw new Error(`case '${name}': 1 to 4 dimensions`)
+    if (!Number.isInteger(dim) || dim < 0 || dim >= shape.length) throw new Error(`case '${name}': dim out of range`)
+    const params: Record<string, number> = { dim, ndim: shape.length }
+    SHAPE_PARAMS.forEach((param, d) => (params[param] = shape[d] ?? 1))
+    return { name, params }
+  })
+}
+
+/** The input seen as [outer][size][inner]: `size` is the extent of the reduced dimension. */
+export interface SliceLayout {
+  readonly outer: number
+  readonly size: number
+  readonly inner: number
+}
+
+export function sliceLayout({ params }: TestCase): SliceLayout {
+  const { dim, ndim } = params as { dim: number; ndim: number }
+  const extents = SHAPE_PARAMS.slice(0, ndim).map((param) => params[param]!)
+  const product = (values: number[]) => values.reduce((a, b) => a * b, 1)
+  return { outer: product(extents.slice(0, dim)), size: extents[dim]!, inner: product(extents.slice(dim + 1)) }
+}
+
+/** Element counts of a reduction that keeps one value per slice (keepdim or not, the count is the same). */
+export function reducedElements(c: TestCase): { input: number; output: number } {
+  const { outer, size, inner } = sliceLayout(c)
+  return { input: outer * size * inner, output: outer * inner }
+}
+
+/** Tensara's count for sum, max and argmax over a dimension: size - 1 additions or comparisons per slice. */
+export function reductionFlops(c: TestCase): number {
+  const { outer, size, inner } = sliceLayout(c)
+  return outer * inner * (size - 1)
+}
+
+/**
+ * Random 3-D shapes (up to 64 × 300 × 300, about 5.8 M elements) reduced over any of their dimensions. ndim and
+ * shape3 keep the first default case's values, so that case must be 3-D (every problem here starts with one).
+ */
+export const OVER_DIM_SHAPES: ShapeSpace = {
+  ranges: { shape0: [1, 64], shape1: [1, 300], shape2: [1, 300], dim: [0, 2] },
+  valid: ({ dim, ndim }) => dim! < ndim!,
+}

@@ -1,0 +1,56 @@
+// Softmax over one dimension with an online max/sum (one pass for the statistics, one to write): a warp per
+// contiguous row with 16-byte loads and stores when the dimension is the last one, otherwise blocks of 32 adjacent
+// columns × 8 threads that split each column. The second pass re-reads a slice the first pass just brought into
+// cache.
+#include "../../reduction-common/reduction.cuh"
+
+using namespace reduction;
+
+// Running maximum and sum of exp(x - max); merging rescales both sums to the larger maximum.
+struct OnlineSoftmax {
+  struct State {
+    float max, sum;
+  };
+  __device__ static State identity() { return {-INFINITY, 0.0f}; }
+  __device__ static State push(State s, float v, size_t) {
+    if (v > s.max) return {v, s.sum * __expf(s.max - v) + 1.0f};
+    return {s.max, s.sum + __expf(v - s.max)};
+  }
+  __device__ static State merge(State a, State b) {
+    float max = fmaxf(a.max, b.max);
+    if (max == -INFINITY) return a;  // both empty: exp(-inf - -inf) would be NaN
+    return {max, a.sum * __expf(a.max - max) + b.sum * __expf(b.max - max)};
+  }
+};
+
+__global__ void __launch_bounds__(kRowsPerBlock * kWarp) softmaxRows(const float* in, float* out, size_t rows, size_t size) {
+  size_t row = rowOfWarp();
+  if (row >= rows) return;
+  const float* x = in + row * size;
+  OnlineSoftmax::State s = rowState<OnlineSoftmax>(x, size);
+  float scale = 1.0f / s.sum;
+  mapOwned(x, out + row * size, size, laneId(), kWarp, [=](float v, size_t) { return __expf(v - s.max) * scale; });
+}
+
+__global__ void __launch_bounds__(kColumnSplit * kWarp) softmaxColumns(const float* in, float* out, SliceLayout l, size_t tiles) {
+  Column c = columnOfThread(l, tiles);
+  OnlineSoftmax::State s = columnState<OnlineSoftmax>(in, l, c);
+  if (!c.active) return;
+  float scale = 1.0f / s.sum;
+  for (size_t k = threadIdx.y; k < l.size; k += kColumnSplit) {
+    size_t i = c.first + k * l.inner;
+    out[i] = __expf(in[i] - s.max) * scale;
+  }
+}
+
+extern "C" void solution(const float* input, int dim, float* output, size_t shape0, size_t shape1, size_t shape2,
+                         size_t shape3, size_t ndim) {
+  const size_t shape[4] = {shape0, shape1, shape2, shape3};
+  SliceLayout l = sliceLayout(dim, shape, ndim);
+  if (l.inner == 1) {
+    softmaxRows<<<blocksFor(l.outer, kRowsPerBlock), kRowsPerBlock * kWarp>>>(input, output, l.outer, l.size);
+  } else {
+    ColumnLaunch launch = columnLaunch(l);
+    softmaxColumns<<<launch.blocks, launch.block>>>(input, output, l, launch.tiles);
+  }
+}

@@ -1,0 +1,250 @@
+// The reduction family: softmax, layer-norm, rms-norm, sum-dim, max-dim, argmax. Signatures, Tensara's cases,
+// element, FLOP and byte counts worked out by hand, tolerances, references, and the shared over-dim helpers.
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { argmax } from '../../problems/argmax/index.js'
+import { layerNorm } from '../../problems/layer-norm/index.js'
+import { maxDim } from '../../problems/max-dim/index.js'
+import { overDimCases, sliceLayout, OVER_DIM_SHAPES } from '../../problems/reduction-common/over-dim.js'
+import { rmsNorm } from '../../problems/rms-norm/index.js'
+import { softmax } from '../../problems/softmax/index.js'
+import { sumDim } from '../../problems/sum-dim/index.js'
+import { toleranceFor, type Problem, type TestCase } from '../../src/problem.js'
+import { cPrototype } from '../../src/signature.js'
+
+const byName = (problem: Problem, name: string): TestCase => {
+  const c = problem.cases('float32').find((x) => x.name === name)
+  if (!c) throw new Error(`${problem.name} has no case '${name}'`)
+  return c
+}
+
+const REDUCTION_CASE_NAMES = [
+  '16x128x256, dim=1',
+  '32x512x512, dim=0',
+  '8x1024x1024, dim=2',
+  '64x128x128x128, dim=2',
+  '4x256x256x256, dim=1',
+  '128x64x64x64, dim=3',
+]
+
+describe.each([
+  { problem: softmax, reference: 'softmax.cu' },
+  { problem: layerNorm, reference: 'layer-norm.cu' },
+  { problem: rmsNorm, reference: 'rms-norm.cu' },
+  { problem: sumDim, reference: 'sum-dim.cu' },
+  { problem: maxDim, reference: 'max-dim.cu' },
+  { problem: argmax, reference: 'argmax.cu' },
+])('$problem.name', ({ problem, reference }) => {
+  it('supports float32 only and has a description', () => {
+    expect(problem.dtypes).toEqual(['float32'])
+    expect(problem.description).not.toBe('')
+  })
+
+  it('has a CUDA reference at an absolute path that exists', () => {
+    const spec = problem.reference
+    expect(spec.kind).toBe('cuda')
+    if (spec.kind !== 'cuda') return
+    expect(path.isAbsolute(spec.file)).toBe(true)
+    expect(path.basename(spec.file)).toBe(reference)
+    expect(fs.existsSync(spec.file)).toBe(true)
+  })
+
+  it('gives every pointer of every default case a positive element count', () => {
+    for (const c of problem.cases('float32')) {
+      const elements = problem.elements(c)
+      for (const p of problem.signature) if (p.kind !== 'scalar') expect(elements[p.name], `${c.name}: ${p.name}`).toBeGreaterThan(0)
+    }
+  })
+})
+
+describe('softmax', () => {
+  it("has Tensara's signature with the shape array as four scalars after the output", () => {
+    expect(cPrototype(softmax.signature, 'float32')).toBe(
+      'void solution(const float* input, int dim, float* output, size_t shape0, size_t shape1, size_t shape2, size_t shape3, size_t ndim)',
+    )
+  })
+
+  it("has Tensara's seven shapes and dims, padding the shape with 1 past ndim", () => {
+    const cases = softmax.cases('float32')
+    expect(cases.map((c) => c.name)).toEqual([
+      '16x128x256, dim=1',
+      '32x512x512, dim=2',
+      '8x1024x1024, dim=1',
+      '64x128x128x128, dim=2',
+      '4x256x256x256, dim=3',
+      '128x10, dim=1',
+      '256x50x50, dim=0',
+    ])
+    expect(byName(softmax, '128x10, dim=1').params).toEqual({ dim: 1, ndim: 2, shape0: 128, shape1: 10, shape2: 1, shape3: 1 })
+    expect(byName(softmax, '64x128x128x128, dim=2').params).toEqual({ dim: 2, ndim: 4, shape0: 64, shape1: 128, shape2: 128, shape3: 128 })
+  })
+
+  it('counts 5S - 2 FLOPs per slice of S and moves the tensor in and out once', () => {
+    // 4096 slices of 128: 4096 × 638.
+    const first = byName(softmax, '16x128x256, dim=1')
+    expect(softmax.flops(first)).toBe(2_613_248)
+    expect(softmax.elements(first)).toEqual({ input: 524_288, output: 524_288 })
+    expect(softmax.bytes(first, 'float32')).toBe(4_194_304)
+    // 128 slices of 10: 128 × 48.
+    expect(softmax.flops(byName(softmax, '128x10, dim=1'))).toBe(6_144)
+    // Over dim 0 of 256×50×50: 2500 slices of 256, 2500 × 1278.
+    expect(softmax.flops(byName(softmax, '256x50x50, dim=0'))).toBe(3_195_000)
+    expect(softmax.flops(byName(softmax, '4x256x256x256, dim=3'))).toBe(335_020_032)
+  })
+
+  it("has Tensara's tolerance and inputs in [-3, 3]", () => {
+    expect(toleranceFor(softmax, 'float32')).toEqual({ rtol: 1e-3, atol: 1e-3 })
+    expect(softmax.inputRange).toEqual([-3, 3])
+  })
+})
+
+describe.each([
+  { problem: sumDim, output: 'float* output', extent: 'size_t' },
+  { problem: maxDim, output: 'float* output', extent: 'size_t' },
+  { problem: argmax, output: 'int* output', extent: 'int' },
+])('$problem.name (a reduction over one dimension)', ({ problem, output, extent }) => {
+  it("has Tensara's signature with the shape array as four scalars after the output", () => {
+    expect(cPrototype(problem.signature, 'float32')).toBe(
+      `void solution(const float* input, int dim, ${output}, ${extent} shape0, ${extent} shape1, ${extent} shape2, ` +
+        `${extent} shape3, ${extent} ndim)`,
+    )
+  })
+
+  it("has Tensara's six shapes and dims", () => {
+    expect(problem.cases('float32').map((c) => c.name)).toEqual(REDUCTION_CASE_NAMES)
+    expect(byName(problem, '32x512x512, dim=0').params).toEqual({ dim: 0, ndim: 3, shape0: 32, shape1: 512, shape2: 512, shape3: 1 })
+  })
+
+  it('counts S - 1 operations per slice of S and writes one element per slice', () => {
+    // 16×128×256 over dim 1: 4096 slices of 128.
+    const first = byName(problem, '16x128x256, dim=1')
+    expect(problem.flops(first)).toBe(520_192)
+    expect(problem.elements(first)).toEqual({ input: 524_288, output: 4_096 })
+    // Four bytes per element in and out (float or int32).
+    expect(problem.bytes(first, 'float32')).toBe(2_113_536)
+    // 128×64×64×64 over the last dim: 524288 slices of 64.
+    const last = byName(problem, '128x64x64x64, dim=3')
+    expect(problem.flops(last)).toBe(33_030_144)
+    expect(problem.elements(last)).toEqual({ input: 33_554_432, output: 524_288 })
+    // 32×512×512 over dim 0: 262144 slices of 32.
+    expect(problem.flops(byName(problem, '32x512x512, dim=0'))).toBe(8_126_464)
+  })
+
+  it('draws inputs from [-5, 5] as Tensara does', () => {
+    expect(problem.inputRange).toEqual([-5, 5])
+  })
+})
+
+describe('reduction tolerances', () => {
+  it("are Tensara's: 1e-3 for sum and max, exact for argmax indices", () => {
+    expect(toleranceFor(sumDim, 'float32')).toEqual({ rtol: 1e-3, atol: 1e-3 })
+    expect(toleranceFor(maxDim, 'float32')).toEqual({ rtol: 1e-3, atol: 1e-3 })
+    expect(toleranceFor(argmax, 'float32')).toEqual({ rtol: 0, atol: 0 })
+  })
+
+  it('gives argmax an int32 output whatever the bench dtype', () => {
+    expect(argmax.signature.find((p) => p.name === 'output')).toEqual({ name: 'output', kind: 'output', dtype: 'int32' })
+  })
+})
+
+describe('rms-norm', () => {
+  it("has Tensara's signature (X, Y, B, N)", () => {
+    expect(cPrototype(rmsNorm.signature, 'float32')).toBe('void solution(const float* X, float* Y, size_t B, size_t N)')
+  })
+
+  it("has Tensara's four shapes", () => {
+    const cases = rmsNorm.cases('float32')
+    expect(cases.map((c) => c.name)).toEqual(['1024x1024', '1024x4096', '2048x8192', '512x16384'])
+    expect(cases.map((c) => c.params)).toEqual([
+      { B: 1024, N: 1024 },
+      { B: 1024, N: 4096 },
+      { B: 2048, N: 8192 },
+      { B: 512, N: 16384 },
+    ])
+  })
+
+  it("counts Tensara's 3N + 6 FLOPs per row and 8 bytes per element", () => {
+    const first = byName(rmsNorm, '1024x1024')
+    expect(rmsNorm.flops(first)).toBe(3_151_872)
+    expect(rmsNorm.elements(first)).toEqual({ X: 1_048_576, Y: 1_048_576 })
+    expect(rmsNorm.bytes(first, 'float32')).toBe(8_388_608)
+    const last = byName(rmsNorm, '512x16384')
+    expect(rmsNorm.flops(last)).toBe(25_168_896)
+    expect(rmsNorm.bytes(last, 'float32')).toBe(67_108_864)
+  })
+
+  it("has Tensara's float32 tolerance rtol 1e-4, atol 1e-5", () => {
+    expect(toleranceFor(rmsNorm, 'float32')).toEqual({ rtol: 1e-4, atol: 1e-5 })
+    expect(rmsNorm.inputRange).toEqual([-1, 1])
+  })
+})
+
+describe('layer-norm', () => {
+  it("has Tensara's signature (X, gamma, beta, Y, B, F, D1, D2)", () => {
+    expect(cPrototype(layerNorm.signature, 'float32')).toBe(
+      'void solution(const float* X, const float* gamma, const float* beta, float* Y, size_t B, size_t F, size_t D1, size_t D2)',
+    )
+  })
+
+  it("has Tensara's four shapes", () => {
+    const cases = layerNorm.cases('float32')
+    expect(cases.map((c) => c.name)).toEqual(['16x64x32x32', '32x128x64x64', '8x256x128x128', '4x512x32x32'])
+    expect(cases[2]!.params).toEqual({ B: 8, F: 256, D1: 128, D2: 128 })
+  })
+
+  it("counts Tensara's 14 FLOPs per element and reads gamma and beta once", () => {
+    const first = byName(layerNorm, '16x64x32x32')
+    expect(layerNorm.flops(first)).toBe(14_680_064)
+    expect(layerNorm.elements(first)).toEqual({ X: 1_048_576, gamma: 65_536, beta: 65_536, Y: 1_048_576 })
+    expect(layerNorm.bytes(first, 'float32')).toBe(8_912_896)
+    const largest = byName(layerNorm, '8x256x128x128')
+    expect(layerNorm.flops(largest)).toBe(469_762_048)
+    expect(layerNorm.bytes(largest, 'float32')).toBe(301_989_888)
+  })
+
+  it("has Tensara's float32 tolerance rtol 1e-4, atol 1e-5", () => {
+    expect(toleranceFor(layerNorm, 'float32')).toEqual({ rtol: 1e-4, atol: 1e-5 })
+  })
+})
+
+describe('random shapes', () => {
+  it('draws 3-D shapes for the over-dim problems, whose first case is 3-D', () => {
+    for (const problem of [softmax, sumDim, maxDim, argmax]) {
+      expect(problem.shapes).toBe(OVER_DIM_SHAPES)
+      expect(problem.cases('float32')[0]!.params).toMatchObject({ ndim: 3, shape3: 1 })
+    }
+    expect(OVER_DIM_SHAPES.ranges).toEqual({ shape0: [1, 64], shape1: [1, 300], shape2: [1, 300], dim: [0, 2] })
+    expect(OVER_DIM_SHAPES.valid?.({ dim: 2, ndim: 3 })).toBe(true)
+    expect(OVER_DIM_SHAPES.valid?.({ dim: 3, ndim: 3 })).toBe(false)
+  })
+
+  it('keeps one verification of the norms small', () => {
+    expect(rmsNorm.shapes?.ranges).toEqual({ B: [1, 2048], N: [1, 2048] })
+    expect(layerNorm.shapes?.ranges).toEqual({ B: [1, 16], F: [1, 64], D1: [1, 64], D2: [1, 64] })
+  })
+})
+
+describe('over-dim helpers', () => {
+  it('sees the input as [outer][size][inner] around the reduced dimension', () => {
+    const [first, middle, last] = overDimCases([
+      { shape: [2, 3, 5, 7], dim: 0 },
+      { shape: [2, 3, 5, 7], dim: 2 },
+      { shape: [2, 3, 5, 7], dim: 3 },
+    ])
+    expect(sliceLayout(first!)).toEqual({ outer: 1, size: 2, inner: 105 })
+    expect(sliceLayout(middle!)).toEqual({ outer: 6, size: 5, inner: 7 })
+    expect(sliceLayout(last!)).toEqual({ outer: 30, size: 7, inner: 1 })
+  })
+
+  it('ignores shape entries past ndim', () => {
+    const c: TestCase = { name: 'x', params: { dim: 0, ndim: 2, shape0: 4, shape1: 6, shape2: 99, shape3: 99 } }
+    expect(sliceLayout(c)).toEqual({ outer: 1, size: 4, inner: 6 })
+  })
+
+  it('rejects a dim outside the shape and more than four dimensions, naming the case', () => {
+    expect(() => overDimCases([{ shape: [4, 4], dim: 2 }])).toThrow("case '4x4, dim=2': dim out of range")
+    expect(() => overDimCases([{ shape: [4, 4], dim: -1 }])).toThrow("case '4x4, dim=-1': dim out of range")
+    expect(() => overDimCases([{ shape: [1, 2, 3, 4, 5], dim: 0 }])).toThrow("case '1x2x3x4x5, dim=0': 1 to 4 dimensions")
+  })
+})
