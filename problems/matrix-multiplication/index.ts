@@ -1,4 +1,5 @@
 import { defineProblem } from '../../src/problem.js'
+import { HALF_PRECISION_TOLERANCE } from '../gemm-common/tolerance.js'
 
 const SHAPES: ReadonlyArray<readonly [number, number, number]> = [
   [4096, 4096, 4096],
@@ -19,10 +20,12 @@ export const matrixMultiplication = defineProblem({
     { name: 'n', kind: 'scalar', ctype: 'size_t' },
     { name: 'k', kind: 'scalar', ctype: 'size_t' },
   ],
-  dtypes: ['float32'],
+  dtypes: ['float32', 'float16', 'bfloat16'],
   cases: () => SHAPES.map(([m, n, k]) => ({ name: `${m}x${n}x${k}`, params: { m, n, k } })),
   elements: ({ params: { m, n, k } }) => ({ input_a: m! * k!, input_b: k! * n!, output_c: m! * n! }),
   flops: ({ params: { m, n, k } }) => 2 * m! * n! * k!,
-  tolerance: { float32: { rtol: 2e-4, atol: 5e-3 } },
+  tolerance: { float32: { rtol: 2e-4, atol: 5e-3 }, ...HALF_PRECISION_TOLERANCE },
+  // cuBLAS (no TF32; fp32 accumulation for the 16-bit types).
   reference: { kind: 'gemm' },
+  shapes: { ranges: { m: [1, 2048], n: [1, 2048], k: [1, 2048] } },
 })

@@ -1,10 +1,8 @@
-import { matrixMultiplication, vectorAddition } from '../../problems/index.js'
+import { vectorAddition } from '../../problems/index.js'
 import { exampleFile, fixtureFile, type Example, type Planted } from './types.js'
 
 export const examples: Example[] = [
   { problem: vectorAddition, solution: exampleFile('vector-addition', 'vector_add.cu'), dtype: 'float32' },
-  { problem: matrixMultiplication, solution: exampleFile('matrix-multiplication', 'sgemm_naive.cu'), dtype: 'float32' },
-  { problem: matrixMultiplication, solution: exampleFile('matrix-multiplication', 'sgemm_tiled.cu'), dtype: 'float32' },
 ]
 
 export const planted: Planted[] = [

@@ -1,0 +1,24 @@
+import { defineProblem } from '../../src/problem.js'
+import { packagePath } from '../../src/paths.js'
+import { HALF_PRECISION_TOLERANCE } from '../gemm-common/tolerance.js'
+
+const SIZES = [4096, 6144, 7168, 8192, 9216]
+
+/** Tensara's square-matmul: row-major C = A · B for N×N matrices. */
+export const squareMatmul = defineProblem({
+  name: 'square-matmul',
+  description: 'Product of two square row-major matrices: C = A · B, all three N×N.',
+  signature: [
+    { name: 'input_a', kind: 'input' },
+    { name: 'input_b', kind: 'input' },
+    { name: 'output_c', kind: 'output' },
+    { name: 'n', kind: 'scalar', ctype: 'size_t' },
+  ],
+  dtypes: ['float32', 'float16', 'bfloat16'],
+  cases: () => SIZES.map((n) => ({ name: `${n}x${n}`, params: { n } })),
+  elements: ({ params: { n } }) => ({ input_a: n! * n!, input_b: n! * n!, output_c: n! * n! }),
+  flops: ({ params: { n } }) => 2 * n! ** 3,
+  tolerance: { float32: { rtol: 1e-4, atol: 1e-3 }, ...HALF_PRECISION_TOLERANCE },
+  reference: { kind: 'cuda', file: packagePath('cuda/references/square-matmul.cu') },
+  shapes: { ranges: { n: [1, 2048] } },
+})
