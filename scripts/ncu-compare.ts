@@ -40,6 +40,16 @@ const KERNELS: Kernel[] = [
     ncuName: 'sgemmTiled',
     spec: { problem: matrixMultiplication, solution: 'problems/matrix-multiplication/solutions/sgemm_tiled.cu', cases: [squareCase(s)] },
   })),
+  {
+    label: 'bf16 GEMM 8192³',
+    ncuName: 'wmmaKernel',
+    spec: {
+      problem: matrixMultiplication,
+      solution: 'problems/matrix-multiplication/solutions/gemm_wmma_bf16.cu',
+      dtype: 'bfloat16',
+      cases: [squareCase(8192)],
+    },
+  },
 ]
 
 const MODES: Record<string, Partial<MeasureOptions>> = {

@@ -1,0 +1,41 @@
+import { packagePath } from '../../src/paths.js'
+import { defineProblem } from '../../src/problem.js'
+
+/** Tensara's (signal length N, filter size K) pairs, in Tensara's order. */
+const SHAPES: ReadonlyArray<readonly [n: number, k: number]> = [
+  [65536, 8191],
+  [32768, 8191],
+  [131072, 8191],
+  [524288, 8191],
+]
+
+/**
+ * Tensara's conv-1d: C[i] = Σ_j A[i + j - (K-1)/2] · B[j] over an N-long signal and an odd K-tap filter, zero
+ * padding outside the signal, so C has N elements (PyTorch's conv1d with padding K/2, a cross-correlation).
+ */
+export const conv1d = defineProblem({
+  name: 'conv-1d',
+  description:
+    '1-D convolution of an N-long signal A with an odd K-tap filter B (K < N), centred, zero padding at both ends: ' +
+    'C[i] = Σ_j A[i + j − (K−1)/2] · B[j], C has N elements.',
+  signature: [
+    { name: 'A', kind: 'input' },
+    { name: 'B', kind: 'input' },
+    { name: 'C', kind: 'output' },
+    { name: 'N', kind: 'scalar', ctype: 'size_t' },
+    { name: 'K', kind: 'scalar', ctype: 'size_t' },
+  ],
+  dtypes: ['float32'],
+  cases: () => SHAPES.map(([n, k]) => ({ name: `N=${n}, K=${k}`, params: { N: n, K: k } })),
+  elements: ({ params: { N, K } }) => ({ A: N!, B: K!, C: N! }),
+  // Tensara's count: K multiplications and K - 1 additions per output.
+  flops: ({ params: { N, K } }) => N! * (2 * K! - 1),
+  // Tensara's GEMM_CONV category. Its signal is drawn from [-5, 5]; one range serves all inputs here, [-1, 1].
+  tolerance: { float32: { rtol: 3e-3, atol: 3e-3 } },
+  reference: { kind: 'cuda', file: packagePath('cuda/references/conv-1d.cu') },
+  shapes: {
+    ranges: { N: [2, 20000], K: [1, 2047] },
+    // Tensara: K is odd and smaller than N.
+    valid: ({ N, K }) => K! % 2 === 1 && K! < N!,
+  },
+})
