@@ -1,13 +1,196 @@
 // The bench-mode reporter: Vitest's default output (files, failures, summary) plus a kernel table per bench, and
-// after `vitest bench -u` the baseline files written.
+// after `vitest bench -u` the baseline files written. At the end of a run it writes the JSON results file and the
+// Markdown report (a file, and GitHub's job summary) where the options and the environment ask for them. On an
+// interactive terminal a one-line progress indicator replaces Vitest's live summary while benches run.
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
 import path from 'node:path'
 import pc from 'picocolors'
-import type { TestModule } from 'vitest/node'
+import type { SerializedError } from 'vitest'
+import type { TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { DefaultReporter } from 'vitest/node'
+import { packagePath } from './paths.js'
+import { buildResultsFile, serializeResultsFile, type ReportedBench, type ToolVersions } from './report/json.js'
 import { renderDeviceHeader, renderKernelResult } from './report/kernel-table.js'
+import { renderMarkdown } from './report/markdown.js'
+import { outputFiles, resolveReportSettings, type OutputFiles, type ReportOptions, type ReportSettings } from './report/options.js'
+import type { KernelBenchResult } from './results.js'
+
+/**
+ * Write `text` to `file` atomically: it goes to a temp file in the same directory, is fsynced and renamed over
+ * `file`, so a reader (or a run killed at any point) sees the old file or the new one, never half of one.
+ */
+export function writeFileAtomic(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  const tmp = `${file}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`
+  try {
+    const fd = fs.openSync(tmp, 'wx')
+    try {
+      fs.writeFileSync(fd, text)
+      fs.fsyncSync(fd)
+    } finally {
+      fs.closeSync(fd)
+    }
+    fs.renameSync(tmp, file)
+  } catch (error) {
+    fs.rmSync(tmp, { force: true })
+    throw error
+  }
+}
+
+/** Writes the run's outputs to the files given; returns the files written, in that order. */
+export function writeReports(benches: readonly ReportedBench[], files: OutputFiles, tools: ToolVersions, now: Date): string[] {
+  const written: string[] = []
+  if (files.json) {
+    writeFileAtomic(files.json, serializeResultsFile(buildResultsFile(benches, tools, now)))
+    written.push(files.json)
+  }
+  if (!files.markdown && !files.stepSummary) return written
+  const markdown = renderMarkdown(benches)
+  if (files.markdown) {
+    writeFileAtomic(files.markdown, markdown)
+    written.push(files.markdown)
+  }
+  if (files.stepSummary) {
+    // GitHub collects the job summary from this file: other steps and earlier runs may have written to it.
+    fs.appendFileSync(files.stepSummary, markdown)
+    written.push(files.stepSummary)
+  }
+  return written
+}
+
+const relativePosix = (root: string, file: string) => path.relative(root, file).split(path.sep).join('/')
+
+/** Every kernel bench of the modules, and every failed test that produced no result; files relative to `root`. */
+function reportedBenches(modules: ReadonlyArray<TestModule>, root: string): ReportedBench[] {
+  return modules.flatMap((module) =>
+    Array.from(module.children.allTests()).flatMap((test): ReportedBench[] => {
+      const measured: KernelBenchResult | undefined = test.meta().kernelBench
+      const outcome = test.result()
+      if (!measured && outcome.state !== 'failed') return []
+      const result = measured?.baseline ? { ...measured, baseline: { ...measured.baseline, file: relativePosix(root, measured.baseline.file) } } : measured
+      const errors = outcome.state === 'failed' ? outcome.errors.map((e) => e.message) : []
+      return [{ file: relativePosix(root, module.moduleId), name: test.name, state: outcome.state, result, errors }]
+    }),
+  )
+}
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+const CLEAR_LINE = '\r\x1b[2K'
+const REDRAW_MS = 100
+
+function formatElapsed(ms: number): string {
+  const seconds = ms / 1000
+  if (seconds < 60) return `${seconds.toFixed(1)} s`
+  return `${Math.floor(seconds / 60)} min ${String(Math.floor(seconds % 60)).padStart(2, '0')} s`
+}
+
+/**
+ * The bottom line of an interactive terminal while benches run: which bench, and for how long. Every other write
+ * to stdout or stderr clears it first; it comes back on the next tick, once that write has ended its line.
+ *
+ * The worker sends Vitest's 'test-prepare' and 'test-finished' events for every kernel bench (src/runner.ts),
+ * which reach the reporter as onTestCaseReady and onTestCaseResult: that is all the line needs, so no other
+ * channel from the worker is used.
+ */
+class ProgressLine {
+  private readonly running = new Map<string, { label: string; startedAt: number }>()
+  private timer?: NodeJS.Timeout
+  private restoreStreams?: () => void
+  private write: (text: string) => void = () => {}
+  private shown = false
+  /** The last write of someone else left the cursor mid-line: drawing now would erase its text. */
+  private midLine = false
+  private frame = 0
+
+  start(id: string, label: string): void {
+    this.running.set(id, { label, startedAt: performance.now() })
+    if (!this.timer) this.attach()
+    this.draw()
+  }
+
+  finish(id: string): void {
+    this.running.delete(id)
+    if (this.running.size === 0) this.stop()
+  }
+
+  stop(): void {
+    this.running.clear()
+    if (!this.timer) return
+    clearInterval(this.timer)
+    this.timer = undefined
+    this.clear()
+    this.restoreStreams?.()
+  }
+
+  private attach(): void {
+    const streams = [process.stdout, process.stderr]
+    const originals = streams.map((stream) => stream.write)
+    const writeStdout = originals[0]!.bind(process.stdout)
+    this.write = (text) => void writeStdout(text)
+    streams.forEach((stream, i) => {
+      const original = originals[i]! as (...args: unknown[]) => boolean
+      stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+        this.clear()
+        this.midLine = typeof chunk === 'string' ? !chunk.endsWith('\n') : chunk.at(-1) !== 0x0a
+        return original.call(stream, chunk, ...rest)
+      }) as typeof stream.write
+    })
+    this.restoreStreams = () => streams.forEach((stream, i) => (stream.write = originals[i]!))
+    this.timer = setInterval(() => this.draw(), REDRAW_MS).unref()
+  }
+
+  private draw(): void {
+    const [first] = this.running.values()
+    if (!first || this.midLine) return
+    const spinner = SPINNER[this.frame++ % SPINNER.length]!
+    const tail = `${this.running.size > 1 ? ` (+${this.running.size - 1} more)` : ''}  ${formatElapsed(performance.now() - first.startedAt)}`
+    // One character short of the width, so the line never wraps and CLEAR_LINE always erases all of it.
+    const room = (process.stdout.columns || 80) - 1 - spinner.length - 1 - tail.length
+    const label = first.label.length > room ? `${first.label.slice(0, Math.max(0, room - 1))}…` : first.label
+    this.write(`${CLEAR_LINE}${pc.cyan(spinner)} ${label}${pc.dim(tail)}`)
+    this.shown = true
+  }
+
+  private clear(): void {
+    if (!this.shown) return
+    this.shown = false
+    this.write(CLEAR_LINE)
+  }
+}
+
+function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version
+}
 
 export class KernelBenchReporter extends DefaultReporter {
   private headerPrinted = false
+  private readonly settings: ReportSettings
+  private readonly progress?: ProgressLine
+
+  constructor(options: ReportOptions = {}) {
+    const settings = resolveReportSettings(options)
+    // Vitest's live summary and the progress line would both redraw the bottom of the terminal: keep one.
+    super({ summary: !settings.progress })
+    this.settings = settings
+    // isTTY is Vitest's: stdout is a terminal and no CI environment was detected.
+    if (settings.progress && this.isTTY) this.progress = new ProgressLine()
+  }
+
+  override onInit(ctx: Vitest): void {
+    super.onInit(ctx)
+    ctx.onClose(() => this.progress?.stop())
+  }
+
+  override onTestCaseReady(test: TestCase): void {
+    super.onTestCaseReady(test)
+    this.progress?.start(test.id, `${test.name} · ${this.relative(test.module.moduleId)}`)
+  }
+
+  override onTestCaseResult(test: TestCase): void {
+    this.progress?.finish(test.id)
+    super.onTestCaseResult(test)
+  }
 
   protected override printTestModule(testModule: TestModule): void {
     super.printTestModule(testModule)
@@ -24,5 +207,26 @@ export class KernelBenchReporter extends DefaultReporter {
     }
     // Every kernelBench of a module shares one baseline file: name it once.
     for (const file of written) this.log(pc.dim(`\nbaseline written: ${path.relative(this.ctx.config.root, file)}`))
+  }
+
+  override onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
+    this.progress?.stop()
+    this.writeOutputs(testModules)
+    super.onTestRunEnd(testModules, unhandledErrors, reason)
+  }
+
+  private writeOutputs(testModules: ReadonlyArray<TestModule>): void {
+    const root = this.ctx.config.root
+    const files = outputFiles(this.settings, process.env, root)
+    if (!files.json && !files.markdown && !files.stepSummary) return
+    const tools: ToolVersions = { vitestKernelBench: packageVersion(), vitest: this.ctx.version, node: process.version }
+    try {
+      const written = writeReports(reportedBenches(testModules, root), files, tools, new Date())
+      for (const file of written) this.log(pc.dim(`kernel bench report written: ${path.relative(root, file)}`))
+    } catch (error) {
+      // A CI job that asked for the results must not pass without them.
+      this.error(pc.red(`vitest-kernel-bench: could not write the reports: ${(error as Error).message}`))
+      process.exitCode = 1
+    }
   }
 }

@@ -1,55 +1,167 @@
 // The table a kernel engineer reads: one row per case with runtime, throughput, bandwidth and roofline figures,
 // plus a geometric-mean line and the device header. Pure: it renders recorded results.
+//
+// The figures and cell texts are shared with the Markdown report (markdown.ts) and the JSON file (json.ts); each
+// cell carries a tone that the terminal turns into a colour and Markdown into emphasis.
 import pc from 'picocolors'
 import { formatPercent as formatChange } from '../baseline/verdict.js'
 import { geometricMean } from '../engine/stats.js'
+import type { StopReason } from '../engine/stopping.js'
 import type { DeviceReport } from '../engine/protocol.js'
 import type { CaseResult, CaseVerdict, KernelBenchResult } from '../results.js'
 import { formatBandwidth, formatBytes, formatCv, formatFlops, formatPercent, formatTime, renderTable, type Align } from './format.js'
 import { gbPerSecond, roofline, type Roofline } from './metrics.js'
 import { peaksFor } from './peaks.js'
 
-const STOP_LABEL = { 'target-cv': 'cv', 'noise-stable': 'stable', 'max-iterations': 'max-n', 'max-time': 'max-time' } as const
+const STOP_LABEL: Record<StopReason, string> = { 'target-cv': 'cv', 'noise-stable': 'stable', 'max-iterations': 'max-n', 'max-time': 'max-time' }
 
-export function renderDeviceHeader(device: DeviceReport, arch: string): string {
+export const VERIFICATION_SKIPPED_WARNING = 'VERIFICATION SKIPPED: these numbers may come from a wrong kernel'
+export const SOL_WARNING = '⚠ SOL above 100%: faster than the hardware allows, so the measurement missed work or hit a warm cache'
+
+/** The device in one line: model, SMs, L2, memory, clocks, driver, runtime and compile target. */
+export function deviceLine(device: DeviceReport, arch: string): string {
   const clock = Number.isFinite(device.startSmClockMHz) ? `${device.startSmClockMHz} MHz now, ` : ''
-  return pc.bold(
+  return (
     `${device.name}  ·  ${device.multiProcessors} SMs  ·  L2 ${formatBytes(device.l2CacheBytes)}  ·  ` +
-      `${formatBytes(device.totalMemoryBytes)}  ·  SM clock ${clock}${device.maxSmClockMHz} MHz max  ·  ` +
-      `driver ${device.driverRelease ?? device.driverVersion} (CUDA ${device.driverVersion})  ·  runtime ${device.runtimeVersion}  ·  ${arch}`,
-  ) + (device.nvmlError ? `\n${pc.yellow(`clocks unknown (no throttle filtering): ${device.nvmlError}`)}` : '')
+    `${formatBytes(device.totalMemoryBytes)}  ·  SM clock ${clock}${device.maxSmClockMHz} MHz max  ·  ` +
+    `driver ${device.driverRelease ?? device.driverVersion} (CUDA ${device.driverVersion})  ·  runtime ${device.runtimeVersion}  ·  ${arch}`
+  )
 }
 
-function caseRow(result: KernelBenchResult, c: CaseResult): string[] {
-  const o = c.outcome
-  if (o.status === 'wrong') return [c.name, pc.red('✗ wrong answer')]
-  if (o.status === 'error') return [c.name, pc.red(`✗ ${o.errorName}`)]
-  if (!c.summary || !o.timing) return [c.name, pc.green('✓ verified')]
+/** Why clocks are unknown, when NVML could not be used. */
+export function clocksUnknownNote(device: DeviceReport): string | undefined {
+  return device.nvmlError ? `clocks unknown (no throttle filtering): ${device.nvmlError}` : undefined
+}
+
+export function renderDeviceHeader(device: DeviceReport, arch: string): string {
+  const note = clocksUnknownNote(device)
+  return pc.bold(deviceLine(device, arch)) + (note ? `\n${pc.yellow(note)}` : '')
+}
+
+/** The numbers a timed case is reported with, all from its median runtime. */
+export interface CaseFigures {
+  medianMs: number
+  cv: number
+  flopsPerSecond: number
+  gbPerSecond: number
+  /** Undefined when the GPU is not in the peak table. */
+  roofline?: Roofline
+  /** Mean SM clock of the kept samples (NaN when NVML is unavailable). */
+  smClockMHz: number
+  samples: number
+  droppedThrottled: number
+  stopReason: StopReason
+}
+
+/** The figures of a timed case, or undefined for a case that was not timed (wrong, error, verify mode). */
+export function caseFigures(result: KernelBenchResult, c: CaseResult): CaseFigures | undefined {
   const s = c.summary
-  const t = o.timing
-  const line = caseRoofline(result, c)
-  const sol =
-    line === undefined ? '—' : line.solPercent > 100 ? pc.red(pc.bold(`${formatPercent(line.solPercent)} ⚠`)) : formatPercent(line.solPercent)
-  const cv = formatCv(s.cv)
-  return [
-    c.name,
-    formatTime(s.median),
-    s.cv > result.options.targetCv ? pc.yellow(cv) : cv,
-    formatFlops(c.flops / (s.median * 1e-3)),
-    formatBandwidth(gbPerSecond(c.bytes, s.median)),
-    formatPercent(line?.computePercent),
-    formatPercent(line?.bandwidthPercent),
-    sol,
-    Number.isFinite(t.meanSmClockMHz) ? `${Math.round(t.meanSmClockMHz)}` : '—',
-    t.droppedThrottled ? pc.yellow(`${s.n} (-${t.droppedThrottled})`) : `${s.n}`,
-    STOP_LABEL[t.stopReason],
-  ]
+  const t = c.outcome.status === 'ok' ? c.outcome.timing : undefined
+  if (!s || !t) return undefined
+  const peaks = result.device && peaksFor(result.device.name)
+  return {
+    medianMs: s.median,
+    cv: s.cv,
+    flopsPerSecond: c.flops / (s.median * 1e-3),
+    gbPerSecond: gbPerSecond(c.bytes, s.median),
+    roofline: peaks ? roofline(c.flops, c.bytes, s.median, result.dtype, peaks) : undefined,
+    smClockMHz: t.meanSmClockMHz,
+    samples: s.n,
+    droppedThrottled: t.droppedThrottled,
+    stopReason: t.stopReason,
+  }
+}
+
+/** How a cell stands out: the terminal colours it, Markdown emphasises 'bad' and 'alarm'. */
+export type Tone = 'plain' | 'dim' | 'good' | 'warn' | 'bad' | 'alarm'
+
+export interface Cell {
+  text: string
+  tone: Tone
+}
+
+const cell = (text: string, tone: Tone = 'plain'): Cell => ({ text, tone })
+
+/** The figure columns of a timed row, in table order. */
+export const FIGURE_COLUMNS = ['median', 'cv', 'throughput', 'bandwidth', 'peak', 'bw', 'sol', 'clock', 'n', 'stop'] as const
+export type FigureColumn = (typeof FIGURE_COLUMNS)[number]
+
+/** A timed case has a cell per figure column; any other case one status cell (wrong, error, verified). */
+export type CaseCells = { figures: Record<FigureColumn, Cell> } | { status: Cell }
+
+export function caseCells(result: KernelBenchResult, c: CaseResult): CaseCells {
+  const o = c.outcome
+  if (o.status === 'wrong') return { status: cell('✗ wrong answer', 'bad') }
+  if (o.status === 'error') return { status: cell(`✗ ${o.errorName}`, 'bad') }
+  const f = caseFigures(result, c)
+  if (!f) return { status: cell('✓ verified', 'good') }
+  const line = f.roofline
+  const sol = line === undefined ? cell('—') : line.solPercent > 100 ? cell(`${formatPercent(line.solPercent)} ⚠`, 'alarm') : cell(formatPercent(line.solPercent))
+  return {
+    figures: {
+      median: cell(formatTime(f.medianMs)),
+      cv: cell(formatCv(f.cv), f.cv > result.options.targetCv ? 'warn' : 'plain'),
+      throughput: cell(formatFlops(f.flopsPerSecond)),
+      bandwidth: cell(formatBandwidth(f.gbPerSecond)),
+      peak: cell(formatPercent(line?.computePercent)),
+      bw: cell(formatPercent(line?.bandwidthPercent)),
+      sol,
+      clock: cell(Number.isFinite(f.smClockMHz) ? `${Math.round(f.smClockMHz)}` : '—'),
+      n: f.droppedThrottled ? cell(`${f.samples} (-${f.droppedThrottled})`, 'warn') : cell(`${f.samples}`),
+      stop: cell(STOP_LABEL[f.stopReason]),
+    },
+  }
+}
+
+/** Whether any timed case ran faster than the roofline allows. */
+export function hasSolAbove100(result: KernelBenchResult): boolean {
+  return result.cases.some((c) => (caseFigures(result, c)?.roofline?.solPercent ?? 0) > 100)
+}
+
+export interface GeometricMeans {
+  cases: number
+  runtimeMs: number
+  flopsPerSecond: number
+}
+
+/** Geometric means of runtime and throughput over the timed cases (DESIGN §4), undefined when none was timed. */
+export function geometricMeans(result: KernelBenchResult): GeometricMeans | undefined {
+  const figures = result.cases.flatMap((c) => caseFigures(result, c) ?? [])
+  if (figures.length === 0) return undefined
+  return {
+    cases: figures.length,
+    runtimeMs: geometricMean(figures.map((f) => f.medianMs)),
+    flopsPerSecond: geometricMean(figures.map((f) => f.flopsPerSecond)),
+  }
+}
+
+/** The geometric-mean line under a table: only when more than one case was timed (one would repeat its row). */
+export function geometricMeanLine(result: KernelBenchResult): string | undefined {
+  const means = geometricMeans(result)
+  if (!means || means.cases < 2) return undefined
+  return `geometric mean over ${means.cases} cases: ${formatTime(means.runtimeMs)}, ${formatFlops(means.flopsPerSecond)}`
+}
+
+const PAINT: Record<Tone, (text: string) => string> = {
+  plain: (text) => text,
+  dim: pc.dim,
+  good: pc.green,
+  warn: pc.yellow,
+  bad: pc.red,
+  alarm: (text) => pc.red(pc.bold(text)),
+}
+
+const paint = (c: Cell) => PAINT[c.tone](c.text)
+
+function caseRow(result: KernelBenchResult, c: CaseResult): string[] {
+  const cells = caseCells(result, c)
+  return 'status' in cells ? [c.name, paint(cells.status)] : [c.name, ...FIGURE_COLUMNS.map((k) => paint(cells.figures[k]))]
 }
 
 /** The 'vs baseline' cell: the TFLOPS change (red slower, green faster, dim within the bound), flagged on a floor. */
 function verdictCell(v: CaseVerdict): string {
-  const cell = baselineCell(v, v.change === undefined ? undefined : formatChange(v.change, true))
-  return v.floors.length > 0 ? `${cell} ${pc.red('✗ floor')}` : cell
+  const text = baselineCell(v, v.change === undefined ? undefined : formatChange(v.change, true))
+  return v.floors.length > 0 ? `${text} ${pc.red('✗ floor')}` : text
 }
 
 function baselineCell(v: CaseVerdict, change: string | undefined): string {
@@ -90,22 +202,10 @@ export function renderKernelResult(result: KernelBenchResult): string {
   const title = `${pc.bold(result.bench)} ${pc.dim(`${result.problem} · ${result.dtype} · ${result.solution}`)}`
   if (result.skipped) return `${title}\n  ${pc.yellow(`skipped: ${result.skipped}`)}`
   const lines = [title]
-  if (result.options.skipVerification) lines.push(pc.red(pc.bold('  VERIFICATION SKIPPED: these numbers may come from a wrong kernel')))
+  if (result.options.skipVerification) lines.push(pc.red(pc.bold(`  ${VERIFICATION_SKIPPED_WARNING}`)))
   lines.push(...caseTable(result).map((l) => `  ${l}`))
-  const timed = result.cases.filter((c) => c.summary)
-  if (timed.length > 1) {
-    const runtime = geometricMean(timed.map((c) => c.summary!.median))
-    const flops = geometricMean(timed.map((c) => c.flops / (c.summary!.median * 1e-3)))
-    lines.push(pc.dim(`  geometric mean over ${timed.length} cases: ${formatTime(runtime)}, ${formatFlops(flops)}`))
-  }
-  if (timed.some((c) => (caseRoofline(result, c)?.solPercent ?? 0) > 100)) {
-    lines.push(pc.red(pc.bold('  ⚠ SOL above 100%: faster than the hardware allows, so the measurement missed work or hit a warm cache')))
-  }
+  const means = geometricMeanLine(result)
+  if (means) lines.push(pc.dim(`  ${means}`))
+  if (hasSolAbove100(result)) lines.push(pc.red(pc.bold(`  ${SOL_WARNING}`)))
   return lines.join('\n')
-}
-
-/** The roofline of a timed case, or undefined when the GPU is not in the peak table. */
-function caseRoofline(result: KernelBenchResult, c: CaseResult): Roofline | undefined {
-  const peaks = result.device && peaksFor(result.device.name)
-  return peaks && c.summary ? roofline(c.flops, c.bytes, c.summary.median, result.dtype, peaks) : undefined
 }

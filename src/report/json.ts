@@ -1,0 +1,119 @@
+// The JSON results file (docs/result-schema.md): every bench's KernelBenchResult with derived metrics, the tool
+// and driver versions, and the CI guard's verdicts. Pure: the reporter collects the benches and writes the text.
+import type { CaseResult, KernelBenchResult } from '../results.js'
+import { caseFigures, geometricMeans } from './kernel-table.js'
+
+/** Bump on any change a reader of the file could notice, and update docs/result-schema.md with it. */
+export const RESULTS_FILE_VERSION = 1
+export const RESULTS_FILE_SCHEMA = 'vitest-kernel-bench/results'
+
+/** One benchmark of the run as the reporter saw it: its result, if it produced one, and Vitest's verdict on it. */
+export interface ReportedBench {
+  /** The bench file, relative to the Vitest root, with '/' separators. */
+  file: string
+  name: string
+  /** Vitest's state of the task ('pending' when the run was interrupted). */
+  state: 'passed' | 'failed' | 'skipped' | 'pending'
+  /** Absent when the bench failed before producing one (compile error, bad spec). */
+  result?: KernelBenchResult
+  /** Vitest's error messages for a failed bench. */
+  errors: string[]
+}
+
+/** Versions of the tools in the run (the GPU side is read from the device reports). */
+export interface ToolVersions {
+  vitestKernelBench: string
+  vitest: string
+  node: string
+}
+
+export interface RunVersions extends ToolVersions {
+  /** NVIDIA driver release, e.g. '580.95.05' (from NVML). */
+  nvidiaDriver?: string
+  /** Highest CUDA version the driver supports, e.g. '13.0'. */
+  cudaDriver?: string
+  /** CUDA runtime the harness runs on, e.g. '13.0'. */
+  cudaRuntime?: string
+}
+
+/** Figures derived from a timed case's median runtime, so readers need no peak table of their own. */
+export interface CaseMetrics {
+  tflops: number
+  gbPerSecond: number
+  /** Roofline figures: absent when the GPU is not in the peak table; computePercent also when the dtype has no peak. */
+  computePercent?: number
+  bandwidthPercent?: number
+  solPercent?: number
+  floorMs?: number
+  bound?: 'compute' | 'memory'
+}
+
+export type CaseRecord = CaseResult & { metrics?: CaseMetrics }
+
+export type ResultRecord = Omit<KernelBenchResult, 'cases'> & {
+  cases: CaseRecord[]
+  /** Geometric means over the timed cases (DESIGN §4); absent when none was timed. */
+  geometricMean?: { cases: number; runtimeMs: number; tflops: number }
+}
+
+export type BenchRecord = Omit<ReportedBench, 'result'> & { result?: ResultRecord }
+
+export interface ResultsFile {
+  schema: typeof RESULTS_FILE_SCHEMA
+  version: typeof RESULTS_FILE_VERSION
+  /** When the run ended (ISO 8601). */
+  createdAt: string
+  versions: RunVersions
+  benches: BenchRecord[]
+}
+
+function caseMetrics(result: KernelBenchResult, c: CaseResult): CaseMetrics | undefined {
+  const f = caseFigures(result, c)
+  if (!f) return undefined
+  const line = f.roofline
+  return {
+    tflops: f.flopsPerSecond / 1e12,
+    gbPerSecond: f.gbPerSecond,
+    ...(line && {
+      computePercent: line.computePercent,
+      bandwidthPercent: line.bandwidthPercent,
+      solPercent: line.solPercent,
+      floorMs: line.floorMs,
+      bound: line.bound,
+    }),
+  }
+}
+
+function resultRecord(result: KernelBenchResult): ResultRecord {
+  const means = geometricMeans(result)
+  return {
+    ...result,
+    cases: result.cases.map((c) => {
+      const metrics = caseMetrics(result, c)
+      return metrics ? { ...c, metrics } : c
+    }),
+    ...(means && { geometricMean: { cases: means.cases, runtimeMs: means.runtimeMs, tflops: means.flopsPerSecond / 1e12 } }),
+  }
+}
+
+/** Driver and CUDA versions from the first device report among the benches. */
+function gpuVersions(benches: readonly ReportedBench[]): Omit<RunVersions, keyof ToolVersions> {
+  const device = benches.find((b) => b.result?.device)?.result?.device
+  if (!device) return {}
+  return { nvidiaDriver: device.driverRelease, cudaDriver: device.driverVersion, cudaRuntime: device.runtimeVersion }
+}
+
+export function buildResultsFile(benches: readonly ReportedBench[], tools: ToolVersions, createdAt: Date): ResultsFile {
+  return {
+    schema: RESULTS_FILE_SCHEMA,
+    version: RESULTS_FILE_VERSION,
+    createdAt: createdAt.toISOString(),
+    versions: { ...tools, ...gpuVersions(benches) },
+    benches: benches.map(({ result, ...bench }) => (result ? { ...bench, result: resultRecord(result) } : bench)),
+  }
+}
+
+/** The file's text: 2-space indent, trailing newline. NaN (an unknown clock) becomes null, as JSON has no NaN. */
+export function serializeResultsFile(file: ResultsFile): string {
+  return `${JSON.stringify(file, null, 2)}\n`
+}

@@ -1,0 +1,134 @@
+// The Markdown report on recorded results: golden files for each fixture and for a whole run, and the marks a
+// reader relies on (verdicts, wrong answers, skipped verification, throttling, SOL above 100%) checked one by one.
+import { describe, expect, it } from 'vitest'
+import type { ReportedBench } from '../../src/report/json.js'
+import { renderMarkdown } from '../../src/report/markdown.js'
+import { FIXTURES, loadFixture } from '../fixtures/results/index.js'
+
+/** The table row of a case, split into its cells (escaped pipes stay inside their cell). */
+function row(markdown: string, caseName: string): string[] {
+  const line = markdown.split('\n').find((l) => l.startsWith(`| ${caseName} |`))
+  if (!line) throw new Error(`no row for case '${caseName}' in:\n${markdown}`)
+  return line
+    .slice(2, -2)
+    .split(/(?<!\\) \| /)
+}
+
+const verdictOf = (markdown: string, caseName: string) => row(markdown, caseName).at(-1)
+
+describe('renderMarkdown goldens', () => {
+  for (const name of FIXTURES) {
+    it(`renders ${name}`, async () => {
+      await expect(renderMarkdown([loadFixture(name)])).toMatchFileSnapshot(`./__golden__/${name}.md`)
+    })
+  }
+
+  it('renders a whole run: counts, each device once, every bench in order', async () => {
+    await expect(renderMarkdown(FIXTURES.map(loadFixture))).toMatchFileSnapshot('./__golden__/run.md')
+  })
+})
+
+describe('renderMarkdown marks', () => {
+  it('puts the CI guard verdict in the last column, bold when it fails the run', () => {
+    const sgemm = renderMarkdown([loadFixture('sgemm-verdicts')])
+    expect(verdictOf(sgemm, '4096x4096x4096')).toBe('same +0.8%')
+    expect(verdictOf(sgemm, '8192x4096x8192')).toBe('**✗ regression -12.3% · ✗ floor violated**')
+    expect(verdictOf(sgemm, '4096x8192x4096')).toBe('improvement +9.5%')
+    expect(verdictOf(sgemm, '8192x8192x8192')).toBe('**no baseline · ✗ floor violated**')
+    expect(verdictOf(renderMarkdown([loadFixture('skipped-verification-throttled')]), '4096x4096x4096')).toBe('other GPU')
+    expect(verdictOf(renderMarkdown([loadFixture('sol-over-100')]), 'n = 2^26')).toBe('baseline recorded')
+  })
+
+  it('has the columns of the terminal table, with the CV next to the median', () => {
+    const [, median, throughput, bandwidth, peak, bw, sol, clock, samples, stop] = row(renderMarkdown([loadFixture('sgemm-verdicts')]), '4096x4096x4096')
+    expect([median, throughput, bandwidth, peak, bw, sol, clock, samples, stop]).toEqual([
+      '7.913 ms ±0.44%',
+      '17.4 TFLOPS',
+      '25 GB/s',
+      '26%',
+      '0.8%',
+      '26%',
+      '1980',
+      '38',
+      'cv',
+    ])
+  })
+
+  it('marks a wrong answer and a fault, and quotes the failure in a block', () => {
+    const text = renderMarkdown([loadFixture('wrong-answer')])
+    expect(row(text, 'n = 2^22')).toEqual(['n = 2^22', '**✗ wrong answer**'])
+    expect(row(text, 'n = 2^23')).toEqual(['n = 2^23', '**✗ CudaError**'])
+    expect(text).toContain('### ✗ vector add (offset bug)')
+    expect(text).toContain("```text\nvector add (offset bug) (vector-addition, float32):\n✗ case 'n = 2^22': wrong answer before timing")
+  })
+
+  it('warns above the table when verification was skipped, and explains throttled samples and a high CV', () => {
+    const text = renderMarkdown([loadFixture('skipped-verification-throttled')])
+    const lines = text.split('\n')
+    const banner = lines.indexOf('> **⚠ VERIFICATION SKIPPED: these numbers may come from a wrong kernel**')
+    expect(banner).toBeGreaterThan(0)
+    expect(banner).toBeLessThan(lines.findIndex((l) => l.startsWith('| case |')))
+    expect(row(text, '4096x4096x4096')[8]).toBe('_41 (-6)_')
+    expect(row(text, '8192x8192x8192')[1]).toBe('71.34 ms _±1.7%_')
+    expect(text).toContain('> samples n (-k): k more were taken below 75% of the maximum SM clock (throttled) and dropped')
+    expect(text).toContain('> _CV in italics_: above the target 1.0%')
+    expect(renderMarkdown([loadFixture('sgemm-verdicts')])).not.toMatch(/VERIFICATION SKIPPED|throttled|CV in italics/)
+  })
+
+  it('flags a SOL above 100% in its cell and under the table', () => {
+    const text = renderMarkdown([loadFixture('sol-over-100')])
+    expect(row(text, 'n = 2^24')[6]).toBe('**146% ⚠**')
+    expect(row(text, 'n = 2^26')[6]).toBe('90%')
+    expect(text).toContain('> **⚠ SOL above 100%: faster than the hardware allows')
+    expect(renderMarkdown([loadFixture('sgemm-verdicts')])).not.toContain('SOL above 100%')
+  })
+
+  it('adds a geometric-mean line per bench with more than one timed case', () => {
+    expect(renderMarkdown([loadFixture('sgemm-verdicts')])).toContain('_geometric mean over 4 cases: 22.91 ms, 17.0 TFLOPS_')
+    // One timed case: its row already says it all.
+    expect(renderMarkdown([loadFixture('wrong-answer')])).not.toContain('geometric mean')
+  })
+
+  it('escapes names so that a pipe cannot split a cell or a star start emphasis', () => {
+    const sgemm = loadFixture('sgemm-verdicts')
+    const result = sgemm.result!
+    const bench: ReportedBench = {
+      ...sgemm,
+      name: 'tiled *sgemm*',
+      result: { ...result, cases: [{ ...result.cases[0]!, name: 'a|b' }] },
+    }
+    const text = renderMarkdown([bench])
+    expect(text).toContain('### ✗ tiled \\*sgemm\\*')
+    const cells = row(text, 'a\\|b')
+    expect(cells).toHaveLength(11)
+    expect(text.split('\n').find((l) => l.startsWith('| case |'))!.split(' | ')).toHaveLength(11)
+  })
+
+  it('reports a bench that failed before producing a result, in a fence its message cannot close', () => {
+    const bench: ReportedBench = {
+      file: 'bench/broken.bench.ts',
+      name: 'broken',
+      state: 'failed',
+      errors: ['CompileError: sgemm.cu(12): error: expected a ";"\n```\nnot a fence end'],
+    }
+    expect(renderMarkdown([bench])).toBe(
+      '## Kernel benchmarks\n\n1 bench: 1 failed\n\n### ✗ broken\n\nbench/broken.bench.ts\n\n' +
+        '````text\nCompileError: sgemm.cu(12): error: expected a ";"\n```\nnot a fence end\n````\n',
+    )
+  })
+
+  it('says why a bench was skipped, and when nothing ran', () => {
+    const sgemm = loadFixture('sgemm-verdicts')
+    const skipped: ReportedBench = {
+      ...sgemm,
+      state: 'skipped',
+      errors: [],
+      result: { ...sgemm.result!, device: undefined, arch: undefined, cases: [], skipped: 'no usable CUDA GPU: cudaErrorNoDevice' },
+    }
+    const text = renderMarkdown([skipped])
+    expect(text).toContain('### ↷ tiled sgemm')
+    expect(text).toContain('_skipped: no usable CUDA GPU: cudaErrorNoDevice_')
+    expect(text).not.toContain('| case |')
+    expect(renderMarkdown([])).toBe('## Kernel benchmarks\n\nno kernel benchmarks ran\n')
+  })
+})
