@@ -2,7 +2,6 @@
 // after `vitest bench -u` the baseline files written. At the end of a run it writes the JSON results file and the
 // Markdown report (a file, and GitHub's job summary) where the options and the environment ask for them. On an
 // interactive terminal a one-line progress indicator replaces Vitest's live summary while benches run.
-import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import pc from 'picocolors'
@@ -15,29 +14,12 @@ import { renderDeviceHeader, renderKernelResult } from './report/kernel-table.js
 import { renderMarkdown } from './report/markdown.js'
 import { outputFiles, resolveReportSettings, type OutputFiles, type ReportOptions, type ReportSettings } from './report/options.js'
 import type { KernelBenchResult } from './results.js'
+import { writeFileAtomic } from './atomic-write.js'
 
 /**
  * Write `text` to `file` atomically: it goes to a temp file in the same directory, is fsynced and renamed over
  * `file`, so a reader (or a run killed at any point) sees the old file or the new one, never half of one.
  */
-export function writeFileAtomic(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true })
-  const tmp = `${file}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`
-  try {
-    const fd = fs.openSync(tmp, 'wx')
-    try {
-      fs.writeFileSync(fd, text)
-      fs.fsyncSync(fd)
-    } finally {
-      fs.closeSync(fd)
-    }
-    fs.renameSync(tmp, file)
-  } catch (error) {
-    fs.rmSync(tmp, { force: true })
-    throw error
-  }
-}
-
 /** Writes the run's outputs to the files given; returns the files written, in that order. */
 export function writeReports(benches: readonly ReportedBench[], files: OutputFiles, tools: ToolVersions, now: Date): string[] {
   const written: string[] = []

@@ -2,10 +2,10 @@
  * Baseline files (DESIGN.md §5): one JSON file per bench file, entries keyed by bench name, case name, dtype and
  * GPU model (never by position), written atomically.
  */
-import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { BaselineEntry } from './verdict.js'
+import { writeFileAtomic } from '../atomic-write.js'
 
 export interface BaselineKey {
   bench: string
@@ -204,26 +204,7 @@ export function serializeBaseline(file: BaselineFile): string {
  * read.
  */
 export function writeBaseline(file: string, data: BaselineFile): void {
-  const text = serializeBaseline(data)
-  fs.mkdirSync(path.dirname(file), { recursive: true })
-  const tmp = `${file}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`
-  try {
-    const fd = fs.openSync(tmp, 'wx')
-    try {
-      fs.writeFileSync(fd, text)
-      fs.fsyncSync(fd)
-    } finally {
-      fs.closeSync(fd)
-    }
-    fs.renameSync(tmp, file)
-  } catch (err) {
-    try {
-      fs.unlinkSync(tmp)
-    } catch {
-      // already renamed or never created
-    }
-    throw err
-  }
+  writeFileAtomic(file, serializeBaseline(data))
 }
 
 /**
