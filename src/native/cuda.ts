@@ -222,12 +222,19 @@ export function eventElapsedMs(start: EventHandle, end: EventHandle): number {
  */
 export function captureGraph(stream: StreamHandle, enqueue: () => void): GraphExecHandle {
   const rt = cudart()
-  check(rt.streamBeginCapture(stream, CAPTURE_MODE_RELAXED), 'cudaStreamBeginCapture')
   let graph = 0n
+  check(rt.streamBeginCapture(stream, CAPTURE_MODE_RELAXED), 'cudaStreamBeginCapture')
   try {
     enqueue()
   } finally {
-    graph = out((s: bigint[]) => rt.streamEndCapture(stream, s), 'cudaStreamEndCapture', 0n)
+    // A launch the capture refused (e.g. onto the legacy stream) is the real cause of an invalidated capture.
+    const launchStatus = rt.getLastError() as number
+    const ended = [0n]
+    const endStatus = rt.streamEndCapture(stream, ended) as number
+    graph = ended[0]!
+    if (graph && (launchStatus || endStatus)) rt.graphDestroy(graph)
+    check(launchStatus, 'a launch during stream capture')
+    check(endStatus, 'cudaStreamEndCapture')
   }
   try {
     return out((s: bigint[]) => rt.graphInstantiate(s, graph, 0), 'cudaGraphInstantiate', 0n)

@@ -1,4 +1,39 @@
-import type { Example, Planted } from './types.js'
+import { gelu } from '../../problems/gelu/index.js'
+import { leakyRelu } from '../../problems/leaky-relu/index.js'
+import { matrixScalar } from '../../problems/matrix-scalar/index.js'
+import { relu } from '../../problems/relu/index.js'
+import type { Dtype } from '../../src/dtype.js'
+import type { Problem } from '../../src/problem.js'
+import { exampleFile, fixtureFile, type Example, type Planted } from './types.js'
 
-export const examples: Example[] = []
-export const planted: Planted[] = []
+// Every elementwise problem has one example per dtype, named <stem>_<suffix>.cu.
+const SUFFIXES: ReadonlyArray<readonly [Dtype, string]> = [
+  ['float32', 'f32'],
+  ['float16', 'f16'],
+  ['bfloat16', 'bf16'],
+]
+const STEMS: ReadonlyArray<readonly [Problem, string]> = [
+  [relu, 'relu'],
+  [leakyRelu, 'leaky_relu'],
+  [gelu, 'gelu'],
+  [matrixScalar, 'matrix_scalar'],
+]
+
+export const examples: Example[] = STEMS.flatMap(([problem, stem]) =>
+  SUFFIXES.map(([dtype, suffix]) => ({ problem, solution: exampleFile(problem.name, `${stem}_${suffix}.cu`), dtype })),
+)
+
+export const planted: Planted[] = [
+  {
+    problem: relu,
+    solution: fixtureFile('wrong_elementwise_tail.cu'),
+    dtype: 'float32',
+    message: /output: 4 of 16777216 elements out of tolerance[^;]*, 4 NaN \(never written\?\); first bad index 16777212:/,
+  },
+  {
+    problem: gelu,
+    solution: fixtureFile('wrong_elementwise_gelu_erf.cu'),
+    dtype: 'float32',
+    message: /output: \d+ of 16777216 elements out of tolerance[^;]*; first bad index 0: expected -0\.169719/,
+  },
+]

@@ -1,0 +1,6 @@
+// Matrix times scalar on float16: 16-byte vector loads in a grid-stride loop (matrix_scalar.cuh).
+#include "matrix_scalar.cuh"
+
+extern "C" void solution(const __half* input_matrix, float scalar, __half* output_matrix, size_t n) {
+  matrixScalar(input_matrix, scalar, output_matrix, n);
+}
