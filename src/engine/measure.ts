@@ -2,6 +2,7 @@
 // the solution on poisoned outputs, then time it under the protocol of DESIGN.md §3 and verify it again.
 import * as cuda from '../native/cuda.js'
 import * as cublas from '../native/cublas.js'
+import { CuDriverError } from '../native/driver.js'
 import { CudaError } from '../native/errors.js'
 import type { MeasureOptions } from '../options.js'
 import { dropThrottled, type ClockedSample } from './clock-filter.js'
@@ -121,7 +122,7 @@ function time(session: DeviceSession, call: TimedCall, options: MeasureOptions, 
 
 /** Errors that mean the CUDA context is gone: the device host must be replaced after reporting them. */
 export function contextLost(error: unknown): boolean {
-  return error instanceof CudaError && error.isSticky
+  return (error instanceof CudaError || error instanceof CuDriverError) && error.isSticky
 }
 
 export function runCase(session: DeviceSession, plan: CasePlan): CaseOutcome {
