@@ -1,16 +1,18 @@
-// Runs one kernelBench in a Vitest worker: compiles the solution and reference, turns each test case into a
-// plan for the device host, and collects the outcomes into a KernelBenchResult.
+// Runs one kernelBench in a Vitest worker: compiles the solution and reference once, turns each test case into a
+// plan for the device host, and collects the outcomes into a KernelBenchResult. kernelProperty() runs its drawn
+// cases through the same prepared bench.
 import crypto from 'node:crypto'
 import path from 'node:path'
 import type { BaselineSettings } from './baseline/guard.js'
 import type { Floors } from './baseline/verdict.js'
 import { compileReference, type BuildSettings } from './compile/harness.js'
-import { compile } from './compile/nvcc.js'
+import { compile, DEFAULT_NVCC_FLAGS, findNvcc } from './compile/nvcc.js'
 import { parseDtype, type Dtype } from './dtype.js'
-import { deviceHost } from './engine/client.js'
-import type { ArgPlan, CallTarget, CasePlan, ReferencePlan } from './engine/protocol.js'
+import { deviceHost, type DeviceHost } from './engine/client.js'
+import { findSanitizer } from './engine/sanitizer.js'
+import type { ArgPlan, CallTarget, CasePlan, ModuleTarget, ReferencePlan } from './engine/protocol.js'
 import { summarize } from './engine/stats.js'
-import { resolveMeasureOptions, type MeasureOptions } from './options.js'
+import { measureOptionsFromEnv, resolveMeasureOptions, type MeasureOptions } from './options.js'
 import { elementsOf, toleranceFor, type Problem, type TestCase } from './problem.js'
 import { RESULT_SCHEMA_VERSION, type CaseResult, type KernelBenchResult } from './results.js'
 import { cPrototype, koffiParams, paramDtype } from './signature.js'
@@ -23,7 +25,10 @@ import { cPrototype, koffiParams, paramDtype } from './signature.js'
  */
 export interface KernelBenchSpec extends Partial<MeasureOptions>, Floors {
   problem: Problem
-  /** The .cu file with `extern "C" void solution(...)`, relative to the bench file. */
+  /**
+   * The .cu file with `extern "C" void solution(...)`, or a TypeScript/JavaScript module whose default export is
+   * defineSolution(...) (see 'vitest-kernel-bench/solution'); relative to the bench file.
+   */
   solution: string
   /** Element type; default 'float32'. */
   dtype?: Dtype
@@ -39,6 +44,8 @@ export interface PluginSettings {
   arch?: string
   nvccFlags?: string[]
   measure: Partial<MeasureOptions>
+  /** Also verify each bench's smallest case under compute-sanitizer's memcheck (see src/engine/sanitizer.ts). */
+  sanitize?: boolean
   /** The CI guard: tolerance, noise factor and where the baseline files live (the plugin sets it; defaults apply). */
   baseline?: BaselineSettings
 }
@@ -100,15 +107,52 @@ function referencePlan(problem: Problem, dtype: Dtype, build: BuildSettings): Re
   return { kind: 'library', target: { library: library.path, entry, params: koffiParams(problem.signature) } }
 }
 
-export async function runKernelBench(name: string, spec: KernelBenchSpec, context: BenchContext): Promise<KernelBenchResult> {
+const MODULE_SOLUTION = /\.(ts|mts|js|mjs)$/
+
+/**
+ * A .cu solution compiled against the problem's prototype, or a TypeScript/JavaScript solution module that the
+ * device host imports. Graph timing needs launches it can capture: `<<<>>>` then goes to the per-thread default
+ * stream, because the legacy stream cannot be captured.
+ */
+function solutionTarget(
+  problem: Problem,
+  dtype: Dtype,
+  file: string,
+  options: MeasureOptions,
+  settings: PluginSettings,
+  build: BuildSettings,
+): CallTarget | ModuleTarget {
+  if (MODULE_SOLUTION.test(file)) return { module: file }
+  const flags = [...(settings.nvccFlags ?? DEFAULT_NVCC_FLAGS), ...(options.timing === 'graph' ? ['--default-stream', 'per-thread'] : [])]
+  const compiled = compile({ source: file, prototype: cPrototype(problem.signature, dtype), flags, ...build })
+  return { library: compiled.path, entry: 'solution', params: koffiParams(problem.signature) }
+}
+
+/** A kernelBench compiled and ready to run test cases on the GPU (or skipped where there is none). */
+export interface PreparedKernelBench {
+  /** The result with no cases yet; `skipped` says why nothing can run. */
+  header: KernelBenchResult
+  /** The test cases the spec selects. */
+  cases: readonly TestCase[]
+  /** Verifies one case (and in bench mode times it). Rejects on a skipped bench. */
+  runCase(c: TestCase): Promise<CaseResult>
+  /** Verifies one case under compute-sanitizer's memcheck: its first bad access fails it. */
+  sanitizeCase(c: TestCase): Promise<CaseResult>
+}
+
+/** Memcheck makes kernels many times slower. */
+const SANITIZER_SLOWDOWN = 20
+
+/** Checks the spec, starts the device host and compiles the solution and reference once, for any number of cases. */
+export async function prepareKernelBench(name: string, spec: KernelBenchSpec, context: BenchContext): Promise<PreparedKernelBench> {
   const { problem, solution, dtype: requestedDtype, cases: selection, ...rest } = spec
   // Floors are checked here but applied by the runner's CI guard (src/baseline/guard.ts), after timing.
   const { rest: specOptions } = splitFloors(rest)
   const dtype = parseDtype(requestedDtype ?? 'float32')
   const tolerance = toleranceFor(problem, dtype)
-  const options = resolveMeasureOptions(context.settings.measure, specOptions)
+  const options = resolveMeasureOptions(context.settings.measure, specOptions, measureOptionsFromEnv(process.env))
   const cases = selectCases(problem, dtype, selection)
-  const result: KernelBenchResult = {
+  const header: KernelBenchResult = {
     version: RESULT_SCHEMA_VERSION,
     bench: name,
     problem: problem.name,
@@ -123,23 +167,19 @@ export async function runKernelBench(name: string, spec: KernelBenchSpec, contex
   const host = deviceHost({ device, cacheDir, nvcc, arch: archOverride })
   const status = await host.ready()
   if (!status.available) {
-    if (status.noGpu) return { ...result, skipped: `no usable CUDA GPU: ${status.reason}` }
-    throw new Error(`the GPU could not be prepared: ${status.reason}`)
+    if (!status.noGpu) throw new Error(`the GPU could not be prepared: ${status.reason}`)
+    const skipped = `no usable CUDA GPU: ${status.reason}`
+    const rejected = () => Promise.reject(new Error(`'${name}' is skipped: ${skipped}`))
+    return { header: { ...header, skipped }, cases, runCase: rejected, sanitizeCase: rejected }
   }
-  result.device = status.device
-  result.arch = status.arch
+  header.device = status.device
+  header.arch = status.arch
 
   const build: BuildSettings = { arch: status.arch, cacheDir, nvcc }
-  const compiled = compile({
-    source: path.resolve(path.dirname(context.file), solution),
-    prototype: cPrototype(problem.signature, dtype),
-    flags: context.settings.nvccFlags,
-    ...build,
-  })
-  const target: CallTarget = { library: compiled.path, entry: 'solution', params: koffiParams(problem.signature) }
+  const target = solutionTarget(problem, dtype, path.resolve(path.dirname(context.file), solution), options, context.settings, build)
   const reference = referencePlan(problem, dtype, build)
 
-  for (const c of cases) {
+  const run = async (c: TestCase, on: DeviceHost, mode: CasePlan['mode'], caseOptions: MeasureOptions): Promise<CaseResult> => {
     const plan: CasePlan = {
       benchName: name,
       caseName: c.name,
@@ -148,10 +188,10 @@ export async function runKernelBench(name: string, spec: KernelBenchSpec, contex
       tolerance,
       solution: target,
       reference,
-      mode: context.mode,
-      options,
+      mode,
+      options: caseOptions,
     }
-    const outcome = await host.run(plan)
+    const outcome = await on.run(plan)
     const caseResult: CaseResult = {
       name: c.name,
       params: { ...c.params },
@@ -162,7 +202,26 @@ export async function runKernelBench(name: string, spec: KernelBenchSpec, contex
     if (outcome.status === 'ok' && outcome.timing && outcome.timing.samplesMs.length > 0) {
       caseResult.summary = summarize(outcome.timing.samplesMs)
     }
-    result.cases.push(caseResult)
+    return caseResult
   }
+  const sanitizeCase = async (c: TestCase): Promise<CaseResult> => {
+    const sanitizer = findSanitizer(findNvcc(nvcc))
+    const sanitized = deviceHost({ device, cacheDir, nvcc, arch: archOverride, sanitizer })
+    const slow = { ...options, caseTimeoutMs: options.caseTimeoutMs * SANITIZER_SLOWDOWN }
+    return { ...(await run(c, sanitized, 'verify', slow)), name: `${c.name} · memcheck` }
+  }
+  return { header, cases, runCase: (c) => run(c, host, context.mode, options), sanitizeCase }
+}
+
+/** The case that moves the fewest bytes: the quickest to run under memcheck. */
+function smallestCase(problem: Problem, dtype: Dtype, cases: readonly TestCase[]): TestCase {
+  return cases.reduce((best, c) => (problem.bytes(c, dtype) < problem.bytes(best, dtype) ? c : best))
+}
+
+export async function runKernelBench(name: string, spec: KernelBenchSpec, context: BenchContext): Promise<KernelBenchResult> {
+  const { header: result, cases, runCase, sanitizeCase } = await prepareKernelBench(name, spec, context)
+  if (result.skipped) return result
+  if (context.settings.sanitize) result.cases.push(await sanitizeCase(smallestCase(spec.problem, result.dtype, cases)))
+  for (const c of cases) result.cases.push(await runCase(c))
   return result
 }

@@ -1,5 +1,5 @@
 // Public API: kernelBench() registers a CUDA kernel problem as a Vitest benchmark (vitest bench) and as a
-// correctness test (vitest run).
+// correctness test (vitest run); kernelProperty() checks a solution on random shapes (vitest run).
 import { getCurrentSuite, type Test } from '@vitest/runner'
 import { createChainable } from '@vitest/runner/utils'
 import { inject, test } from 'vitest'
@@ -11,11 +11,12 @@ export type { KernelBenchSpec, PluginSettings } from './bench.js'
 export type { CaseResult, CaseVerdict, KernelBenchResult } from './results.js'
 export type { BaselineOptions } from './baseline/guard.js'
 export type { Floors } from './baseline/verdict.js'
-export type { Problem, ProblemDefinition, TestCase, Tolerance, ReferenceSpec } from './problem.js'
+export type { Problem, ProblemDefinition, TestCase, Tolerance, ReferenceSpec, ShapeSpace } from './problem.js'
 export type { ParamSpec, ScalarCType } from './signature.js'
 export type { Dtype } from './dtype.js'
 export type { MeasureOptions, FlushMode, PaddingMode } from './options.js'
 export { defineProblem } from './problem.js'
+export { kernelProperty, type KernelPropertySpec } from './verify/property.js'
 
 type Modifiers = { skip?: boolean; only?: boolean; todo?: boolean }
 

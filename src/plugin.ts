@@ -1,4 +1,5 @@
-// kernelBenchPlugin(): installs the kernel runner, the reporter and the settings every worker needs.
+// kernelBenchPlugin(): installs the kernel runner, the reporter and the settings every worker needs, and makes
+// watch mode re-run a bench or test file when a .cu file it names changes.
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
@@ -7,9 +8,11 @@ import { resolveBaselineSettings, type BaselineOptions } from './baseline/guard.
 import type { PluginSettings } from './bench.js'
 import { resolveMeasureOptions, type MeasureOptions } from './options.js'
 import { SETTINGS_KEY } from './registry.js'
+import { splitReportOptions, type ReportOptions } from './report/options.js'
 import { KernelBenchReporter } from './reporter.js'
+import { cudaSourcesNamedBy } from './watch-cu.js'
 
-export interface KernelBenchPluginOptions extends Partial<MeasureOptions> {
+export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, ReportOptions {
   /** CUDA device index to benchmark on (default 0, or the KERNELBENCH_DEVICE environment variable). */
   device?: number
   /** Path of nvcc (default: CUDA_HOME/bin, PATH, /usr/local/cuda/bin). */
@@ -26,6 +29,11 @@ export interface KernelBenchPluginOptions extends Partial<MeasureOptions> {
    * failOnImprovement false, dir '__kernelbench__' (relative to the project root; commit it).
    */
   baseline?: BaselineOptions
+  /**
+   * Verify each bench's smallest case once more under compute-sanitizer's memcheck and fail the bench with the
+   * first bad access (default false, or KERNELBENCH_SANITIZE=1). Memcheck is slow: the case timeout is 20× longer.
+   */
+  sanitize?: boolean
 }
 
 /** The runner module next to this one, as .ts in this repository or .js in the published build. */
@@ -35,7 +43,8 @@ function siblingModule(name: string): string {
 }
 
 export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugin {
-  const { device, nvcc, arch, nvccFlags, cacheDir, baseline: baselineOptions, ...measure } = options
+  const { report, rest } = splitReportOptions(options)
+  const { device, nvcc, arch, nvccFlags, cacheDir, baseline: baselineOptions, sanitize, ...measure } = rest
   // A bad option fails when the config loads, not in every worker.
   resolveMeasureOptions(measure)
   const baseline = resolveBaselineSettings(baselineOptions)
@@ -51,15 +60,22 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
         nvccFlags,
         measure,
         baseline,
+        sanitize: sanitize ?? process.env.KERNELBENCH_SANITIZE === '1',
       }
       return {
         test: {
           runner: siblingModule('runner'),
           pool: 'forks',
           provide: { [SETTINGS_KEY]: settings },
-          benchmark: { reporters: [new KernelBenchReporter()] },
+          benchmark: { reporters: [new KernelBenchReporter(report)] },
         },
       }
+    },
+    // A watched file becomes an import of the module in Vite's module graph, and Vitest re-runs every test file
+    // whose imports reach a changed file.
+    transform(code, id) {
+      for (const file of cudaSourcesNamedBy(id, code)) this.addWatchFile(file)
+      return null
     },
   }
 }

@@ -7,7 +7,8 @@ import { Cupti } from '../native/cupti.js'
 import { Harness } from '../native/harness.js'
 import { NvmlDevice } from '../native/nvml.js'
 import type { MeasureOptions } from '../options.js'
-import type { CallTarget } from './protocol.js'
+import { loadTsSolution, type LoadedTsSolution } from '../ts-solution.js'
+import type { CallTarget, ModuleTarget } from './protocol.js'
 
 type NativeFunction = (...args: unknown[]) => unknown
 
@@ -23,6 +24,7 @@ export class DeviceSession {
   readonly maxSmClockMHz: number
   private readonly libraries = new Map<string, LibraryHandle>()
   private readonly functions = new Map<string, NativeFunction>()
+  private readonly modules = new Map<string, LoadedTsSolution>()
   private readonly events: Array<[cuda.EventHandle, cuda.EventHandle]> = []
   private flushBuffer?: { ptr: cuda.DevicePtr; bytes: number; sink: cuda.DevicePtr }
   private padding?: { size: number; a: cuda.DevicePtr; b: cuda.DevicePtr; c: cuda.DevicePtr }
@@ -86,6 +88,18 @@ export class DeviceSession {
   cupti(): Cupti {
     this.cuptiShim ??= new Cupti(this.cuptiLibrary())
     return this.cuptiShim
+  }
+
+  /** The function a case calls: a compiled entry point, or a TypeScript solution set up once on this GPU. */
+  async solution(target: CallTarget | ModuleTarget): Promise<NativeFunction> {
+    if (!('module' in target)) return this.fn(target)
+    let loaded = this.modules.get(target.module)
+    if (!loaded) {
+      loaded = await loadTsSolution(target.module, this.info)
+      this.modules.set(target.module, loaded)
+    }
+    const solution = loaded
+    return (...args) => solution.call(args as Array<bigint | number>)
   }
 
   /** DESIGN §3.1: bring the GPU to its working clocks once per process before anything is timed. */

@@ -65,12 +65,18 @@ if (!session) process.exit(0)
 
 process.on('disconnect', () => process.exit(0))
 process.on('message', (request: HostRequest) => {
+  void handle(session, request)
+})
+
+/** One case at a time: the worker sends the next only after this one's result. */
+async function handle(session: DeviceSession, request: HostRequest): Promise<void> {
   const release = acquireGpuLock(lockPath(session.info.pciBusId), (owner) =>
     process.stderr.write(`vitest-kernel-bench: waiting for ${session.info.name} (GPU ${config.device}), in use by process ${owner}\n`),
   )
   let lost = false
   try {
-    send({ type: 'result', id: request.id, outcome: runCase(session, request.plan) })
+    const solution = await session.solution(request.plan.solution)
+    send({ type: 'result', id: request.id, outcome: runCase(session, request.plan, solution) })
   } catch (error) {
     const e = error as Error
     lost = contextLost(error)
@@ -79,4 +85,4 @@ process.on('message', (request: HostRequest) => {
     release()
   }
   if (lost) process.exit(1)
-})
+}

@@ -125,14 +125,14 @@ export function contextLost(error: unknown): boolean {
   return (error instanceof CudaError || error instanceof CuDriverError) && error.isSticky
 }
 
-export function runCase(session: DeviceSession, plan: CasePlan): CaseOutcome {
+/** `solution` is the case's entry point, from session.solution(plan.solution). */
+export function runCase(session: DeviceSession, plan: CasePlan, solution: (...args: unknown[]) => unknown): CaseOutcome {
   const options = plan.options
   const timed = plan.mode === 'bench' && !options.disableTiming
   // Before allocating: the warmup's matrices must not compete with a large case for memory.
   if (timed) session.globalWarmup(options)
   const buffers = allocate(session, plan)
   try {
-    const solution = session.fn(plan.solution)
     const call: TimedCall = (iteration) => {
       solution(...buffers.argSets[iteration % buffers.argSets.length]!)
     }

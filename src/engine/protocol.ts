@@ -20,6 +20,11 @@ export interface CallTarget {
   params: string[]
 }
 
+/** A TypeScript solution module (src/ts-solution.ts), imported and set up by the device host itself. */
+export interface ModuleTarget {
+  module: string
+}
+
 export type ReferencePlan = { kind: 'library'; target: CallTarget } | { kind: 'gemm'; dtype: Dtype }
 
 export interface CasePlan {
@@ -29,7 +34,7 @@ export interface CasePlan {
   seed: number
   args: ArgPlan[]
   tolerance: Tolerance
-  solution: CallTarget
+  solution: CallTarget | ModuleTarget
   reference: ReferencePlan
   /** 'verify' checks the answer only (vitest run); 'bench' checks it and then times it (vitest bench). */
   mode: 'verify' | 'bench'

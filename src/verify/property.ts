@@ -1,0 +1,111 @@
+// kernelProperty(): a Vitest test that draws shapes with fast-check, verifies the solution on the GPU for each,
+// and shrinks a failure to the smallest shape that breaks the kernel. The solution is compiled once per property.
+import fc from 'fast-check'
+import { inject, test } from 'vitest'
+import { prepareKernelBench, type BenchContext, type PreparedKernelBench } from '../bench.js'
+import type { Dtype } from '../dtype.js'
+import type { Problem, ShapeSpace, TestCase } from '../problem.js'
+import { SETTINGS_KEY, shared } from '../registry.js'
+import { failureMessage, type CaseResult } from '../results.js'
+import { resolveShapeSpace, shapeArbitrary, type ResolvedShapeSpace } from './shapes.js'
+
+export interface KernelPropertySpec {
+  problem: Problem
+  /** The .cu file with `extern "C" void solution(...)`, relative to the test file. */
+  solution: string
+  /** Element type; default 'float32'. */
+  dtype?: Dtype
+  /** Where shapes are drawn from; default the problem's `shapes`, else every integer scalar in 1..1024. */
+  shapes?: ShapeSpace
+  /** Shapes verified for the property to hold (default 25); shrinking a failure verifies more. */
+  numRuns?: number
+  /** fast-check's seed. A failure prints the one it used: pass it here to replay the same shapes. */
+  seed?: number
+}
+
+export type PropertyOutcome =
+  | { status: 'passed'; numRuns: number; seed: number }
+  | { status: 'skipped'; reason: string }
+  | { status: 'failed'; counterexample: TestCase; seed: number; message: string }
+
+const DEFAULT_NUM_RUNS = 25
+
+/** Vitest's own limit is per test; a property verifies many shapes, each bounded by caseTimeoutMs. */
+const PROPERTY_TIMEOUT_MS = 30 * 60 * 1000
+
+/** Carries a drawn case's failed result out of fast-check, which keeps the error of the smallest failing case. */
+class CaseFailure extends Error {
+  constructor(readonly result: CaseResult) {
+    super(`case '${result.name}' failed`)
+  }
+}
+
+/** Runs the property where a kernelProperty() test would, and says how it went instead of throwing. */
+export async function checkKernelProperty(
+  name: string,
+  spec: KernelPropertySpec,
+  context: Omit<BenchContext, 'mode'>,
+): Promise<PropertyOutcome> {
+  const { problem, solution, dtype, shapes, numRuns = DEFAULT_NUM_RUNS, seed } = spec
+  if (!Number.isSafeInteger(numRuns) || numRuns < 1) throw new Error(`numRuns must be a positive integer (got ${numRuns})`)
+  // A property only verifies: a plugin-wide skipVerification would make it pass without checking anything.
+  const bench = await prepareKernelBench(name, { problem, solution, dtype, skipVerification: false }, { ...context, mode: 'verify' })
+  // Resolved before the skip so that a bad shape space fails on machines without a GPU too.
+  const space = resolveShapeSpace(problem, bench.header.dtype, shapes)
+  if (bench.header.skipped) return { status: 'skipped', reason: bench.header.skipped }
+  return checkOnShapes(bench, space, { numRuns, seed })
+}
+
+/** Verifies drawn shapes as cases of a prepared bench; on a failure, shrinks it and describes the smallest one. */
+export async function checkOnShapes(
+  bench: Pick<PreparedKernelBench, 'header' | 'runCase'>,
+  space: ResolvedShapeSpace,
+  run: { numRuns: number; seed?: number },
+): Promise<PropertyOutcome> {
+  const details = await fc.check(
+    fc.asyncProperty(shapeArbitrary(space), async (c) => {
+      const result = await bench.runCase(c)
+      if (result.outcome.status !== 'ok') throw new CaseFailure(result)
+    }),
+    run,
+  )
+  if (!details.failed) return { status: 'passed', numRuns: details.numRuns, seed: details.seed }
+
+  const counterexample = details.counterexample?.[0]
+  const error = details.errorInstance
+  if (!counterexample) throw error
+  const { header } = bench
+  const why =
+    error instanceof CaseFailure
+      ? failureMessage({ ...header, cases: [error.result] })
+      : `${header.bench} (${header.problem}, ${header.dtype}): case '${counterexample.name}': ${error instanceof Error ? error.message : String(error)}`
+  const message =
+    `smallest failing shape: ${counterexample.name} (found after ${details.numRuns} shapes, shrunk ${details.numShrinks} times; ` +
+    `replay with \`seed: ${details.seed}\`)\n${why}`
+  return { status: 'failed', counterexample, seed: details.seed, message }
+}
+
+/**
+ * Registers a `vitest run` test that draws `numRuns` shapes from the problem's shape space, verifies the solution
+ * on each, and on a failure shrinks to the smallest failing shape and fails with its wrong-answer message and the
+ * seed that replays it. Skipped, with the reason, where no GPU is usable.
+ *
+ * Under `vitest bench` it registers nothing: a property has nothing to time, and every case a kernelBench times
+ * is verified anyway; a row that could never run would only clutter the benchmark table.
+ */
+export function kernelProperty(name: string, spec: KernelPropertySpec): void {
+  const mode = shared().mode
+  if (mode === 'benchmark') return
+  if (mode !== 'test') {
+    throw new Error('kernelProperty() needs the plugin: add kernelBenchPlugin() to the plugins of your vitest config')
+  }
+  test(
+    name,
+    async (context) => {
+      const outcome = await checkKernelProperty(name, spec, { file: context.task.file.filepath, settings: inject(SETTINGS_KEY) })
+      if (outcome.status === 'skipped') context.skip(outcome.reason)
+      if (outcome.status === 'failed') throw new Error(outcome.message)
+    },
+    PROPERTY_TIMEOUT_MS,
+  )
+}
