@@ -61,6 +61,15 @@ describe.skipIf(!gpu.available)(`faults on the GPU${gpu.available ? '' : ` (skip
     expect(result.cases.map((c) => c.outcome.status)).toEqual(['error', 'ok'])
   })
 
+  it('sanitize mode fails a write past the end that verification cannot see, with memcheck\'s first report', async () => {
+    const spec = { problem: vectorAddition, solution: fixture('write_past_end.cu'), cases: [{ name: 'n = 1000', params: { n: 1000 } }] }
+    const plain = await runKernelBench('plain', spec, { file, mode: 'verify', settings })
+    expect(failureMessage(plain)).toBeUndefined()
+    const sanitized = await runKernelBench('sanitized', spec, { file, mode: 'verify', settings: { ...settings, sanitize: true } })
+    expect(sanitized.cases.map((c) => c.name)).toEqual(['n = 1000 · memcheck', 'n = 1000'])
+    expect(failureMessage(sanitized)).toMatch(/ComputeSanitizer: compute-sanitizer memcheck found:\nInvalid __global__ write of size 4 bytes\n\s+at add.*write_past_end\.cu:7/)
+  })
+
   it('reports a compile error at its file and line', async () => {
     await expect(run({ solution: fixture('syntax_error.cu') })).rejects.toThrow(/nvcc failed to compile .*syntax_error\.cu:5/)
   })

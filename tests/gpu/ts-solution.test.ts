@@ -1,0 +1,38 @@
+// TypeScript solutions on the GPU: an NVRTC kernel and a cuBLAS call verify like .cu solutions, and a kernel that
+// does not compile fails with NVRTC's log. Skipped, with the reason, where no GPU is usable.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { runKernelBench, type PluginSettings } from '../../src/bench.js'
+import { probeGpu } from '../../src/native/cuda.js'
+import { matrixMultiplication, relu, vectorAddition } from '../../problems/index.js'
+import { failureMessage } from '../../src/results.js'
+
+const file = fileURLToPath(import.meta.url)
+const root = path.resolve(path.dirname(file), '../..')
+const settings: PluginSettings = { device: 0, cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
+const gpu = probeGpu()
+
+describe.skipIf(!gpu.available)(`TypeScript solutions on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+  it('an NVRTC relu verifies on every default case and is timed', async () => {
+    const result = await runKernelBench('relu nvrtc', { problem: relu, solution: '../../problems/relu/solutions/relu_nvrtc.ts' }, { file, mode: 'bench', settings })
+    expect(failureMessage(result)).toBeUndefined()
+    expect(result.cases).toHaveLength(relu.cases('float32').length)
+    expect(result.cases.every((c) => c.summary && c.summary.median > 0)).toBe(true)
+  })
+
+  it('a cuBLAS sgemm verifies', async () => {
+    const result = await runKernelBench(
+      'cublas sgemm',
+      { problem: matrixMultiplication, solution: '../../problems/matrix-multiplication/solutions/cublas_sgemm.ts', cases: (c) => c.params.m === 4096 && c.params.n === 4096 },
+      { file, mode: 'verify', settings },
+    )
+    expect(failureMessage(result)).toBeUndefined()
+    expect(result.cases).toHaveLength(1)
+  })
+
+  it("a kernel NVRTC cannot compile fails the bench with NVRTC's log", async () => {
+    const result = await runKernelBench('bad nvrtc', { problem: vectorAddition, solution: '../fixtures/solutions/bad_nvrtc.ts', cases: (c) => c.params.n === 2 ** 20 }, { file, mode: 'verify', settings })
+    expect(failureMessage(result)).toMatch(/undefined_name/)
+  })
+})
