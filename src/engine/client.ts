@@ -65,7 +65,11 @@ export class DeviceHost {
       child.on('message', (message: HostMessage) => {
         if (message.type === 'ready') resolve({ available: true, device: message.device, arch: message.arch })
         else if (message.type === 'init-failed') resolve({ available: false, reason: message.reason, noGpu: message.noGpu })
-        else if (message.type === 'result' && this.pending?.id === message.id) this.settle(message.outcome)
+        else if (message.type === 'result' && this.pending?.id === message.id) {
+          // A host that lost its context exits right after this message: the next case must not be sent to it.
+          if (message.outcome.status === 'error' && message.outcome.contextLost) this.detach(child)
+          this.settle(message.outcome)
+        }
       })
       child.on('exit', (code, signal) => {
         this.detach(child)
