@@ -16,10 +16,6 @@ import { outputFiles, resolveReportSettings, type OutputFiles, type ReportOption
 import type { KernelBenchResult } from './results.js'
 import { writeFileAtomic } from './atomic-write.js'
 
-/**
- * Write `text` to `file` atomically: it goes to a temp file in the same directory, is fsynced and renamed over
- * `file`, so a reader (or a run killed at any point) sees the old file or the new one, never half of one.
- */
 /** Writes the run's outputs to the files given; returns the files written, in that order. */
 export function writeReports(benches: readonly ReportedBench[], files: OutputFiles, tools: ToolVersions, now: Date): string[] {
   const written: string[] = []
@@ -147,6 +143,7 @@ function packageVersion(): string {
 
 export class KernelBenchReporter extends DefaultReporter {
   private headerPrinted = false
+  private readonly modulesSeen = new Set<TestModule>()
   private readonly settings: ReportSettings
   private readonly progress?: ProgressLine
 
@@ -172,6 +169,10 @@ export class KernelBenchReporter extends DefaultReporter {
   override onTestCaseResult(test: TestCase): void {
     this.progress?.finish(test.id)
     super.onTestCaseResult(test)
+    // Rewrite the JSON and Markdown files after every bench, so a run interrupted later (Ctrl-C, a killed CI job)
+    // still leaves the results of every bench that finished. The job summary is appended once, at the end.
+    this.modulesSeen.add(test.module)
+    this.writeOutputs([...this.modulesSeen], { final: false })
   }
 
   protected override printTestModule(testModule: TestModule): void {
@@ -193,18 +194,19 @@ export class KernelBenchReporter extends DefaultReporter {
 
   override onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
     this.progress?.stop()
-    this.writeOutputs(testModules)
+    this.writeOutputs(testModules, { final: true })
     super.onTestRunEnd(testModules, unhandledErrors, reason)
   }
 
-  private writeOutputs(testModules: ReadonlyArray<TestModule>): void {
+  private writeOutputs(testModules: ReadonlyArray<TestModule>, { final }: { final: boolean }): void {
     const root = this.ctx.config.root
-    const files = outputFiles(this.settings, process.env, root)
+    const all = outputFiles(this.settings, process.env, root)
+    const files = final ? all : { ...all, stepSummary: undefined }
     if (!files.json && !files.markdown && !files.stepSummary) return
     const tools: ToolVersions = { vitestKernelBench: packageVersion(), vitest: this.ctx.version, node: process.version }
     try {
       const written = writeReports(reportedBenches(testModules, root), files, tools, new Date())
-      for (const file of written) this.log(pc.dim(`kernel bench report written: ${path.relative(root, file)}`))
+      if (final) for (const file of written) this.log(pc.dim(`kernel bench report written: ${path.relative(root, file)}`))
     } catch (error) {
       // A CI job that asked for the results must not pass without them.
       this.error(pc.red(`vitest-kernel-bench: could not write the reports: ${(error as Error).message}`))
