@@ -2,7 +2,6 @@
 // the solution on poisoned outputs, then time it under the protocol of DESIGN.md §3 and verify it again.
 import * as cuda from '../native/cuda.js'
 import * as cublas from '../native/cublas.js'
-import { CuDriverError } from '../native/driver.js'
 import { CudaError } from '../native/errors.js'
 import type { MeasureOptions } from '../options.js'
 import { dropThrottled, type ClockedSample } from './clock-filter.js'
@@ -122,7 +121,8 @@ function time(session: DeviceSession, call: TimedCall, options: MeasureOptions, 
 
 /** Errors that mean the CUDA context is gone: the device host must be replaced after reporting them. */
 export function contextLost(error: unknown): boolean {
-  return (error instanceof CudaError || error instanceof CuDriverError) && error.isSticky
+  // CuDriverError (driver-API launches of TypeScript solutions) is a CudaError too.
+  return error instanceof CudaError && error.isSticky
 }
 
 /** `solution` is the case's entry point, from session.solution(plan.solution). */

@@ -2,25 +2,20 @@
 // default stream, in the context the CUDA runtime made current (the device's primary context).
 import koffi from 'koffi'
 import { loadLibrary, type LibrarySpec } from './library.js'
+import { CudaError } from './errors.js'
 
 /** libcuda comes with the driver, not the toolkit (the toolkit's stubs/libcuda.so must never be loaded). */
 export const CUDA_DRIVER: LibrarySpec = { title: 'CUDA driver', files: ['libcuda.so.1', 'libcuda.so'], fromDriver: true }
 
 /** A CUDA driver call failed; `errorName` is the CUresult's name, e.g. 'CUDA_ERROR_INVALID_PTX'. */
-export class CuDriverError extends Error {
-  constructor(
-    readonly call: string,
-    readonly code: number,
-    readonly errorName: string,
-    description: string,
-  ) {
-    super(`${call} failed: ${errorName} (${description})`)
+export class CuDriverError extends CudaError {
+  constructor(call: string, code: number, errorName: string, description: string) {
+    super(call, code, errorName, description)
     this.name = 'CuDriverError'
   }
 
-  /** Errors after which the CUDA context is unusable and the process that owns it must be replaced. */
-  get isSticky(): boolean {
-    return STICKY_ERRORS.has(this.errorName)
+  protected override get stickyErrors(): ReadonlySet<string> {
+    return STICKY_ERRORS
   }
 }
 

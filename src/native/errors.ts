@@ -14,7 +14,11 @@ export class CudaError extends Error {
 
   /** Errors after which the CUDA context is unusable and the process that owns it must be replaced. */
   get isSticky(): boolean {
-    return STICKY_ERRORS.has(this.errorName)
+    return this.stickyErrors.has(this.errorName)
+  }
+
+  protected get stickyErrors(): ReadonlySet<string> {
+    return STICKY_ERRORS
   }
 }
 
