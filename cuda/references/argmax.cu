@@ -1,6 +1,7 @@
 // Reference for argmax: one thread per output element scans its slice from index 0 and keeps the first index of
-// the maximum (a later equal value does not replace it). The input is seen as [outer][size][inner] with
-// size = shape[dim]; shape entries past ndim are ignored.
+// the maximum (a later equal value does not replace it). Layout: over-dim.cuh.
+#include "over-dim.cuh"
+
 __global__ void argmaxReference(const KB_T* input, int* output, size_t outer, size_t size, size_t inner) {
   size_t out = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
   if (out >= outer * inner) return;
@@ -17,13 +18,8 @@ __global__ void argmaxReference(const KB_T* input, int* output, size_t outer, si
   output[out] = bestIndex;
 }
 
-extern "C" void reference(const KB_T* input, int dim, int* output, int shape0, int shape1, int shape2, int shape3,
-                          int ndim) {
-  const size_t shape[4] = {(size_t)shape0, (size_t)shape1, (size_t)shape2, (size_t)shape3};
-  size_t outer = 1, inner = 1;
-  for (size_t d = 0; d < (size_t)ndim; ++d) {
-    if (d < (size_t)dim) outer *= shape[d];
-    if (d > (size_t)dim) inner *= shape[d];
-  }
-  argmaxReference<<<(unsigned)((outer * inner + 255) / 256), 256>>>(input, output, outer, shape[dim], inner);
+extern "C" void reference(const KB_T* input, int dim, int* output, int shape0, int shape1, int shape2,
+                          int shape3, int ndim) {
+  const OverDim layout = overDim(dim, shape0, shape1, shape2, shape3, ndim);
+  argmaxReference<<<layout.blocks(256), 256>>>(input, output, layout.outer, layout.size, layout.inner);
 }

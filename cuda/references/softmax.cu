@@ -1,6 +1,7 @@
 // Reference for softmax: one thread per slice, in double: the slice's maximum, then the sum of exp(x - max), then
-// exp(x - max) / sum for each element. The input is seen as [outer][size][inner] with size = shape[dim]; shape
-// entries past ndim are ignored.
+// exp(x - max) / sum for each element. Layout: over-dim.cuh.
+#include "over-dim.cuh"
+
 __global__ void softmaxReference(const KB_T* input, KB_T* output, size_t outer, size_t size, size_t inner) {
   size_t slice = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
   if (slice >= outer * inner) return;
@@ -15,11 +16,6 @@ __global__ void softmaxReference(const KB_T* input, KB_T* output, size_t outer, 
 
 extern "C" void reference(const KB_T* input, int dim, KB_T* output, size_t shape0, size_t shape1, size_t shape2,
                           size_t shape3, size_t ndim) {
-  const size_t shape[4] = {shape0, shape1, shape2, shape3};
-  size_t outer = 1, inner = 1;
-  for (size_t d = 0; d < ndim; ++d) {
-    if (d < (size_t)dim) outer *= shape[d];
-    if (d > (size_t)dim) inner *= shape[d];
-  }
-  softmaxReference<<<(unsigned)((outer * inner + 255) / 256), 256>>>(input, output, outer, shape[dim], inner);
+  const OverDim layout = overDim(dim, shape0, shape1, shape2, shape3, ndim);
+  softmaxReference<<<layout.blocks(256), 256>>>(input, output, layout.outer, layout.size, layout.inner);
 }

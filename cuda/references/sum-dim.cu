@@ -1,5 +1,6 @@
-// Reference for sum-dim: one thread per output element sums its slice in double. The input is seen as
-// [outer][size][inner] with size = shape[dim]; shape entries past ndim are ignored.
+// Reference for sum-dim: one thread per output element sums its slice in double. Layout: over-dim.cuh.
+#include "over-dim.cuh"
+
 __global__ void sumDimReference(const KB_T* input, KB_T* output, size_t outer, size_t size, size_t inner) {
   size_t out = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
   if (out >= outer * inner) return;
@@ -11,11 +12,6 @@ __global__ void sumDimReference(const KB_T* input, KB_T* output, size_t outer, s
 
 extern "C" void reference(const KB_T* input, int dim, KB_T* output, size_t shape0, size_t shape1, size_t shape2,
                           size_t shape3, size_t ndim) {
-  const size_t shape[4] = {shape0, shape1, shape2, shape3};
-  size_t outer = 1, inner = 1;
-  for (size_t d = 0; d < ndim; ++d) {
-    if (d < (size_t)dim) outer *= shape[d];
-    if (d > (size_t)dim) inner *= shape[d];
-  }
-  sumDimReference<<<(unsigned)((outer * inner + 255) / 256), 256>>>(input, output, outer, shape[dim], inner);
+  const OverDim layout = overDim(dim, shape0, shape1, shape2, shape3, ndim);
+  sumDimReference<<<layout.blocks(256), 256>>>(input, output, layout.outer, layout.size, layout.inner);
 }
