@@ -31,8 +31,6 @@ const ATTR = {
   computeCapabilityMinor: 76,
 } as const
 
-const MEMCPY_HOST_TO_DEVICE = 1
-const MEMCPY_DEVICE_TO_HOST = 2
 const HOST_ALLOC_MAPPED = 0x02
 /** cudaStreamCaptureModeRelaxed: the solution's host code may call anything that does not touch the stream. */
 const CAPTURE_MODE_RELAXED = 2
@@ -55,8 +53,6 @@ function bind() {
     free: lib.func('int cudaFree(void *ptr)'),
     hostAlloc: lib.func('int cudaHostAlloc(_Out_ void **ptr, size_t size, unsigned int flags)'),
     hostGetDevicePointer: lib.func('int cudaHostGetDevicePointer(_Out_ void **device, void *host, unsigned int flags)'),
-    memcpyToHost: lib.func('int cudaMemcpy(_Out_ uint8_t *dst, void *src, size_t count, int kind)'),
-    memcpyToDevice: lib.func('int cudaMemcpy(void *dst, const uint8_t *src, size_t count, int kind)'),
     memsetAsync: lib.func('int cudaMemsetAsync(void *ptr, int value, size_t count, void *stream)'),
     deviceSynchronize: lib.func('int cudaDeviceSynchronize()'),
     getLastError: lib.func('int cudaGetLastError()'),
@@ -179,16 +175,6 @@ export function hostAllocMapped(bytes: number): { host: bigint; device: DevicePt
   const host = out((s: bigint[]) => rt.hostAlloc(s, bytes, HOST_ALLOC_MAPPED), 'cudaHostAlloc', 0n)
   const device = out((s: bigint[]) => rt.hostGetDevicePointer(s, host, 0), 'cudaHostGetDevicePointer', 0n)
   return { host, device }
-}
-
-export function copyToHost(src: DevicePtr, bytes: number): Buffer {
-  const dst = Buffer.alloc(bytes)
-  check(cudart().memcpyToHost(dst, src, bytes, MEMCPY_DEVICE_TO_HOST), 'cudaMemcpy(device to host)')
-  return dst
-}
-
-export function copyToDevice(dst: DevicePtr, src: Uint8Array): void {
-  check(cudart().memcpyToDevice(dst, src, src.byteLength, MEMCPY_HOST_TO_DEVICE), 'cudaMemcpy(host to device)')
 }
 
 export function memsetAsync(ptr: DevicePtr, value: number, bytes: number, stream: StreamHandle = LEGACY_STREAM): void {

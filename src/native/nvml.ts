@@ -16,7 +16,6 @@ function bind() {
     handleByPciBusId: lib.func('int nvmlDeviceGetHandleByPciBusId_v2(const char *busId, _Out_ void **device)'),
     clockInfo: lib.func('int nvmlDeviceGetClockInfo(void *device, int type, _Out_ unsigned int *mhz)'),
     maxClockInfo: lib.func('int nvmlDeviceGetMaxClockInfo(void *device, int type, _Out_ unsigned int *mhz)'),
-    clocksEventReasons: lib.func('int nvmlDeviceGetCurrentClocksEventReasons(void *device, _Out_ uint64_t *reasons)'),
     driverVersion: lib.func('int nvmlSystemGetDriverVersion(_Out_ uint8_t *version, unsigned int length)'),
   }
 }
@@ -54,13 +53,6 @@ export class NvmlDevice {
 
   maxSmClockMHz(): number {
     return this.read((s) => this.api.maxClockInfo(this.handle, CLOCK_SM, s), 'nvmlDeviceGetMaxClockInfo')
-  }
-
-  /** Bit mask of nvmlClocksEventReasons (power cap, thermal slowdown, …); 0 or 1 (GPU idle) means none. */
-  clockEventReasons(): bigint {
-    const slot = [0n]
-    check(this.api, this.api.clocksEventReasons(this.handle, slot), 'nvmlDeviceGetCurrentClocksEventReasons')
-    return BigInt(slot[0] as bigint | number)
   }
 
   driverVersion(): string {
