@@ -1,5 +1,4 @@
 // The nvcc driver, against the real nvcc on this machine (no GPU needed: nothing is loaded or run).
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -20,6 +19,7 @@ import {
 import { PACKAGE_ROOT } from '../../src/paths.js'
 import type { Problem } from '../../src/problem.js'
 import { cPrototype } from '../../src/signature.js'
+import { definedSymbols } from './symbols.js'
 
 const ARCH = 'sm_90a'
 const COMPILE_TIMEOUT = 120_000
@@ -33,14 +33,6 @@ beforeAll(() => {
   cacheDir = path.join(scratch, 'cache')
 })
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }))
-
-/** Dynamic symbols the library defines (nm -D), to check the entry point kept its C name. */
-function definedSymbols(library: string): string[] {
-  return execFileSync('nm', ['-D', '--defined-only', library], { encoding: 'utf8' })
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/).at(-1) ?? '')
-    .filter(Boolean)
-}
 
 /** The targets of the device code embedded in a library: the fatbin keeps each cubin's `-arch sm_XX` options. */
 function embeddedArchs(library: string): string[] {

@@ -11,6 +11,7 @@ import { findNvcc } from '../../src/compile/nvcc.js'
 import { probeGpu } from '../../src/native/cuda.js'
 import { Cupti, CuptiError } from '../../src/native/cupti.js'
 import { packagePath } from '../../src/paths.js'
+import { definedSymbols } from './symbols.js'
 
 const COMPILE_TIMEOUT = 120_000
 const ENTRY_POINTS = ['kb_cupti_error', 'kb_cupti_flush', 'kb_cupti_lost', 'kb_cupti_pop', 'kb_cupti_push', 'kb_cupti_read', 'kb_cupti_start', 'kb_cupti_stop']
@@ -27,9 +28,7 @@ const nvcc = () => findNvcc()
 const cuptiHere = () => findCupti(toolkitRootOf(nvcc()))
 
 function exportedEntryPoints(library: string): string[] {
-  return execFileSync('nm', ['-D', '--defined-only', library], { encoding: 'utf8' })
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/).at(-1) ?? '')
+  return definedSymbols(library)
     .filter((name) => name.startsWith('kb_'))
     .sort()
 }
