@@ -53,6 +53,8 @@ function bind() {
     free: lib.func('int cudaFree(void *ptr)'),
     hostAlloc: lib.func('int cudaHostAlloc(_Out_ void **ptr, size_t size, unsigned int flags)'),
     hostGetDevicePointer: lib.func('int cudaHostGetDevicePointer(_Out_ void **device, void *host, unsigned int flags)'),
+    freeHost: lib.func('int cudaFreeHost(void *ptr)'),
+    memcpy: lib.func('int cudaMemcpy(void *dst, const void *src, size_t count, int kind)'),
     memsetAsync: lib.func('int cudaMemsetAsync(void *ptr, int value, size_t count, void *stream)'),
     deviceSynchronize: lib.func('int cudaDeviceSynchronize()'),
     getLastError: lib.func('int cudaGetLastError()'),
@@ -175,6 +177,23 @@ export function hostAllocMapped(bytes: number): { host: bigint; device: DevicePt
   const host = out((s: bigint[]) => rt.hostAlloc(s, bytes, HOST_ALLOC_MAPPED), 'cudaHostAlloc', 0n)
   const device = out((s: bigint[]) => rt.hostGetDevicePointer(s, host, 0), 'cudaHostGetDevicePointer', 0n)
   return { host, device }
+}
+
+/** Page-locked host memory: a host address that kernels can also read directly (unified addressing). */
+export function hostAlloc(bytes: number): bigint {
+  return out((s: bigint[]) => cudart().hostAlloc(s, bytes, 0), 'cudaHostAlloc', 0n)
+}
+
+export function freeHost(ptr: bigint): void {
+  check(cudart().freeHost(ptr), 'cudaFreeHost')
+}
+
+/** cudaMemcpyDefault: the direction follows from the addresses (unified addressing). */
+const MEMCPY_DEFAULT = 4
+
+/** Copies `bytes` between any two addresses (host memory in a Node buffer, device or page-locked memory). */
+export function memcpy(dst: bigint | Uint8Array, src: bigint | Uint8Array, bytes: number): void {
+  check(cudart().memcpy(dst, src, bytes, MEMCPY_DEFAULT), 'cudaMemcpy')
 }
 
 export function memsetAsync(ptr: DevicePtr, value: number, bytes: number, stream: StreamHandle = LEGACY_STREAM): void {
