@@ -2,7 +2,7 @@
 // Problems are plain data plus pure functions, so everything here is testable without a GPU.
 import path from 'node:path'
 import { DTYPE_BYTES, type Dtype } from './dtype.js'
-import { paramDtype, validateSignature, type ParamSpec } from './signature.js'
+import { isBuffer, paramDtype, validateSignature, type ParamSpec } from './signature.js'
 
 export interface TestCase {
   /** Shown in reports and used as the baseline key, e.g. '4096x4096x4096' or 'n = 2^20'. */
@@ -41,7 +41,7 @@ export interface ProblemDefinition {
   readonly dtypes: readonly Dtype[]
   /** The default test cases for a dtype. */
   readonly cases: (dtype: Dtype) => readonly TestCase[]
-  /** Element count of every pointer parameter for a case. */
+  /** Element count of every input and output parameter for a case. */
   readonly elements: (c: TestCase) => Readonly<Record<string, number>>
   readonly flops: (c: TestCase) => number
   /** Fewest bytes the case must move; by default each input read once and each output written once. */
@@ -79,7 +79,7 @@ export function defineProblem(def: ProblemDefinition): Problem {
 function defaultBytes(signature: readonly ParamSpec[], elements: Readonly<Record<string, number>>, dtype: Dtype): number {
   let total = 0
   for (const p of signature) {
-    if (p.kind === 'scalar') continue
+    if (!isBuffer(p)) continue
     total += elementsOf(elements, p.name) * DTYPE_BYTES[paramDtype(p, dtype)]
   }
   return total

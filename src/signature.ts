@@ -4,9 +4,30 @@ import { DTYPE_CTYPE, type Dtype } from './dtype.js'
 
 export type ScalarCType = 'size_t' | 'int' | 'float' | 'double'
 
+/**
+ * A small read-only array of integers built from the case's parameters, such as Tensara's `shape` for the
+ * reductions over one dimension. `memory` says where the solution finds it: 'device' memory, or 'host' memory
+ * (page-locked, so a kernel given the pointer can read it too).
+ */
+export interface ArrayParam {
+  readonly name: string
+  readonly kind: 'array'
+  readonly ctype: 'size_t' | 'int'
+  readonly memory: 'device' | 'host'
+  readonly values: (params: Readonly<Record<string, number>>) => readonly number[]
+}
+
 export type ParamSpec =
   | { readonly name: string; readonly kind: 'input' | 'output'; readonly dtype?: Dtype }
   | { readonly name: string; readonly kind: 'scalar'; readonly ctype: ScalarCType }
+  | ArrayParam
+
+/** The parameters whose buffers the harness allocates and fills (inputs) or checks (outputs). */
+export type BufferParam = Extract<ParamSpec, { kind: 'input' | 'output' }>
+
+export function isBuffer(p: ParamSpec): p is BufferParam {
+  return p.kind === 'input' || p.kind === 'output'
+}
 
 const IDENTIFIER = /^[A-Za-z_]\w*$/
 
@@ -20,24 +41,34 @@ export function validateSignature(signature: readonly ParamSpec[], where: string
   }
 }
 
-/** The element type of a pointer parameter: its own, or the bench's dtype. */
+/** The element type of a buffer parameter: its own, or the bench's dtype. */
 export function paramDtype(p: ParamSpec, dtype: Dtype): Dtype {
-  if (p.kind === 'scalar') throw new Error(`parameter '${p.name}' is a scalar`)
+  if (!isBuffer(p)) throw new Error(`parameter '${p.name}' is ${p.kind === 'array' ? 'an' : 'a'} ${p.kind}, not a buffer`)
   return p.dtype ?? dtype
 }
 
-function cParam(p: ParamSpec, dtype: Dtype): string {
+function cParam(p: ParamSpec, dtype: Dtype, constArrays: boolean): string {
   if (p.kind === 'scalar') return `${p.ctype} ${p.name}`
+  if (p.kind === 'array') return `${constArrays ? 'const ' : ''}${p.ctype}* ${p.name}`
   const type = DTYPE_CTYPE[paramDtype(p, dtype)]
   return p.kind === 'input' ? `const ${type}* ${p.name}` : `${type}* ${p.name}`
 }
 
 /** e.g. `void solution(const float* input_a, const float* input_b, float* output, size_t n)` */
 export function cPrototype(signature: readonly ParamSpec[], dtype: Dtype, entry = 'solution'): string {
-  return `void ${entry}(${signature.map((p) => cParam(p, dtype)).join(', ')})`
+  return `void ${entry}(${signature.map((p) => cParam(p, dtype, true)).join(', ')})`
 }
 
-/** koffi parameter types: device pointers are passed as `void *` (koffi BigInt addresses), scalars as themselves. */
+/**
+ * Other spellings a solution may declare instead of cPrototype's: an array without `const`, as Tensara's
+ * generated starter code writes `size_t* shape`. The ABI is the same.
+ */
+export function cPrototypeAlternatives(signature: readonly ParamSpec[], dtype: Dtype, entry = 'solution'): string[] {
+  if (!signature.some((p) => p.kind === 'array')) return []
+  return [`void ${entry}(${signature.map((p) => cParam(p, dtype, false)).join(', ')})`]
+}
+
+/** koffi parameter types: pointers are passed as `void *` (koffi BigInt addresses), scalars as themselves. */
 export function koffiParams(signature: readonly ParamSpec[]): string[] {
   return signature.map((p) => (p.kind === 'scalar' ? p.ctype : 'void *'))
 }

@@ -13,7 +13,7 @@ import { compileWithNvrtc } from './native/nvrtc.js'
 
 export type { Dim3, KernelArg, KernelParamType, LaunchConfig } from './native/driver.js'
 
-/** What the per-call function receives: device pointers as bigint, scalars as numbers. */
+/** What the per-call function receives: pointers (device buffers, arrays) as bigint, scalars as numbers. */
 export type SolutionArg = bigint | number
 
 /** A kernel compiled by ctx.compileKernel. */

@@ -18,8 +18,7 @@ __global__ void argmaxReference(const KB_T* input, int* output, size_t outer, si
   output[out] = bestIndex;
 }
 
-extern "C" void reference(const KB_T* input, int dim, int* output, int shape0, int shape1, int shape2,
-                          int shape3, int ndim) {
-  const OverDim layout = overDim(dim, shape0, shape1, shape2, shape3, ndim);
+extern "C" void reference(const KB_T* input, int dim, int* output, const int* shape, int ndim) {
+  const OverDim layout = overDim(dim, shape, ndim);
   argmaxReference<<<layout.blocks(256), 256>>>(input, output, layout.outer, layout.size, layout.inner);
 }

@@ -10,8 +10,7 @@ __global__ void maxDimReference(const KB_T* input, KB_T* output, size_t outer, s
   output[out] = (KB_T)best;
 }
 
-extern "C" void reference(const KB_T* input, int dim, KB_T* output, size_t shape0, size_t shape1, size_t shape2,
-                          size_t shape3, size_t ndim) {
-  const OverDim layout = overDim(dim, shape0, shape1, shape2, shape3, ndim);
+extern "C" void reference(const KB_T* input, int dim, KB_T* output, const size_t* shape, size_t ndim) {
+  const OverDim layout = overDim(dim, shape, ndim);
   maxDimReference<<<layout.blocks(256), 256>>>(input, output, layout.outer, layout.size, layout.inner);
 }

@@ -1,7 +1,8 @@
 // The layout shared by the references that work over one dimension (softmax, sum-dim, max-dim, argmax): the
-// row-major input is seen as [outer][size][inner] with size = shape[dim]; shape entries past ndim are ignored.
+// row-major input is seen as [outer][size][inner] with size = shape[dim].
 // One thread handles one slice (outer × inner of them).
 #pragma once
+#include <cuda_runtime.h>
 #include <stddef.h>
 
 struct OverDim {
@@ -10,14 +11,18 @@ struct OverDim {
   unsigned blocks(unsigned threads) const { return (unsigned)((slices() + threads - 1) / threads); }
 };
 
-// S is size_t, or int for argmax, whose Tensara shape array is int.
+constexpr int kMaxDims = 8;
+
+// S is size_t, or int for argmax. The shape is in device memory or in page-locked host memory, depending on the
+// problem: cudaMemcpyDefault copies from either.
 template <typename S>
-OverDim overDim(int dim, S shape0, S shape1, S shape2, S shape3, S ndim) {
-  const size_t shape[4] = {(size_t)shape0, (size_t)shape1, (size_t)shape2, (size_t)shape3};
-  OverDim layout = {1, shape[dim], 1};
-  for (size_t d = 0; d < (size_t)ndim; ++d) {
-    if (d < (size_t)dim) layout.outer *= shape[d];
-    if (d > (size_t)dim) layout.inner *= shape[d];
+OverDim overDim(int dim, const S* shapeArray, S ndim) {
+  S shape[kMaxDims] = {};
+  cudaMemcpy(shape, shapeArray, (size_t)(ndim < kMaxDims ? ndim : kMaxDims) * sizeof(S), cudaMemcpyDefault);
+  OverDim layout = {1, (size_t)shape[dim], 1};
+  for (int d = 0; d < (int)ndim; ++d) {
+    if (d < dim) layout.outer *= (size_t)shape[d];
+    if (d > dim) layout.inner *= (size_t)shape[d];
   }
   return layout;
 }

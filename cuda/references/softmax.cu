@@ -14,8 +14,7 @@ __global__ void softmaxReference(const KB_T* input, KB_T* output, size_t outer, 
   for (size_t k = 0; k < size; ++k) output[first + k * inner] = (KB_T)(exp((double)(float)x[k * inner] - max) / sum);
 }
 
-extern "C" void reference(const KB_T* input, int dim, KB_T* output, size_t shape0, size_t shape1, size_t shape2,
-                          size_t shape3, size_t ndim) {
-  const OverDim layout = overDim(dim, shape0, shape1, shape2, shape3, ndim);
+extern "C" void reference(const KB_T* input, int dim, KB_T* output, const size_t* shape, size_t ndim) {
+  const OverDim layout = overDim(dim, shape, ndim);
   softmaxReference<<<layout.blocks(256), 256>>>(input, output, layout.outer, layout.size, layout.inner);
 }

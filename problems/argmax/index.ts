@@ -14,8 +14,8 @@ export const argmax = defineProblem({
   name: 'argmax',
   description:
     'Index of the maximum along one dimension of a row-major tensor (the first on ties), as int32; the dimension ' +
-    "is removed. Tensara's int shape array is passed as the scalars shape0…shape3 (1 past ndim).",
-  signature: overDimSignature({ name: 'output', kind: 'output', dtype: 'int32' }, 'int'),
+    'is removed.',
+  signature: overDimSignature({ name: 'output', kind: 'output', dtype: 'int32' }, 'int', 'host'),
   dtypes: ['float32'],
   cases: () => overDimCases(REDUCTION_CONFIGS),
   elements: reducedElements,

@@ -13,9 +13,8 @@ import {
 export const maxDim = defineProblem({
   name: 'max-dim',
   description:
-    'Maximum over one dimension of a row-major tensor, the dimension kept with size 1. ' +
-    "Tensara's shape array is passed as the scalars shape0…shape3 (1 past ndim).",
-  signature: overDimSignature({ name: 'output', kind: 'output' }, 'size_t'),
+    'Maximum over one dimension of a row-major tensor, the dimension kept with size 1.',
+  signature: overDimSignature({ name: 'output', kind: 'output' }, 'size_t', 'device'),
   dtypes: ['float32'],
   cases: () => overDimCases(REDUCTION_CONFIGS),
   elements: reducedElements,

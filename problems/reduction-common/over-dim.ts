@@ -1,11 +1,11 @@
 // What Tensara's reductions over one dimension (softmax, sum-dim, max-dim, argmax) share: the signature, test cases
 // built from (shape, dim), the [outer][size][inner] view of the input, element counts and random shapes.
 //
-// Tensara passes the shape as an array after the output: `(input, int dim, output, shape*, ndim)`. A signature
-// here holds only device buffers and scalars, so until it can hold an array the shape travels as four scalars
-// shape0 … shape3 in its place: shape[d] for d < ndim, 1 past ndim (solutions must ignore those).
+// Tensara passes the shape as an array after the output: `(input, int dim, output, shape*, ndim)`. A case keeps
+// the extents as the parameters shape0 … shape3 (1 past ndim), so that kernelProperty() can draw them; the
+// `shape` array the solution receives holds the first ndim of them.
 import type { ShapeSpace, TestCase } from '../../src/problem.js'
-import type { ParamSpec, ScalarCType } from '../../src/signature.js'
+import type { ArrayParam, ParamSpec } from '../../src/signature.js'
 
 export const SHAPE_PARAMS = ['shape0', 'shape1', 'shape2', 'shape3'] as const
 
@@ -24,15 +24,24 @@ export const REDUCTION_CONFIGS: readonly OverDimConfig[] = [
   { shape: [128, 64, 64, 64], dim: 3 },
 ]
 
-/** `(input, int dim, output, shape0, shape1, shape2, shape3, ndim)`; `extent` is the C type of shape and ndim. */
-export function overDimSignature(output: ParamSpec, extent: ScalarCType): ParamSpec[] {
+/**
+ * Tensara's `(input, int dim, output, shape, ndim)`. `extent` is the C type of shape's elements and of ndim;
+ * `memory` is where Tensara puts the shape array (its def.py: on the GPU for softmax and max-dim, in host
+ * memory for sum-dim and argmax).
+ */
+export function overDimSignature(output: ParamSpec, extent: ArrayParam['ctype'], memory: ArrayParam['memory']): ParamSpec[] {
   return [
     { name: 'input', kind: 'input' },
     { name: 'dim', kind: 'scalar', ctype: 'int' },
     output,
-    ...SHAPE_PARAMS.map((name): ParamSpec => ({ name, kind: 'scalar', ctype: extent })),
+    { name: 'shape', kind: 'array', ctype: extent, memory, values: (params) => extentsOf(params) },
     { name: 'ndim', kind: 'scalar', ctype: extent },
   ]
+}
+
+/** The case's extents, shape0 … shape(ndim-1). */
+function extentsOf(params: Readonly<Record<string, number>>): number[] {
+  return SHAPE_PARAMS.slice(0, params.ndim).map((param) => params[param]!)
 }
 
 /** One case per config, named like '16x128x256, dim=1'. */
@@ -55,8 +64,8 @@ export interface SliceLayout {
 }
 
 export function sliceLayout({ params }: TestCase): SliceLayout {
-  const { dim, ndim } = params as { dim: number; ndim: number }
-  const extents = SHAPE_PARAMS.slice(0, ndim).map((param) => params[param]!)
+  const dim = params.dim!
+  const extents = extentsOf(params)
   const product = (values: number[]) => values.reduce((a, b) => a * b, 1)
   return { outer: product(extents.slice(0, dim)), size: extents[dim]!, inner: product(extents.slice(dim + 1)) }
 }

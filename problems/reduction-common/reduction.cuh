@@ -24,13 +24,25 @@ struct SliceLayout {
   size_t outer, size, inner;
 };
 
-inline SliceLayout sliceLayout(int dim, const size_t* shape, size_t ndim) {
-  SliceLayout layout = {1, shape[dim], 1};
-  for (size_t d = 0; d < ndim; ++d) {
-    if (d < (size_t)dim) layout.outer *= shape[d];
-    if (d > (size_t)dim) layout.inner *= shape[d];
+// From a shape the host can read: Tensara gives sum-dim (size_t) and argmax (int) their shape in host memory.
+template <typename S>
+inline SliceLayout sliceLayout(int dim, const S* shape, S ndim) {
+  SliceLayout layout = {1, (size_t)shape[dim], 1};
+  for (int d = 0; d < (int)ndim; ++d) {
+    if (d < dim) layout.outer *= (size_t)shape[d];
+    if (d > dim) layout.inner *= (size_t)shape[d];
   }
   return layout;
+}
+
+constexpr size_t kMaxDims = 8;
+
+// Tensara gives softmax and max-dim their shape in device memory: one small copy per call, which a solution
+// with this interface cannot avoid.
+inline SliceLayout sliceLayoutFromDevice(int dim, const size_t* deviceShape, size_t ndim) {
+  size_t shape[kMaxDims] = {};
+  cudaMemcpy(shape, deviceShape, (ndim < kMaxDims ? ndim : kMaxDims) * sizeof(size_t), cudaMemcpyDeviceToHost);
+  return sliceLayout(dim, shape, ndim);
 }
 
 inline unsigned blocksFor(size_t work, size_t perBlock) { return (unsigned)((work + perBlock - 1) / perBlock); }

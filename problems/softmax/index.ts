@@ -18,9 +18,8 @@ const CONFIGS: readonly OverDimConfig[] = [
 export const softmax = defineProblem({
   name: 'softmax',
   description:
-    'Softmax over one dimension of a row-major tensor: exp(x) / sum of exp(x) along dim. ' +
-    "Tensara's shape array is passed as the scalars shape0…shape3 (1 past ndim).",
-  signature: overDimSignature({ name: 'output', kind: 'output' }, 'size_t'),
+    'Softmax over one dimension of a row-major tensor: exp(x) / sum of exp(x) along dim.',
+  signature: overDimSignature({ name: 'output', kind: 'output' }, 'size_t', 'device'),
   dtypes: ['float32'],
   cases: () => overDimCases(CONFIGS),
   elements: (c) => {

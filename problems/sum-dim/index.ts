@@ -13,9 +13,8 @@ import {
 export const sumDim = defineProblem({
   name: 'sum-dim',
   description:
-    'Sum over one dimension of a row-major tensor, the dimension kept with size 1. ' +
-    "Tensara's shape array is passed as the scalars shape0…shape3 (1 past ndim).",
-  signature: overDimSignature({ name: 'output', kind: 'output' }, 'size_t'),
+    'Sum over one dimension of a row-major tensor, the dimension kept with size 1.',
+  signature: overDimSignature({ name: 'output', kind: 'output' }, 'size_t', 'host'),
   dtypes: ['float32'],
   cases: () => overDimCases(REDUCTION_CONFIGS),
   elements: reducedElements,

@@ -134,6 +134,8 @@ export interface CompileRequest {
   source: string
   /** The exact C prototype the caller will use, e.g. `void solution(const float* a, float* c, size_t n)`. */
   prototype?: string
+  /** Other spellings of the same prototype the solution may use instead (see compile). */
+  alternatives?: readonly string[]
   /** Extra preprocessor definitions, e.g. { KB_T: 'float' } for a reference written for any dtype. */
   defines?: Readonly<Record<string, string>>
   arch: string
@@ -216,26 +218,56 @@ export function includedTexts(file: string, text: string, seen = new Set<string>
   return texts
 }
 
+/**
+ * Compiles (or finds in the cache) a library for the request. A solution may spell its prototype any of the ways
+ * in `alternatives` (ABI-identical, e.g. `size_t* shape` for `const size_t* shape`): each is tried in turn when
+ * the previous one conflicts with the user's declaration, and a mismatch with all of them reports the first.
+ */
 export function compile(req: CompileRequest): CompiledLibrary {
   const nvcc = findNvcc(req.nvcc)
-  const wrapper = wrapperSource(req)
   let sourceText: string
   try {
     sourceText = fs.readFileSync(req.source, 'utf8')
   } catch {
     throw new Error(`solution file not found: ${req.source}`)
   }
+  const spellings = req.prototype ? [req.prototype, ...(req.alternatives ?? [])] : [undefined]
+  const units = spellings.map((prototype) => translationUnit({ ...req, prototype }, nvcc, sourceText))
+  const cached = units.find((unit) => fs.existsSync(unit.output))
+  if (cached) return { path: cached.output, cached: true }
+  let mismatch: SignatureMismatchError | undefined
+  for (const unit of units) {
+    try {
+      return build(unit, nvcc, sourceText)
+    } catch (error) {
+      if (!(error instanceof SignatureMismatchError)) throw error
+      mismatch ??= error
+    }
+  }
+  throw mismatch
+}
+
+interface TranslationUnit {
+  req: CompileRequest
+  wrapper: string
+  /** The cached library's path, named by a hash of everything that affects it. */
+  output: string
+}
+
+function translationUnit(req: CompileRequest, nvcc: string, sourceText: string): TranslationUnit {
+  const wrapper = wrapperSource(req)
   const hash = crypto
     .createHash('sha256')
     .update(JSON.stringify([wrapper, sourceText, includedTexts(req.source, sourceText), fs.realpathSync(nvcc), nvccArgs(req, '', '')]))
     .digest('hex')
     .slice(0, 24)
   const base = `${path.basename(req.source).replace(/\W/g, '_')}-${req.arch}-${hash}`
-  const output = path.join(req.cacheDir, `${base}.so`)
-  if (fs.existsSync(output)) return { path: output, cached: true }
+  return { req, wrapper, output: path.join(req.cacheDir, `${base}.so`) }
+}
 
+function build({ req, wrapper, output }: TranslationUnit, nvcc: string, sourceText: string): CompiledLibrary {
   fs.mkdirSync(req.cacheDir, { recursive: true })
-  const input = path.join(req.cacheDir, `${base}.cu`)
+  const input = output.replace(/\.so$/, '.cu')
   fs.writeFileSync(input, wrapper)
   // Compile to a private name and rename: two workers compiling the same file never see a partial library.
   const temp = `${output}.${process.pid}.tmp`

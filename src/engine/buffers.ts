@@ -1,5 +1,5 @@
-// A case's device memory: its input sets (rotated across timed iterations), its outputs and their reference
-// buffers, with the argument lists built from them once.
+// A case's memory: its input sets (rotated across timed iterations), its outputs and their reference buffers,
+// its small integer arrays (such as a shape), with the argument lists built from them once.
 import { DTYPE_BYTES, type Dtype } from '../dtype.js'
 import * as cuda from '../native/cuda.js'
 import type { DeviceSession } from './device-session.js'
@@ -12,16 +12,19 @@ export interface Buffer {
 }
 
 type InputPlan = Extract<ArgPlan, { kind: 'input' }>
+type ArrayPlan = Extract<ArgPlan, { kind: 'array' }>
 
 export interface CaseBuffers {
-  /** The solution's argument list for each input set (device pointers and scalars, in signature order). */
+  /** The solution's argument list for each input set (pointers and scalars, in signature order). */
   argSets: unknown[][]
   /** Input set 0's list with each output replaced by its reference buffer. */
   referenceArgs: unknown[]
   outputs: Array<{ name: string; got: Buffer; expected: Buffer }>
   /** Every input parameter with its buffer in each set. */
   inputs: Array<{ index: number; plan: InputPlan; sets: Buffer[] }>
-  all: cuda.DevicePtr[]
+  /** Every allocation, released by freeAll. */
+  device: cuda.DevicePtr[]
+  pageLocked: bigint[]
 }
 
 export class OutOfMemoryError extends Error {
@@ -62,16 +65,19 @@ export function allocate(session: DeviceSession, plan: CasePlan): CaseBuffers {
   // Leave room for the flush buffer and padding matrices the session allocates later.
   const headroom = session.info.l2CacheBytes * plan.options.flushFactor + 64 * 2 ** 20
   const sets = inputSetsThatFit(plan, cuda.freeMemoryBytes() - headroom, session.info.name)
-  const buffers: CaseBuffers = { argSets: [], referenceArgs: [], outputs: [], inputs: [], all: [] }
+  const buffers: CaseBuffers = { argSets: [], referenceArgs: [], outputs: [], inputs: [], device: [], pageLocked: [] }
   const alloc = (dtype: Dtype, count: number): Buffer => {
     const ptr = cuda.malloc(count * DTYPE_BYTES[dtype])
-    buffers.all.push(ptr)
+    buffers.device.push(ptr)
     return { ptr, dtype, count }
   }
   try {
     const outputs = new Map<number, { got: Buffer; expected: Buffer }>()
+    const arrays = new Map<number, bigint>()
     plan.args.forEach((arg, index) => {
-      if (arg.kind === 'input') {
+      if (arg.kind === 'array') {
+        arrays.set(index, allocateArray(arg, buffers))
+      } else if (arg.kind === 'input') {
         buffers.inputs.push({ index, plan: arg, sets: Array.from({ length: sets }, () => alloc(arg.dtype, arg.count)) })
       } else if (arg.kind === 'output') {
         const pair = { got: alloc(arg.dtype, arg.count), expected: alloc(arg.dtype, arg.count) }
@@ -82,6 +88,7 @@ export function allocate(session: DeviceSession, plan: CasePlan): CaseBuffers {
     const argList = (set: number, output: 'got' | 'expected') =>
       plan.args.map((arg, index) => {
         if (arg.kind === 'scalar') return arg.value
+        if (arg.kind === 'array') return arrays.get(index)!
         if (arg.kind === 'output') return outputs.get(index)![output].ptr
         return buffers.inputs.find((input) => input.index === index)!.sets[set]!.ptr
       })
@@ -89,10 +96,27 @@ export function allocate(session: DeviceSession, plan: CasePlan): CaseBuffers {
     buffers.referenceArgs = argList(0, 'expected')
     for (let set = 0; set < sets; set++) fillInputs(session, plan, buffers, set, 0)
   } catch (error) {
-    freeAll(buffers.all)
+    freeAll(buffers)
     throw error
   }
   return buffers
+}
+
+/** Copies an array's values into device or page-locked host memory; the solution gets the same copy every call. */
+function allocateArray(arg: ArrayPlan, buffers: CaseBuffers): bigint {
+  const values =
+    arg.ctype === 'size_t' ? new BigUint64Array(arg.values.map((v) => BigInt(v))) : Int32Array.from(arg.values)
+  const bytes = Math.max(values.byteLength, 1)
+  let ptr: bigint
+  if (arg.memory === 'device') {
+    ptr = cuda.malloc(bytes)
+    buffers.device.push(ptr)
+  } else {
+    ptr = cuda.hostAlloc(bytes)
+    buffers.pageLocked.push(ptr)
+  }
+  cuda.memcpy(ptr, new Uint8Array(values.buffer), values.byteLength)
+  return ptr
 }
 
 /** Fills one input set from the case's seed; a later `round` draws different values into the same buffers. */
@@ -103,6 +127,7 @@ export function fillInputs(session: DeviceSession, plan: CasePlan, buffers: Case
   }
 }
 
-export function freeAll(pointers: cuda.DevicePtr[]): void {
-  for (const ptr of pointers) cuda.free(ptr)
+export function freeAll(buffers: CaseBuffers): void {
+  for (const ptr of buffers.device) cuda.free(ptr)
+  for (const ptr of buffers.pageLocked) cuda.freeHost(ptr)
 }

@@ -158,7 +158,7 @@ export function runCase(session: DeviceSession, plan: CasePlan, solution: (...ar
     throw error
   } finally {
     try {
-      freeAll(buffers.all)
+      freeAll(buffers)
     } catch {
       // Only a lost context makes cudaFree fail; the error that lost it is already on its way to the worker.
     }

@@ -191,8 +191,8 @@ export function freeHost(ptr: bigint): void {
 /** cudaMemcpyDefault: the direction follows from the addresses (unified addressing). */
 const MEMCPY_DEFAULT = 4
 
-/** Copies `bytes` between any two addresses (host memory in a Node buffer, device or page-locked memory). */
-export function memcpy(dst: bigint | Uint8Array, src: bigint | Uint8Array, bytes: number): void {
+/** Copies `bytes` to device or page-locked memory, from there or from host memory in a Node array. */
+export function memcpy(dst: bigint, src: bigint | Uint8Array, bytes: number): void {
   check(cudart().memcpy(dst, src, bytes, MEMCPY_DEFAULT), 'cudaMemcpy')
 }
 

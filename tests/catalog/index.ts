@@ -9,4 +9,5 @@ const families = [basic, elementwise, gemm, reduction, convAttention]
 
 export const examples: Example[] = families.flatMap((f) => f.examples)
 export const planted: Planted[] = families.flatMap((f) => f.planted)
+export { dropIns } from './reduction.js'
 export type { Example, Planted } from './types.js'

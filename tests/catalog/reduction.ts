@@ -15,6 +15,9 @@ export const examples: Example[] = [
   { problem: argmax, solution: exampleFile('argmax', 'argmax.cu'), dtype: 'float32' },
 ]
 
+/** Correct solutions written as Tensara users write them (see each file), which must drop in unchanged. */
+export const dropIns: Example[] = [{ problem: sumDim, solution: fixtureFile('sum_dim_shape_anywhere.cu'), dtype: 'float32' }]
+
 // The indices and values below were worked out on the CPU from the harness's seeded fill of each first default case
 // ('16x128x256, dim=1' and '1024x1024').
 export const planted: Planted[] = [

@@ -1,4 +1,4 @@
-// Every example solution of the catalog verifies on every default case of its problem, and every planted wrong
+// Every example solution (and drop-in written as Tensara users write them) of the catalog verifies on every default case of its problem, and every planted wrong
 // solution is rejected with its expected message. Skipped, with the reason, where no GPU is usable.
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { runKernelBench, type PluginSettings } from '../../src/bench.js'
 import { probeGpu } from '../../src/native/cuda.js'
 import { failureMessage } from '../../src/results.js'
-import { examples, planted } from '../catalog/index.js'
+import { dropIns, examples, planted } from '../catalog/index.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')
@@ -15,7 +15,7 @@ const gpu = probeGpu()
 const label = (e: { problem: { name: string }; dtype: string; solution: string }) => `${e.problem.name} (${e.dtype}) ${path.basename(e.solution)}`
 
 describe.skipIf(!gpu.available)(`problems on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 600_000 }, () => {
-  it.each(examples.map((e) => [label(e), e] as const))('%s verifies on every default case', async (_label, e) => {
+  it.each([...examples, ...dropIns].map((e) => [label(e), e] as const))('%s verifies on every default case', async (_label, e) => {
     const result = await runKernelBench('example', { problem: e.problem, solution: e.solution, dtype: e.dtype }, { file, mode: 'verify', settings })
     expect(failureMessage(result)).toBeUndefined()
     expect(result.cases.map((c) => c.name)).toEqual(e.problem.cases(e.dtype).map((c) => c.name))

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { matrixMultiplication, vectorAddition } from '../../problems/index.js'
+import { matrixMultiplication, sumDim, vectorAddition } from '../../problems/index.js'
 import {
   archForComputeCapability,
   compile,
@@ -18,7 +18,7 @@ import {
 } from '../../src/compile/nvcc.js'
 import { PACKAGE_ROOT } from '../../src/paths.js'
 import type { Problem } from '../../src/problem.js'
-import { cPrototype } from '../../src/signature.js'
+import { cPrototype, cPrototypeAlternatives } from '../../src/signature.js'
 import { definedSymbols } from './symbols.js'
 
 const ARCH = 'sm_90a'
@@ -168,6 +168,50 @@ describe('compile: errors', () => {
     const missing = path.join(scratch, 'missing.cu')
     expect(() => compile({ source: missing, prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir })).toThrow(`solution file not found: ${missing}`)
   })
+})
+
+describe('compile: other spellings of the prototype', () => {
+  // sum-dim's shape is `const size_t* shape`; Tensara's generated starter code writes `size_t* shape`.
+  const request = (source: string) => ({
+    source,
+    prototype: cPrototype(sumDim.signature, 'float32'),
+    alternatives: cPrototypeAlternatives(sumDim.signature, 'float32'),
+    arch: ARCH,
+    cacheDir,
+  })
+  const solutionWith = (file: string, shape: string) => {
+    const source = path.join(scratch, file)
+    fs.writeFileSync(source, `extern "C" void solution(const float* input, int dim, float* output, ${shape}, size_t ndim) {}\n`)
+    return source
+  }
+
+  it.each([
+    ['shape_const.cu', 'const size_t* shape'],
+    ['shape_mutable.cu', 'size_t* shape'],
+  ])(
+    '%s (%s) compiles, then comes from the cache without another try',
+    (file, shape) => {
+      const source = solutionWith(file, shape)
+      expect(compile(request(source)).cached).toBe(false)
+      const again = compile(request(source))
+      expect(again.cached).toBe(true)
+      expect(definedSymbols(again.path)).toContain('solution')
+    },
+    COMPILE_TIMEOUT,
+  )
+
+  it(
+    'a spelling that matches none is a SignatureMismatchError showing the main prototype',
+    () => {
+      const error = captureError(() => compile(request(solutionWith('shape_int.cu', 'const int* shape'))))
+      expect(error).toBeInstanceOf(SignatureMismatchError)
+      expect((error as Error).message).toContain(
+        'expected: extern "C" void solution(const float* input, int dim, float* output, const size_t* shape, size_t ndim);',
+      )
+      expect((error as Error).message).toContain('const int* shape')
+    },
+    COMPILE_TIMEOUT,
+  )
 })
 
 describe('findNvcc', () => {

@@ -1,4 +1,4 @@
-// Every example solution, planted wrong solution and CUDA reference in the repository compiles with the real
+// Every example solution, drop-in and planted wrong solution and CUDA reference in the repository compiles with the real
 // nvcc against its problem's prototype (no GPU needed: nothing is loaded or run).
 import fs from 'node:fs'
 import os from 'node:os'
@@ -7,8 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { compileReference } from '../../src/compile/harness.js'
 import { compile } from '../../src/compile/nvcc.js'
 import type { Problem } from '../../src/problem.js'
-import { cPrototype } from '../../src/signature.js'
-import { examples, planted } from '../catalog/index.js'
+import { cPrototype, cPrototypeAlternatives } from '../../src/signature.js'
+import { dropIns, examples, planted } from '../catalog/index.js'
 
 const ARCH = 'sm_90a'
 const COMPILE_TIMEOUT = 180_000
@@ -16,7 +16,7 @@ const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-sources-'))
 afterAll(() => fs.rmSync(cacheDir, { recursive: true, force: true }))
 
 const relative = (file: string) => path.relative(process.cwd(), file)
-const solutions = [...examples, ...planted].map((e) => [`${e.problem.name} (${e.dtype}): ${relative(e.solution)}`, e] as const)
+const solutions = [...examples, ...dropIns, ...planted].map((e) => [`${e.problem.name} (${e.dtype}): ${relative(e.solution)}`, e] as const)
 
 const problems = [...new Set(examples.map((e) => e.problem))]
 const references = problems.flatMap((problem: Problem) => {
@@ -27,7 +27,13 @@ const references = problems.flatMap((problem: Problem) => {
 
 describe.concurrent('compile with nvcc', () => {
   it.each(solutions)('solution %s', (_label, e) => {
-    const library = compile({ source: e.solution, prototype: cPrototype(e.problem.signature, e.dtype), arch: ARCH, cacheDir })
+    const library = compile({
+      source: e.solution,
+      prototype: cPrototype(e.problem.signature, e.dtype),
+      alternatives: cPrototypeAlternatives(e.problem.signature, e.dtype),
+      arch: ARCH,
+      cacheDir,
+    })
     expect(fs.statSync(library.path).size).toBeGreaterThan(0)
   }, COMPILE_TIMEOUT)
 

@@ -11,7 +11,7 @@ import { rmsNorm } from '../../problems/rms-norm/index.js'
 import { softmax } from '../../problems/softmax/index.js'
 import { sumDim } from '../../problems/sum-dim/index.js'
 import { toleranceFor, type Problem, type TestCase } from '../../src/problem.js'
-import { cPrototype } from '../../src/signature.js'
+import { cPrototype, cPrototypeAlternatives, type ArrayParam } from '../../src/signature.js'
 
 const byName = (problem: Problem, name: string): TestCase => {
   const c = problem.cases('float32').find((x) => x.name === name)
@@ -50,18 +50,51 @@ describe.each([
     expect(fs.existsSync(spec.file)).toBe(true)
   })
 
-  it('gives every pointer of every default case a positive element count', () => {
+  it('gives every buffer of every default case a positive element count', () => {
     for (const c of problem.cases('float32')) {
       const elements = problem.elements(c)
-      for (const p of problem.signature) if (p.kind !== 'scalar') expect(elements[p.name], `${c.name}: ${p.name}`).toBeGreaterThan(0)
+      for (const p of problem.signature) {
+        if (p.kind === 'input' || p.kind === 'output') expect(elements[p.name], `${c.name}: ${p.name}`).toBeGreaterThan(0)
+      }
     }
   })
 })
 
+const shapeParam = (problem: Problem): ArrayParam => {
+  const shape = problem.signature.find((p) => p.kind === 'array')
+  if (!shape) throw new Error(`${problem.name} has no array parameter`)
+  return shape
+}
+
+describe.each([
+  { problem: softmax, ctype: 'size_t', memory: 'device' },
+  { problem: sumDim, ctype: 'size_t', memory: 'host' },
+  { problem: maxDim, ctype: 'size_t', memory: 'device' },
+  { problem: argmax, ctype: 'int', memory: 'host' },
+])("$problem.name's shape array", ({ problem, ctype, memory }) => {
+  it(`holds ${ctype} in ${memory} memory, where Tensara's def.py puts it`, () => {
+    const shape = shapeParam(problem)
+    expect([shape.name, shape.ctype, shape.memory]).toEqual(['shape', ctype, memory])
+  })
+
+  it("holds the case's first ndim extents, in order", () => {
+    const { values } = shapeParam(problem)
+    expect(values({ dim: 1, ndim: 3, shape0: 16, shape1: 128, shape2: 256, shape3: 1 })).toEqual([16, 128, 256])
+    expect(values({ dim: 2, ndim: 4, shape0: 64, shape1: 128, shape2: 100, shape3: 7 })).toEqual([64, 128, 100, 7])
+    for (const c of problem.cases('float32')) expect(values(c.params), c.name).toEqual(c.name.split(',')[0]!.split('x').map(Number))
+  })
+
+  it("also accepts the prototype Tensara's starter code generates, with a shape that is not const", () => {
+    const [alternative] = cPrototypeAlternatives(problem.signature, 'float32')
+    expect(alternative).toBe(cPrototype(problem.signature, 'float32').replace(`const ${ctype}* shape`, `${ctype}* shape`))
+    expect(alternative).toContain(`, ${ctype}* shape, `)
+  })
+})
+
 describe('softmax', () => {
-  it("has Tensara's signature with the shape array as four scalars after the output", () => {
+  it("has Tensara's signature, with the shape array after the output", () => {
     expect(cPrototype(softmax.signature, 'float32')).toBe(
-      'void solution(const float* input, int dim, float* output, size_t shape0, size_t shape1, size_t shape2, size_t shape3, size_t ndim)',
+      'void solution(const float* input, int dim, float* output, const size_t* shape, size_t ndim)',
     )
   })
 
@@ -104,10 +137,9 @@ describe.each([
   { problem: maxDim, output: 'float* output', extent: 'size_t' },
   { problem: argmax, output: 'int* output', extent: 'int' },
 ])('$problem.name (a reduction over one dimension)', ({ problem, output, extent }) => {
-  it("has Tensara's signature with the shape array as four scalars after the output", () => {
+  it("has Tensara's signature, with the shape array after the output", () => {
     expect(cPrototype(problem.signature, 'float32')).toBe(
-      `void solution(const float* input, int dim, ${output}, ${extent} shape0, ${extent} shape1, ${extent} shape2, ` +
-        `${extent} shape3, ${extent} ndim)`,
+      `void solution(const float* input, int dim, ${output}, const ${extent}* shape, ${extent} ndim)`,
     )
   })
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { matrixMultiplication, vectorAddition } from '../../problems/index.js'
-import { cPrototype, koffiParams, paramDtype, validateSignature, type ParamSpec } from '../../src/signature.js'
+import { cPrototype, cPrototypeAlternatives, koffiParams, paramDtype, validateSignature, type ParamSpec } from '../../src/signature.js'
 
 describe('cPrototype', () => {
   it("spells vector-addition's Tensara signature exactly", () => {
@@ -41,6 +41,34 @@ describe('cPrototype', () => {
   })
 })
 
+describe('array parameters', () => {
+  const signature: ParamSpec[] = [
+    { name: 'x', kind: 'input' },
+    { name: 'y', kind: 'output' },
+    { name: 'shape', kind: 'array', ctype: 'size_t', memory: 'device', values: () => [2, 3] },
+    { name: 'strides', kind: 'array', ctype: 'int', memory: 'host', values: () => [3, 1] },
+    { name: 'ndim', kind: 'scalar', ctype: 'size_t' },
+  ]
+
+  it('are const pointers to their C type in the prototype, and pointers for koffi', () => {
+    expect(cPrototype(signature, 'float32')).toBe(
+      'void solution(const float* x, float* y, const size_t* shape, const int* strides, size_t ndim)',
+    )
+    expect(koffiParams(signature)).toEqual(['void *', 'void *', 'void *', 'void *', 'size_t'])
+  })
+
+  it('may also be spelled without const; a signature without arrays has no other spelling', () => {
+    expect(cPrototypeAlternatives(signature, 'float32', 'reference')).toEqual([
+      'void reference(const float* x, float* y, size_t* shape, int* strides, size_t ndim)',
+    ])
+    expect(cPrototypeAlternatives(vectorAddition.signature, 'float32')).toEqual([])
+  })
+
+  it('have no dtype', () => {
+    expect(() => paramDtype(signature[2]!, 'float32')).toThrow("parameter 'shape' is an array, not a buffer")
+  })
+})
+
 describe('paramDtype', () => {
   it("returns the parameter's dtype, or the bench's", () => {
     expect(paramDtype({ name: 'a', kind: 'input' }, 'float16')).toBe('float16')
@@ -48,7 +76,7 @@ describe('paramDtype', () => {
   })
 
   it('rejects a scalar', () => {
-    expect(() => paramDtype({ name: 'n', kind: 'scalar', ctype: 'size_t' }, 'float32')).toThrow("parameter 'n' is a scalar")
+    expect(() => paramDtype({ name: 'n', kind: 'scalar', ctype: 'size_t' }, 'float32')).toThrow("parameter 'n' is a scalar, not a buffer")
   })
 })
 

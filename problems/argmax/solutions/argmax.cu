@@ -3,8 +3,6 @@
 // (value, index) and ties go to the smaller index, so the merge order cannot change the answer.
 #include "../../reduction-common/reduction.cuh"
 
-extern "C" void solution(const float* input, int dim, int* output, int shape0, int shape1, int shape2, int shape3,
-                         int ndim) {
-  const size_t shape[4] = {(size_t)shape0, (size_t)shape1, (size_t)shape2, (size_t)shape3};
-  reduction::reduceOverDim<reduction::ArgMax>(input, output, reduction::sliceLayout(dim, shape, (size_t)ndim));
+extern "C" void solution(const float* input, int dim, int* output, const int* shape, int ndim) {
+  reduction::reduceOverDim<reduction::ArgMax>(input, output, reduction::sliceLayout(dim, shape, ndim));
 }
