@@ -13,7 +13,7 @@ import { buildResultsFile, serializeResultsFile, type ReportedBench, type ToolVe
 import { renderDeviceHeader, renderKernelResult } from './report/kernel-table.js'
 import { renderMarkdown } from './report/markdown.js'
 import { outputFiles, resolveReportSettings, type OutputFiles, type ReportOptions, type ReportSettings } from './report/options.js'
-import type { KernelBenchResult } from './results.js'
+import type { KernelBenchProgress, KernelBenchResult } from './results.js'
 import { writeFileAtomic } from './atomic-write.js'
 
 /** Writes the run's outputs to the files given; returns the files written, in that order. */
@@ -63,16 +63,52 @@ function formatElapsed(ms: number): string {
   return `${Math.floor(seconds / 60)} min ${String(Math.floor(seconds % 60)).padStart(2, '0')} s`
 }
 
+/** A bench on the progress line: the case it runs, once the worker has said, and since when (performance.now()). */
+export interface RunningBench {
+  name: string
+  /** The bench file, relative to the root. */
+  file: string
+  progress?: KernelBenchProgress
+  since: number
+}
+
+/** The bench after the worker's latest word: the clock restarts when a new case begins, not when one is repeated. */
+export function updateRunningBench(previous: RunningBench | undefined, next: Omit<RunningBench, 'since'>, now: number): RunningBench {
+  const sameStep = previous !== undefined && previous.progress?.index === next.progress?.index
+  return { ...next, since: sameStep ? previous.since : now }
+}
+
 /**
- * The bottom line of an interactive terminal while benches run: which bench, and for how long. Every other write
- * to stdout or stderr clears it first; it comes back on the next tick, once that write has ended its line.
+ * The text of the progress line: the first bench running, its case (`case 3/5 '4096x4096x4096'`) and how long that
+ * case has run, or before its first case how long the bench has run; other benches running are counted. One
+ * character short of `columns`, so the line never wraps and CLEAR_LINE always erases all of it.
+ */
+export function formatProgressLine(
+  running: readonly RunningBench[],
+  { now, frame, columns, colors = pc }: { now: number; frame: number; columns: number; colors?: Pick<typeof pc, 'cyan' | 'dim'> },
+): string {
+  const [first] = running
+  if (!first) return ''
+  const spinner = SPINNER[frame % SPINNER.length]!
+  const tail = `${running.length > 1 ? ` (+${running.length - 1} more)` : ''}  ${formatElapsed(now - first.since)}`
+  const step = first.progress ? ` · case ${first.progress.index + 1}/${first.progress.total} '${first.progress.case}'` : ''
+  const full = `${first.name}${step} · ${first.file}`
+  const room = columns - 1 - spinner.length - 1 - tail.length
+  const label = full.length > room ? `${full.slice(0, Math.max(0, room - 1))}…` : full
+  return `${colors.cyan(spinner)} ${label}${colors.dim(tail)}`
+}
+
+/**
+ * The bottom line of an interactive terminal while benches run: which bench, which of its cases, and for how long.
+ * Every other write to stdout or stderr clears it first; it comes back on the next tick, once that write has ended
+ * its line.
  *
- * The worker sends Vitest's 'test-prepare' and 'test-finished' events for every kernel bench (src/runner.ts),
- * which reach the reporter as onTestCaseReady and onTestCaseResult: that is all the line needs, so no other
- * channel from the worker is used.
+ * The worker sends Vitest's 'test-prepare' event when a kernel bench starts and again before each of its cases,
+ * with the case in the task's meta, then 'test-finished' (src/runner.ts). They reach the reporter as
+ * onTestCaseReady and onTestCaseResult: that is all the line needs, so no other channel from the worker is used.
  */
 class ProgressLine {
-  private readonly running = new Map<string, { label: string; startedAt: number }>()
+  private readonly running = new Map<string, RunningBench>()
   private timer?: NodeJS.Timeout
   private restoreStreams?: () => void
   private write: (text: string) => void = () => {}
@@ -81,8 +117,9 @@ class ProgressLine {
   private midLine = false
   private frame = 0
 
-  start(id: string, label: string): void {
-    this.running.set(id, { label, startedAt: performance.now() })
+  /** A bench started, or told which case it runs now. */
+  update(id: string, bench: Omit<RunningBench, 'since'>): void {
+    this.running.set(id, updateRunningBench(this.running.get(id), bench, performance.now()))
     if (!this.timer) this.attach()
     this.draw()
   }
@@ -119,14 +156,9 @@ class ProgressLine {
   }
 
   private draw(): void {
-    const [first] = this.running.values()
-    if (!first || this.midLine) return
-    const spinner = SPINNER[this.frame++ % SPINNER.length]!
-    const tail = `${this.running.size > 1 ? ` (+${this.running.size - 1} more)` : ''}  ${formatElapsed(performance.now() - first.startedAt)}`
-    // One character short of the width, so the line never wraps and CLEAR_LINE always erases all of it.
-    const room = (process.stdout.columns || 80) - 1 - spinner.length - 1 - tail.length
-    const label = first.label.length > room ? `${first.label.slice(0, Math.max(0, room - 1))}…` : first.label
-    this.write(`${CLEAR_LINE}${pc.cyan(spinner)} ${label}${pc.dim(tail)}`)
+    if (this.running.size === 0 || this.midLine) return
+    const line = formatProgressLine([...this.running.values()], { now: performance.now(), frame: this.frame++, columns: process.stdout.columns || 80 })
+    this.write(`${CLEAR_LINE}${line}`)
     this.shown = true
   }
 
@@ -163,7 +195,7 @@ export class KernelBenchReporter extends DefaultReporter {
 
   override onTestCaseReady(test: TestCase): void {
     super.onTestCaseReady(test)
-    this.progress?.start(test.id, `${test.name} · ${this.relative(test.module.moduleId)}`)
+    this.progress?.update(test.id, { name: test.name, file: this.relative(test.module.moduleId), progress: test.meta().kernelBenchProgress })
   }
 
   override onTestCaseResult(test: TestCase): void {
@@ -183,7 +215,7 @@ export class KernelBenchReporter extends DefaultReporter {
       if (!result) continue
       if (result.baseline?.written) written.add(result.baseline.file)
       if (!this.headerPrinted && result.device && result.arch) {
-        this.log(`\n${renderDeviceHeader(result.device, result.arch)}`)
+        this.log(`\n${renderDeviceHeader(result.device, result.arch, result.ceilings)}`)
         this.headerPrinted = true
       }
       this.log(`\n${renderKernelResult(result)}`)

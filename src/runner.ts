@@ -62,7 +62,17 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
     updateTask('test-prepare', task, this)
     try {
       const settings = inject(SETTINGS_KEY)
-      const measured = await runKernelBench(name, spec, { file: task.file.filepath, mode: 'bench', settings })
+      const measured = await runKernelBench(name, spec, {
+        file: task.file.filepath,
+        mode: 'bench',
+        settings,
+        // 'test-prepare' carries the task's meta to the reporter's onTestCaseReady (Vitest's built-in reporters
+        // ignore a repeat): sent again for each case, it moves the progress line on (src/reporter.ts).
+        onCase: (index, total, caseName) => {
+          task.meta.kernelBenchProgress = { case: caseName, index, total }
+          updateTask('test-prepare', task, this)
+        },
+      })
       task.meta.kernelBench = measured // the table still shows the numbers if the baseline file is unreadable
       // The CI guard (DESIGN.md §5): regressions against the baseline and violated floors fail like wrong answers.
       const result = guardResult(measured, {
@@ -87,6 +97,7 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
       const e = error as Error
       task.result = { ...task.result, state: 'fail', errors: [{ name: e.name, message: e.message, stack: e.stack }] }
     }
+    delete task.meta.kernelBenchProgress // the run is over: the results (JSON, Markdown) should not carry it
     task.result = { ...task.result, duration: performance.now() - start }
     updateTask('test-finished', task, this)
   }

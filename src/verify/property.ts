@@ -1,11 +1,12 @@
 // kernelProperty(): a Vitest test that draws shapes with fast-check, verifies the solution on the GPU for each,
 // and shrinks a failure to the smallest shape that breaks the kernel. The solution is compiled once per property.
 import fc from 'fast-check'
-import { inject, test } from 'vitest'
+import { inject } from 'vitest'
 import { prepareKernelBench, type BenchContext, type PreparedKernelBench } from '../bench.js'
 import type { Dtype } from '../dtype.js'
+import { kernelMode, registerTest, withModifiers, type Modifiers } from '../modifiers.js'
 import type { Problem, ShapeSpace, TestCase } from '../problem.js'
-import { SETTINGS_KEY, shared } from '../registry.js'
+import { SETTINGS_KEY } from '../registry.js'
 import { failureMessage, type CaseResult } from '../results.js'
 import { resolveShapeSpace, shapeArbitrary, type ResolvedShapeSpace } from './shapes.js'
 
@@ -29,9 +30,6 @@ export type PropertyOutcome =
   | { status: 'failed'; counterexample: TestCase; seed: number; message: string }
 
 const DEFAULT_NUM_RUNS = 25
-
-/** Vitest's own limit is per test; a property verifies many shapes, each bounded by caseTimeoutMs. */
-const PROPERTY_TIMEOUT_MS = 30 * 60 * 1000
 
 /** Carries a drawn case's failed result out of fast-check, which keeps the error of the smallest failing case. */
 class CaseFailure extends Error {
@@ -85,27 +83,22 @@ export async function checkOnShapes(
   return { status: 'failed', counterexample, seed: details.seed, message }
 }
 
+function register(this: Modifiers, name: string, spec: KernelPropertySpec): void {
+  if (kernelMode('kernelProperty') === 'benchmark') return
+  registerTest(this, name, async (context) => {
+    const outcome = await checkKernelProperty(name, spec, { file: context.task.file.filepath, settings: inject(SETTINGS_KEY) })
+    if (outcome.status === 'skipped') context.skip(outcome.reason)
+    if (outcome.status === 'failed') throw new Error(outcome.message)
+  })
+}
+
 /**
  * Registers a `vitest run` test that draws `numRuns` shapes from the problem's shape space, verifies the solution
  * on each, and on a failure shrinks to the smallest failing shape and fails with its wrong-answer message and the
- * seed that replays it. Skipped, with the reason, where no GPU is usable.
+ * seed that replays it. Skipped, with the reason, where no GPU is usable. Chainable like test():
+ * `kernelProperty.skip`, `.only`, `.todo`.
  *
- * Under `vitest bench` it registers nothing: a property has nothing to time, and every case a kernelBench times
- * is verified anyway; a row that could never run would only clutter the benchmark table.
+ * Under `vitest bench` it registers nothing, whatever the modifiers: a property has nothing to time, and every
+ * case a kernelBench times is verified anyway; a row that could never run would only clutter the benchmark table.
  */
-export function kernelProperty(name: string, spec: KernelPropertySpec): void {
-  const mode = shared().mode
-  if (mode === 'benchmark') return
-  if (mode !== 'test') {
-    throw new Error('kernelProperty() needs the plugin: add kernelBenchPlugin() to the plugins of your vitest config')
-  }
-  test(
-    name,
-    async (context) => {
-      const outcome = await checkKernelProperty(name, spec, { file: context.task.file.filepath, settings: inject(SETTINGS_KEY) })
-      if (outcome.status === 'skipped') context.skip(outcome.reason)
-      if (outcome.status === 'failed') throw new Error(outcome.message)
-    },
-    PROPERTY_TIMEOUT_MS,
-  )
-}
+export const kernelProperty = withModifiers(register)
