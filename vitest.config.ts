@@ -16,7 +16,8 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['tests/**/*.test.ts'],
+    // The example benches are correctness tests under `vitest run` (each case verified, nothing timed).
+    include: ['tests/**/*.test.ts', 'bench/**/*.bench.ts'],
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
     benchmark: { include: ['bench/**/*.bench.ts'] },
   },
