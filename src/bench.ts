@@ -7,6 +7,7 @@ import type { BaselineSettings } from './baseline/guard.js'
 import type { Floors } from './baseline/verdict.js'
 import { compileReference, type BuildSettings } from './compile/harness.js'
 import { compile, DEFAULT_NVCC_FLAGS, findNvcc } from './compile/nvcc.js'
+import { findCeilings } from './ceilings-cache.js'
 import { parseDtype, type Dtype } from './dtype.js'
 import { deviceHost, type DeviceHost } from './engine/client.js'
 import { findSanitizer } from './engine/sanitizer.js'
@@ -15,7 +16,7 @@ import { summarize } from './engine/stats.js'
 import { measureOptionsFromEnv, resolveMeasureOptions, type MeasureOptions } from './options.js'
 import { elementsOf, toleranceFor, type Problem, type TestCase } from './problem.js'
 import { RESULT_SCHEMA_VERSION, type CaseResult, type KernelBenchResult } from './results.js'
-import { cPrototype, koffiParams, paramDtype } from './signature.js'
+import { cPrototype, cPrototypeAlternatives, koffiParams, paramDtype } from './signature.js'
 
 /**
  * A kernel benchmark. Besides the problem, solution, dtype and cases it takes any measurement option (overriding
@@ -48,6 +49,8 @@ export interface PluginSettings {
   sanitize?: boolean
   /** The CI guard: tolerance, noise factor and where the baseline files live (the plugin sets it; defaults apply). */
   baseline?: BaselineSettings
+  /** Measure the GPU's ceilings when none are cached (see src/ceilings-cache.ts); cached ones are shown regardless. */
+  ceilings?: boolean
 }
 
 export interface BenchContext {
@@ -55,6 +58,8 @@ export interface BenchContext {
   file: string
   mode: 'verify' | 'bench'
   settings: PluginSettings
+  /** Told before each case runKernelBench runs (index from 0), so a long bench can show how far it is. */
+  onCase?(index: number, total: number, caseName: string): void
 }
 
 /** A spec's floors apart from everything else; each floor must be a finite number >= 0. */
@@ -91,6 +96,7 @@ function argPlans(problem: Problem, dtype: Dtype, c: TestCase): ArgPlan[] {
       if (value === undefined) throw new Error(`case '${c.name}' of '${problem.name}' has no value for parameter '${p.name}'`)
       return { kind: 'scalar', ctype: p.ctype, value }
     }
+    if (p.kind === 'array') return { kind: 'array', name: p.name, ctype: p.ctype, memory: p.memory, values: [...p.values(c.params)] }
     const count = elementsOf(elements, p.name)
     const elementType = paramDtype(p, dtype)
     return p.kind === 'input'
@@ -124,7 +130,13 @@ function solutionTarget(
 ): CallTarget | ModuleTarget {
   if (MODULE_SOLUTION.test(file)) return { module: file }
   const flags = [...(settings.nvccFlags ?? DEFAULT_NVCC_FLAGS), ...(options.timing === 'graph' ? ['--default-stream', 'per-thread'] : [])]
-  const compiled = compile({ source: file, prototype: cPrototype(problem.signature, dtype), flags, ...build })
+  const compiled = compile({
+    source: file,
+    prototype: cPrototype(problem.signature, dtype),
+    alternatives: cPrototypeAlternatives(problem.signature, dtype),
+    flags,
+    ...build,
+  })
   return { library: compiled.path, entry: 'solution', params: koffiParams(problem.signature) }
 }
 
@@ -142,6 +154,9 @@ export interface PreparedKernelBench {
 
 /** Memcheck makes kernels many times slower. */
 const SANITIZER_SLOWDOWN = 20
+
+/** The result name of a case verified under memcheck, apart from its ordinary run. */
+const memcheckName = (c: TestCase) => `${c.name} · memcheck`
 
 /** Checks the spec, starts the device host and compiles the solution and reference once, for any number of cases. */
 export async function prepareKernelBench(name: string, spec: KernelBenchSpec, context: BenchContext): Promise<PreparedKernelBench> {
@@ -174,6 +189,11 @@ export async function prepareKernelBench(name: string, spec: KernelBenchSpec, co
   }
   header.device = status.device
   header.arch = status.arch
+  if (context.mode === 'bench') {
+    const measure = context.settings.ceilings ? () => host.ceilings(options) : undefined
+    const found = await findCeilings({ cacheDir, device: status.device, measure })
+    if (found) header.ceilings = found.ceilings
+  }
 
   const build: BuildSettings = { arch: status.arch, cacheDir, nvcc }
   const target = solutionTarget(problem, dtype, path.resolve(path.dirname(context.file), solution), options, context.settings, build)
@@ -208,7 +228,7 @@ export async function prepareKernelBench(name: string, spec: KernelBenchSpec, co
     const sanitizer = findSanitizer(findNvcc(nvcc))
     const sanitized = deviceHost({ device, cacheDir, nvcc, arch: archOverride, sanitizer })
     const slow = { ...options, caseTimeoutMs: options.caseTimeoutMs * SANITIZER_SLOWDOWN }
-    return { ...(await run(c, sanitized, 'verify', slow)), name: `${c.name} · memcheck` }
+    return { ...(await run(c, sanitized, 'verify', slow)), name: memcheckName(c) }
   }
   return { header, cases, runCase: (c) => run(c, host, context.mode, options), sanitizeCase }
 }
@@ -221,7 +241,14 @@ function smallestCase(problem: Problem, dtype: Dtype, cases: readonly TestCase[]
 export async function runKernelBench(name: string, spec: KernelBenchSpec, context: BenchContext): Promise<KernelBenchResult> {
   const { header: result, cases, runCase, sanitizeCase } = await prepareKernelBench(name, spec, context)
   if (result.skipped) return result
-  if (context.settings.sanitize) result.cases.push(await sanitizeCase(smallestCase(spec.problem, result.dtype, cases)))
-  for (const c of cases) result.cases.push(await runCase(c))
+  const steps = cases.map((c) => ({ name: c.name, run: () => runCase(c) }))
+  if (context.settings.sanitize) {
+    const smallest = smallestCase(spec.problem, result.dtype, cases)
+    steps.unshift({ name: memcheckName(smallest), run: () => sanitizeCase(smallest) })
+  }
+  for (const [index, step] of steps.entries()) {
+    context.onCase?.(index, steps.length, step.name)
+    result.cases.push(await step.run())
+  }
   return result
 }

@@ -1,16 +1,27 @@
 #!/usr/bin/env node
 // The `vitest-kernel-bench` command: `init <problem> [file.cu]` writes a starter solution and its bench file;
-// `init --list` lists the problems.
+// `init --list` lists the problems; `ceilings` measures the GPU's ceilings into the cache (or shows cached ones).
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import * as problems from '../problems/index.js'
+import { findCeilings } from './ceilings-cache.js'
+import { DeviceHost } from './engine/client.js'
+import { DEFAULT_MEASURE_OPTIONS } from './options.js'
+import { DEFAULT_CACHE_DIR } from './paths.js'
+import { describeCeilings } from './report/ceilings.js'
 import { listProblems, problemCatalog, starterFiles, type StarterFile } from './starter.js'
 
 const USAGE = `Usage:
   vitest-kernel-bench init <problem> [file.cu] [--dtype <dtype>]   write a starter solution and its .bench.ts
   vitest-kernel-bench init --list                                 list the problems
+  vitest-kernel-bench ceilings [--force] [--device <n>] [--cache-dir <dir>]
+                                  measure the GPU's ceilings (cuBLAS GEMM per dtype, device-to-device copy)
+                                  once and cache them, or show the cached ones; --force measures again
 `
+
+/** The options each command takes (--help goes with any). */
+const COMMAND_OPTIONS: Record<string, readonly string[]> = { init: ['dtype', 'list'], ceilings: ['force', 'device', 'cache-dir'] }
 
 class UsageError extends Error {}
 
@@ -26,13 +37,56 @@ function writeNewFiles(files: readonly StarterFile[]): void {
   }
 }
 
-function main(argv: readonly string[]): void {
+interface CeilingsOptions {
+  force?: boolean
+  device?: string
+  'cache-dir'?: string
+}
+
+/**
+ * Starts a device host, as a bench run does (same process isolation, GPU lock, cache directory and file), and asks
+ * it for the ceilings unless they are cached; prints them and where they are cached.
+ */
+async function ceilings(options: CeilingsOptions): Promise<void> {
+  const deviceText = options.device ?? process.env.KERNELBENCH_DEVICE ?? '0'
+  const device = Number(deviceText)
+  if (!Number.isInteger(device) || device < 0 || deviceText.trim() === '') {
+    throw new UsageError(`--device must be a CUDA device index (got '${deviceText}')`)
+  }
+  // Relative to the working directory, as the plugin's cacheDir is to the project root.
+  const cacheDir = path.resolve(options['cache-dir'] ?? DEFAULT_CACHE_DIR)
+  const host = new DeviceHost({ device, cacheDir })
+  try {
+    const status = await host.ready()
+    if (!status.available) throw new Error(`no usable CUDA GPU: ${status.reason}`)
+    const measure = () => {
+      process.stderr.write(`measuring the ceilings of ${status.device.name} (GPU ${device}); this takes a few seconds\n`)
+      return host.ceilings(DEFAULT_MEASURE_OPTIONS)
+    }
+    const found = await findCeilings({ cacheDir, device: status.device, measure, force: options.force })
+    if (!found) throw new Error('the ceilings could not be measured (see above)')
+    const file = path.relative(process.cwd(), found.file)
+    process.stdout.write(`${describeCeilings(found.ceilings).join('\n')}\n`)
+    process.stdout.write(found.source === 'cache' ? `cached in ${file} (measure again with --force)\n` : `measured now, cached in ${file}\n`)
+  } finally {
+    host.close()
+  }
+}
+
+async function main(argv: readonly string[]): Promise<void> {
   let parsed
   try {
     parsed = parseArgs({
       args: [...argv],
       allowPositionals: true,
-      options: { dtype: { type: 'string' }, list: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        dtype: { type: 'string' },
+        list: { type: 'boolean' },
+        force: { type: 'boolean' },
+        device: { type: 'string' },
+        'cache-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     })
   } catch (error) {
     throw new UsageError((error as Error).message)
@@ -43,7 +97,14 @@ function main(argv: readonly string[]): void {
     return
   }
   const [command, problem, file, ...extra] = positionals
-  if (command !== 'init') throw new UsageError(command ? `unknown command '${command}'` : 'no command given')
+  const allowed = command === undefined ? undefined : COMMAND_OPTIONS[command]
+  if (!allowed) throw new UsageError(command ? `unknown command '${command}'` : 'no command given')
+  const foreign = Object.keys(values).filter((option) => option !== 'help' && !allowed.includes(option))
+  if (foreign.length > 0) throw new UsageError(`${command} does not take ${foreign.map((o) => `--${o}`).join(', ')}`)
+  if (command === 'ceilings') {
+    if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`)
+    return ceilings(values)
+  }
   const catalog = problemCatalog(problems)
   if (values.list) {
     process.stdout.write(listProblems(catalog))
@@ -58,10 +119,8 @@ function main(argv: readonly string[]): void {
   process.stdout.write(`run it: npx vitest bench --run ${path.relative(process.cwd(), files[1]!.path)}\n`)
 }
 
-try {
-  main(process.argv.slice(2))
-} catch (error) {
+main(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(`vitest-kernel-bench: ${(error as Error).message}\n`)
   if (error instanceof UsageError) process.stderr.write(USAGE)
   process.exitCode = error instanceof UsageError ? 2 : 1
-}
+})

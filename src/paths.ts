@@ -1,4 +1,5 @@
-// Locations inside this package (device code, problem files), wherever it is installed or run from.
+// Locations inside this package (device code, problem files), wherever it is installed or run from, and the
+// default cache directory of a project using it.
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -20,3 +21,6 @@ export const PACKAGE_ROOT = findPackageRoot(path.dirname(fileURLToPath(import.me
 export function packagePath(relative: string): string {
   return path.join(PACKAGE_ROOT, relative)
 }
+
+/** Where compiled libraries and measured ceilings are cached, relative to the project root (the plugin's cacheDir). */
+export const DEFAULT_CACHE_DIR = 'node_modules/.cache/vitest-kernel-bench'

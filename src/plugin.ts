@@ -7,6 +7,7 @@ import type {} from 'vitest/config'
 import { resolveBaselineSettings, type BaselineOptions } from './baseline/guard.js'
 import type { PluginSettings } from './bench.js'
 import { resolveMeasureOptions, type MeasureOptions } from './options.js'
+import { DEFAULT_CACHE_DIR } from './paths.js'
 import { SETTINGS_KEY } from './registry.js'
 import { splitReportOptions, type ReportOptions } from './report/options.js'
 import { KernelBenchReporter } from './reporter.js'
@@ -34,6 +35,12 @@ export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, Repor
    * first bad access (default false, or KERNELBENCH_SANITIZE=1). Memcheck is slow: the case timeout is 20× longer.
    */
   sanitize?: boolean
+  /**
+   * Measure the GPU's ceilings (cuBLAS GEMM per dtype, a device-to-device copy) once, when none are cached, and
+   * report each case against them as "% of practical peak" (default false, or KERNELBENCH_CEILINGS=1). Ceilings
+   * already in the cache directory are shown without this option.
+   */
+  ceilings?: boolean
 }
 
 /** The runner module next to this one, as .ts in this repository or .js in the published build. */
@@ -44,7 +51,7 @@ function siblingModule(name: string): string {
 
 export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugin {
   const { report, rest } = splitReportOptions(options)
-  const { device, nvcc, arch, nvccFlags, cacheDir, baseline: baselineOptions, sanitize, ...measure } = rest
+  const { device, nvcc, arch, nvccFlags, cacheDir, baseline: baselineOptions, sanitize, ceilings, ...measure } = rest
   // A bad option fails when the config loads, not in every worker.
   resolveMeasureOptions(measure)
   const baseline = resolveBaselineSettings(baselineOptions)
@@ -54,13 +61,14 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
       const root = path.resolve(config.root ?? process.cwd())
       const settings: PluginSettings = {
         device: device ?? Number(process.env.KERNELBENCH_DEVICE ?? 0),
-        cacheDir: path.resolve(root, cacheDir ?? 'node_modules/.cache/vitest-kernel-bench'),
+        cacheDir: path.resolve(root, cacheDir ?? DEFAULT_CACHE_DIR),
         nvcc,
         arch,
         nvccFlags,
         measure,
         baseline,
         sanitize: sanitize ?? process.env.KERNELBENCH_SANITIZE === '1',
+        ceilings: ceilings ?? process.env.KERNELBENCH_CEILINGS === '1',
       }
       return {
         test: {

@@ -2,7 +2,7 @@
 import type { Verdict } from './baseline/verdict.js'
 import type { Dtype } from './dtype.js'
 import type { SampleSummary } from './engine/stats.js'
-import type { CaseOutcome, DeviceReport } from './engine/protocol.js'
+import type { CaseOutcome, DeviceReport, MeasuredCeilings } from './engine/protocol.js'
 import type { MeasureOptions } from './options.js'
 
 export const RESULT_SCHEMA_VERSION = 1
@@ -47,6 +47,8 @@ export interface KernelBenchResult {
   mode: 'verify' | 'bench'
   device?: DeviceReport
   arch?: string
+  /** The GPU's measured ceilings (cuBLAS GEMM per dtype, device-to-device copy), when measured or cached (bench mode). */
+  ceilings?: MeasuredCeilings
   /** Why nothing ran (no GPU on this machine). */
   skipped?: string
   options: MeasureOptions
@@ -55,9 +57,17 @@ export interface KernelBenchResult {
   baseline?: { file: string; written: boolean }
 }
 
+/** The case a kernelBench runs now (index from 0 of total), while it runs under `vitest bench`; the reporter shows it. */
+export interface KernelBenchProgress {
+  case: string
+  index: number
+  total: number
+}
+
 declare module '@vitest/runner' {
   interface TaskMeta {
     kernelBench?: KernelBenchResult
+    kernelBenchProgress?: KernelBenchProgress
   }
 }
 

@@ -1,5 +1,6 @@
-// The worker's side of the device host: starts it, sends it cases, and replaces it when it dies (a CUDA fault,
-// a crash in a solution's host code) or hangs (killed after the case timeout). One host per worker and GPU.
+// The worker's side of the device host: starts it, sends it cases (and once a request to measure the GPU's
+// ceilings), and replaces it when it dies (a CUDA fault, a crash in a solution's host code) or hangs (killed after
+// the case timeout). One host per worker and GPU.
 import { fork, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
@@ -7,17 +8,23 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { HostConfig } from './host.js'
-import type { CaseOutcome, CasePlan, DeviceReport, HostMessage } from './protocol.js'
+import type { MeasureOptions } from '../options.js'
+import type { CaseOutcome, CasePlan, CeilingsOutcome, DeviceReport, ErrorOutcome, HostMessage, HostRequest } from './protocol.js'
 import { firstSanitizerError } from './sanitizer.js'
 
 export type HostStatus = { available: true; device: DeviceReport; arch: string } | { available: false; reason: string; noGpu: boolean }
 
+/** The answer to a request: a case's outcome, or the measured ceilings. */
+type Outcome = CaseOutcome | CeilingsOutcome
+
 interface Pending {
   id: number
-  caseName: string
-  /** The host the case was sent to: only its death fails the case. */
+  type: HostRequest['type']
+  /** What the host is doing, for messages: "case 'n = 2^20'". */
+  task: string
+  /** The host the request was sent to: only its death fails the request. */
   child: ChildProcess
-  resolve: (outcome: CaseOutcome) => void
+  resolve: (outcome: Outcome) => void
   timer: NodeJS.Timeout
 }
 
@@ -44,6 +51,7 @@ export class DeviceHost {
   private lastCaseEnd?: number
   /** Sanitize mode: the memcheck log of the current host, and how much of it earlier cases have used. */
   private sanitizerLog?: { file: string; read: number }
+  private measuredCeilings?: Promise<CeilingsOutcome>
 
   constructor(readonly config: HostConfig) {}
 
@@ -65,7 +73,7 @@ export class DeviceHost {
       child.on('message', (message: HostMessage) => {
         if (message.type === 'ready') resolve({ available: true, device: message.device, arch: message.arch })
         else if (message.type === 'init-failed') resolve({ available: false, reason: message.reason, noGpu: message.noGpu })
-        else if (message.type === 'result' && this.pending?.id === message.id) {
+        else if ((message.type === 'result' || message.type === 'ceilings') && this.pending?.id === message.id) {
           // A host that lost its context exits right after this message: the next case must not be sent to it.
           if (message.outcome.status === 'error' && message.outcome.contextLost) this.detach(child)
           this.settle(message.outcome)
@@ -80,8 +88,8 @@ export class DeviceHost {
             status: 'error',
             errorName: 'DeviceHostDied',
             message:
-              `the process that owns the GPU ${how} during case '${this.pending.caseName}'` +
-              (signal === 'SIGSEGV' || signal === 'SIGBUS' || signal === 'SIGABRT'
+              `the process that owns the GPU ${how} during ${this.pending.task}` +
+              (this.pending.type === 'run' && (signal === 'SIGSEGV' || signal === 'SIGBUS' || signal === 'SIGABRT')
                 ? ' (a crash in the solution\'s host code?)'
                 : '') +
               '; a fresh one runs the next case',
@@ -104,7 +112,7 @@ export class DeviceHost {
   }
 
   /** In sanitize mode, the first bad access memcheck saw during the case fails it, whatever else happened. */
-  private withSanitizerReport(outcome: CaseOutcome): CaseOutcome {
+  private withSanitizerReport(outcome: Outcome): Outcome {
     const log = this.sanitizerLog
     if (!log || !fs.existsSync(log.file)) return outcome
     const text = fs.readFileSync(log.file, 'utf8')
@@ -114,7 +122,7 @@ export class DeviceHost {
     return { status: 'error', errorName: 'ComputeSanitizer', message: `compute-sanitizer memcheck found:\n${error}` }
   }
 
-  private settle(outcome: CaseOutcome): void {
+  private settle(outcome: Outcome): void {
     const pending = this.pending
     if (!pending) return
     this.pending = undefined
@@ -124,14 +132,28 @@ export class DeviceHost {
   }
 
   /** Runs one case; never rejects: faults, crashes and timeouts come back as error outcomes. */
-  async run(plan: CasePlan): Promise<CaseOutcome> {
+  run(plan: CasePlan): Promise<CaseOutcome> {
+    return this.send<CaseOutcome>((id) => ({ type: 'run', id, plan }), `case '${plan.caseName}'`, plan.options.caseTimeoutMs)
+  }
+
+  /**
+   * Measures the GPU's ceilings (src/engine/ceilings.ts) once for this host, however often asked: a failure is
+   * not retried either. Never rejects. `options`: the global warmup before it, and the timeout.
+   */
+  ceilings(options: MeasureOptions): Promise<CeilingsOutcome> {
+    this.measuredCeilings ??= this.send<CeilingsOutcome>((id) => ({ type: 'ceilings', id, options }), 'the ceiling measurement', options.caseTimeoutMs)
+    return this.measuredCeilings
+  }
+
+  /** Sends one request and waits for its answer, or for the host's death or the timeout (as error outcomes). */
+  private async send<T extends Outcome>(request: (id: number) => HostRequest, task: string, timeoutMs: number): Promise<T | ErrorOutcome> {
     const status = await this.ready()
     if (!status.available) return { status: 'error', errorName: 'NoGpu', message: status.reason }
     const child = this.child
-    if (!child) return this.run(plan)
+    if (!child) return this.send<T>(request, task, timeoutMs)
     const id = this.nextId++
-    return new Promise<CaseOutcome>((resolve) => {
-      const timeoutMs = plan.options.caseTimeoutMs
+    const message = request(id)
+    return new Promise<T | ErrorOutcome>((resolve) => {
       const sentAt = performance.now()
       const timer = setTimeout(() => {
         const elapsedS = ((performance.now() - sentAt) / 1000).toFixed(1)
@@ -139,14 +161,15 @@ export class DeviceHost {
           status: 'error',
           errorName: 'Timeout',
           message:
-            `case '${plan.caseName}' did not finish within ${(timeoutMs / 1000).toFixed(0)} s (stopped after ${elapsedS} s: a kernel ` +
+            `${task} did not finish within ${(timeoutMs / 1000).toFixed(0)} s (stopped after ${elapsedS} s: a kernel ` +
             'that never ends, or raise caseTimeoutMs); the device host was killed and a fresh one runs the next case',
         })
         this.detach(child)
         child.kill('SIGKILL')
       }, timeoutMs)
-      this.pending = { id, caseName: plan.caseName, child, resolve, timer }
-      child.send({ type: 'run', id, plan })
+      // The host answers a request with the outcome of its own type (host.ts).
+      this.pending = { id, type: message.type, task, child, resolve: (outcome) => resolve(outcome as T), timer }
+      child.send(message)
     })
   }
 

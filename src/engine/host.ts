@@ -1,13 +1,15 @@
-// The device host: a child process of a Vitest worker that owns one GPU's CUDA context and runs cases on it.
+// The device host: a child process of a Vitest worker that owns one GPU's CUDA context and runs cases on it (and
+// measures the GPU's ceilings when asked).
 // A fault poisons only this process; the worker reports it and starts a fresh one (DESIGN §6).
 import { archForComputeCapability } from '../compile/nvcc.js'
 import { compileCuptiShim } from '../compile/cupti-shim.js'
 import { compileHarness } from '../compile/harness.js'
 import * as cuda from '../native/cuda.js'
+import { measureCeilings } from './ceilings.js'
 import { DeviceSession } from './device-session.js'
 import { acquireGpuLock, lockPath } from './gpu-lock.js'
 import { contextLost, runCase } from './measure.js'
-import type { HostMessage, HostRequest } from './protocol.js'
+import type { ErrorOutcome, HostMessage, HostRequest } from './protocol.js'
 
 export interface HostConfig {
   device: number
@@ -68,19 +70,28 @@ process.on('message', (request: HostRequest) => {
   void handle(session, request)
 })
 
-/** One case at a time: the worker sends the next only after this one's result. */
+/** The reply to one request; what it throws, handle() sends as an error outcome. */
+async function answer(session: DeviceSession, request: HostRequest): Promise<HostMessage> {
+  if (request.type === 'ceilings') {
+    return { type: 'ceilings', id: request.id, outcome: { status: 'ok', ceilings: measureCeilings(session, request.options) } }
+  }
+  const solution = await session.solution(request.plan.solution)
+  return { type: 'result', id: request.id, outcome: runCase(session, request.plan, solution) }
+}
+
+/** One request at a time: the worker sends the next only after this one's answer. */
 async function handle(session: DeviceSession, request: HostRequest): Promise<void> {
   const release = acquireGpuLock(lockPath(session.info.pciBusId), (owner) =>
     process.stderr.write(`vitest-kernel-bench: waiting for ${session.info.name} (GPU ${config.device}), in use by process ${owner}\n`),
   )
   let lost = false
   try {
-    const solution = await session.solution(request.plan.solution)
-    send({ type: 'result', id: request.id, outcome: runCase(session, request.plan, solution) })
+    send(await answer(session, request))
   } catch (error) {
     const e = error as Error
     lost = contextLost(error)
-    send({ type: 'result', id: request.id, outcome: { status: 'error', errorName: e.name, message: e.message, contextLost: lost } })
+    const outcome: ErrorOutcome = { status: 'error', errorName: e.name, message: e.message, contextLost: lost }
+    send(request.type === 'ceilings' ? { type: 'ceilings', id: request.id, outcome } : { type: 'result', id: request.id, outcome })
   } finally {
     release()
   }

@@ -12,6 +12,7 @@ export type ArgPlan =
   | { kind: 'input'; name: string; dtype: Dtype; count: number; range: readonly [number, number] }
   | { kind: 'output'; name: string; dtype: Dtype; count: number }
   | { kind: 'scalar'; ctype: ScalarCType; value: number }
+  | { kind: 'array'; name: string; ctype: 'size_t' | 'int'; memory: 'device' | 'host'; values: number[] }
 
 /** A function in a compiled library, with the koffi parameter types derived from the signature. */
 export interface CallTarget {
@@ -66,12 +67,66 @@ export interface VerifiedOutput {
   comparison: Comparison
 }
 
+/** A request the device host could not answer: a fault, a timeout, a crash. */
+export type ErrorOutcome = { status: 'error'; errorName: string; message: string; contextLost?: boolean }
+
 export type CaseOutcome =
   | { status: 'ok'; outputs: VerifiedOutput[]; timing?: TimingResult; verificationSkipped: boolean }
   | { status: 'wrong'; message: string; outputs: VerifiedOutput[] }
-  | { status: 'error'; errorName: string; message: string; contextLost?: boolean }
+  | ErrorOutcome
 
-export type HostRequest = { type: 'run'; id: number; plan: CasePlan }
+/** The dtypes a GEMM ceiling is measured for: the ones problems are judged against (report/metrics.ts peakKey). */
+export type CeilingDtype = 'float32' | 'float16' | 'bfloat16'
+
+/** How a ceiling was timed: `warmup` untimed calls, then `repetitions` calls each between CUDA events. */
+export interface CeilingTiming {
+  /** The fastest repetition, ms: a ceiling is the best the GPU achieves. */
+  bestMs: number
+  medianMs: number
+  repetitions: number
+  warmup: number
+  /** SM clock read while the repetitions ran (NaN when NVML is unavailable). */
+  smClockMHz: number
+}
+
+export interface GemmCeiling extends CeilingTiming {
+  dtype: CeilingDtype
+  /** Edge of the square product (m = n = k). */
+  size: number
+  /** The cuBLAS call and math mode, e.g. 'cublasSgemm, pedantic math (no TF32)'. */
+  call: string
+  /** 2·size³ / bestMs. */
+  tflops: number
+}
+
+export interface CopyCeiling extends CeilingTiming {
+  /** Size of the copied buffer. */
+  bytes: number
+  /** 2·bytes (each byte read and written) / bestMs, in GB/s (1e9 bytes/s). */
+  gbPerSecond: number
+}
+
+/** Measured ceilings of one GPU (src/engine/ceilings.ts): the practical peaks, cached per GPU by the worker. */
+export interface MeasuredCeilings {
+  /** Shape version of this record; a cache file of another version is measured again. */
+  version: 1
+  /** When it was measured (ISO 8601). */
+  measuredAt: string
+  /** The GPU and software it was measured on. */
+  gpu: Pick<DeviceReport, 'name' | 'pciBusId' | 'computeCapability' | 'driverRelease' | 'driverVersion' | 'runtimeVersion'>
+  maxSmClockMHz: number
+  gemm: GemmCeiling[]
+  copy?: CopyCeiling
+  /** What could not be measured, and why (e.g. a dtype cuBLAS does not support on this GPU). */
+  unavailable: string[]
+}
+
+export type CeilingsOutcome = { status: 'ok'; ceilings: MeasuredCeilings } | ErrorOutcome
+
+export type HostRequest =
+  | { type: 'run'; id: number; plan: CasePlan }
+  /** Measure the ceilings; `options` gives the global warmup that precedes them. */
+  | { type: 'ceilings'; id: number; options: MeasureOptions }
 
 /** What the worker learns about the GPU when its device host starts. */
 export interface DeviceReport extends DeviceInfo {
@@ -87,3 +142,4 @@ export type HostMessage =
   | { type: 'ready'; device: DeviceReport; arch: string }
   | { type: 'init-failed'; reason: string; noGpu: boolean }
   | { type: 'result'; id: number; outcome: CaseOutcome }
+  | { type: 'ceilings'; id: number; outcome: CeilingsOutcome }

@@ -7,11 +7,12 @@ import pc from 'picocolors'
 import { formatPercent as formatChange } from '../baseline/verdict.js'
 import { geometricMean } from '../engine/stats.js'
 import type { StopReason } from '../engine/stopping.js'
-import type { DeviceReport } from '../engine/protocol.js'
+import type { DeviceReport, MeasuredCeilings } from '../engine/protocol.js'
 import type { CaseResult, CaseVerdict, KernelBenchResult } from '../results.js'
+import { ceilingPeaks, ceilingsLine, peaksNote } from './ceilings.js'
 import { formatBandwidth, formatBytes, formatCv, formatFlops, formatPercent, formatTime, renderTable, type Align } from './format.js'
 import { gbPerSecond, roofline, type Roofline } from './metrics.js'
-import { peaksFor } from './peaks.js'
+import { peaksFor, type GpuPeaks } from './peaks.js'
 
 const STOP_LABEL: Record<StopReason, string> = { 'target-cv': 'cv', 'noise-stable': 'stable', 'max-iterations': 'max-n', 'max-time': 'max-time' }
 
@@ -29,13 +30,22 @@ export function deviceLine(device: DeviceReport, arch: string): string {
 }
 
 /** Why clocks are unknown, when NVML could not be used. */
-export function clocksUnknownNote(device: DeviceReport): string | undefined {
+function clocksUnknownNote(device: DeviceReport): string | undefined {
   return device.nvmlError ? `clocks unknown (no throttle filtering): ${device.nvmlError}` : undefined
 }
 
-export function renderDeviceHeader(device: DeviceReport, arch: string): string {
-  const note = clocksUnknownNote(device)
-  return pc.bold(deviceLine(device, arch)) + (note ? `\n${pc.yellow(note)}` : '')
+/** What the reader must know about the device's figures: where the peaks come from, why clocks are unknown. */
+export function deviceNotes(device: DeviceReport, ceilings: MeasuredCeilings | undefined): string[] {
+  return [peaksNote(device.name, ceilings), clocksUnknownNote(device)].filter((note) => note !== undefined)
+}
+
+/** The device line, its measured ceilings (when there are some) and its notes. */
+export function renderDeviceHeader(device: DeviceReport, arch: string, ceilings?: MeasuredCeilings): string {
+  return [
+    pc.bold(deviceLine(device, arch)),
+    ...(ceilings ? [ceilingsLine(ceilings)] : []),
+    ...deviceNotes(device, ceilings).map((note) => pc.yellow(note)),
+  ].join('\n')
 }
 
 /** The numbers a timed case is reported with, all from its median runtime. */
@@ -44,8 +54,10 @@ export interface CaseFigures {
   cv: number
   flopsPerSecond: number
   gbPerSecond: number
-  /** Undefined when the GPU is not in the peak table. */
+  /** Against the datasheet peaks; undefined when the GPU is not in the peak table. */
   roofline?: Roofline
+  /** Against the measured ceilings ("% of practical peak"); undefined when none were measured. */
+  practical?: Roofline
   /** Mean SM clock of the kept samples (NaN when NVML is unavailable). */
   smClockMHz: number
   samples: number
@@ -58,13 +70,14 @@ export function caseFigures(result: KernelBenchResult, c: CaseResult): CaseFigur
   const s = c.summary
   const t = c.outcome.status === 'ok' ? c.outcome.timing : undefined
   if (!s || !t) return undefined
-  const peaks = result.device && peaksFor(result.device.name)
+  const against = (peaks: GpuPeaks | undefined) => peaks && roofline(c.flops, c.bytes, s.median, result.dtype, peaks)
   return {
     medianMs: s.median,
     cv: s.cv,
     flopsPerSecond: c.flops / (s.median * 1e-3),
     gbPerSecond: gbPerSecond(c.bytes, s.median),
-    roofline: peaks ? roofline(c.flops, c.bytes, s.median, result.dtype, peaks) : undefined,
+    roofline: against(result.device && peaksFor(result.device.name)),
+    practical: against(result.ceilings && ceilingPeaks(result.ceilings)),
     smClockMHz: t.meanSmClockMHz,
     samples: s.n,
     droppedThrottled: t.droppedThrottled,
@@ -83,8 +96,13 @@ export interface Cell {
 const cell = (text: string, tone: Tone = 'plain'): Cell => ({ text, tone })
 
 /** The figure columns of a timed row, in table order. */
-export const FIGURE_COLUMNS = ['median', 'cv', 'throughput', 'bandwidth', 'peak', 'bw', 'sol', 'clock', 'n', 'stop'] as const
+const FIGURE_COLUMNS = ['median', 'cv', 'throughput', 'bandwidth', 'peak', 'bw', 'sol', 'practical', 'clock', 'n', 'stop'] as const
 export type FigureColumn = (typeof FIGURE_COLUMNS)[number]
+
+/** The columns a result's table has: 'practical' only where the GPU's ceilings were measured. */
+export function figureColumns(result: KernelBenchResult): FigureColumn[] {
+  return FIGURE_COLUMNS.filter((k) => k !== 'practical' || result.ceilings !== undefined)
+}
 
 /** A timed case has a cell per figure column; any other case one status cell (wrong, error, verified). */
 export type CaseCells = { figures: Record<FigureColumn, Cell> } | { status: Cell }
@@ -95,8 +113,11 @@ export function caseCells(result: KernelBenchResult, c: CaseResult): CaseCells {
   if (o.status === 'error') return { status: cell(`✗ ${o.errorName}`, 'bad') }
   const f = caseFigures(result, c)
   if (!f) return { status: cell('✓ verified', 'good') }
-  const line = f.roofline
-  const sol = line === undefined ? cell('—') : line.solPercent > 100 ? cell(`${formatPercent(line.solPercent)} ⚠`, 'alarm') : cell(formatPercent(line.solPercent))
+  // A GPU missing from the datasheet table is judged against its measured ceilings. Only beating the datasheet
+  // proves a wrong measurement: a kernel may beat cuBLAS or cudaMemcpy.
+  const line = f.roofline ?? f.practical
+  const impossible = f.roofline !== undefined && f.roofline.solPercent > 100
+  const sol = line === undefined ? cell('—') : impossible ? cell(`${formatPercent(line.solPercent)} ⚠`, 'alarm') : cell(formatPercent(line.solPercent))
   return {
     figures: {
       median: cell(formatTime(f.medianMs)),
@@ -106,6 +127,7 @@ export function caseCells(result: KernelBenchResult, c: CaseResult): CaseCells {
       peak: cell(formatPercent(line?.computePercent)),
       bw: cell(formatPercent(line?.bandwidthPercent)),
       sol,
+      practical: cell(formatPercent(f.practical?.solPercent)),
       clock: cell(Number.isFinite(f.smClockMHz) ? `${Math.round(f.smClockMHz)}` : '—'),
       n: f.droppedThrottled ? cell(`${f.samples} (-${f.droppedThrottled})`, 'warn') : cell(`${f.samples}`),
       stop: cell(STOP_LABEL[f.stopReason]),
@@ -153,9 +175,9 @@ const PAINT: Record<Tone, (text: string) => string> = {
 
 const paint = (c: Cell) => PAINT[c.tone](c.text)
 
-function caseRow(result: KernelBenchResult, c: CaseResult): string[] {
+function caseRow(result: KernelBenchResult, c: CaseResult, columns: readonly FigureColumn[]): string[] {
   const cells = caseCells(result, c)
-  return 'status' in cells ? [c.name, paint(cells.status)] : [c.name, ...FIGURE_COLUMNS.map((k) => paint(cells.figures[k]))]
+  return 'status' in cells ? [c.name, paint(cells.status)] : [c.name, ...columns.map((k) => paint(cells.figures[k]))]
 }
 
 /** The 'vs baseline' cell: the TFLOPS change (red slower, green faster, dim within the bound), flagged on a floor. */
@@ -183,19 +205,33 @@ function baselineCell(v: CaseVerdict, change: string | undefined): string {
   }
 }
 
-const HEADER = ['case', 'median', 'cv', 'throughput', 'bandwidth', '% peak', '% bw', 'SOL', 'SM MHz', 'n', 'stop']
-const ALIGN: Align[] = ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left']
+const TITLE: Record<FigureColumn, string> = {
+  median: 'median',
+  cv: 'cv',
+  throughput: 'throughput',
+  bandwidth: 'bandwidth',
+  peak: '% peak',
+  bw: '% bw',
+  sol: 'SOL',
+  practical: 'practical',
+  clock: 'SM MHz',
+  n: 'n',
+  stop: 'stop',
+}
 
 /** The case rows, with a 'vs baseline' column when the CI guard judged any case. */
 function caseTable(result: KernelBenchResult): string[] {
-  const rows = result.cases.map((c) => caseRow(result, c))
-  if (!result.cases.some((c) => c.verdict)) return renderTable(HEADER, rows, ALIGN)
+  const columns = figureColumns(result)
+  const rows = result.cases.map((c) => caseRow(result, c, columns))
+  const header = ['case', ...columns.map((k) => TITLE[k])]
+  const align: Align[] = ['left', ...columns.map((k): Align => (k === 'stop' ? 'left' : 'right'))]
+  if (!result.cases.some((c) => c.verdict)) return renderTable(header, rows, align)
   // Only timed rows (full width) carry a verdict, so the extra cell always lands in the last column.
   const judged = rows.map((row, i) => {
     const v = result.cases[i]!.verdict
     return v ? [...row, verdictCell(v)] : row
   })
-  return renderTable([...HEADER, 'vs baseline'], judged, [...ALIGN, 'left'])
+  return renderTable([...header, 'vs baseline'], judged, [...align, 'left'])
 }
 
 export function renderKernelResult(result: KernelBenchResult): string {

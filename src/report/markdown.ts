@@ -3,14 +3,15 @@
 import { formatPercent as formatChange } from '../baseline/verdict.js'
 import type { CaseResult, CaseVerdict, KernelBenchResult } from '../results.js'
 import type { ReportedBench } from './json.js'
+import { ceilingsLine } from './ceilings.js'
 import {
-  FIGURE_COLUMNS,
   SOL_WARNING,
   VERIFICATION_SKIPPED_WARNING,
   caseCells,
   caseFigures,
-  clocksUnknownNote,
   deviceLine,
+  deviceNotes,
+  figureColumns,
   geometricMeanLine,
   hasSolAbove100,
   type Cell,
@@ -18,14 +19,17 @@ import {
 } from './kernel-table.js'
 
 type OtherColumn = Exclude<FigureColumn, 'median' | 'cv'>
-/** The figure columns after 'median ± CV' (Markdown joins the CV to the median), with their titles. */
-const OTHER_COLUMNS = FIGURE_COLUMNS.filter((k): k is OtherColumn => k !== 'median' && k !== 'cv')
+/** The figure columns after 'median ± CV' (Markdown joins the CV to the median). */
+function otherColumns(result: KernelBenchResult): OtherColumn[] {
+  return figureColumns(result).filter((k): k is OtherColumn => k !== 'median' && k !== 'cv')
+}
 const COLUMN_TITLE: Record<OtherColumn, string> = {
   throughput: 'throughput',
   bandwidth: 'bandwidth',
   peak: '% peak compute',
   bw: '% peak bandwidth',
   sol: 'SOL',
+  practical: '% of practical peak',
   clock: 'SM MHz',
   n: 'samples',
   stop: 'stop rule',
@@ -78,11 +82,11 @@ function caseRow(result: KernelBenchResult, c: CaseResult): string {
   if ('status' in cells) return tableRow([escape(c.name), emphasise(cells.status)])
   const f = cells.figures
   const median = `${emphasise(f.median)} ${emphasise(f.cv)}`
-  return tableRow([escape(c.name), median, ...OTHER_COLUMNS.map((k) => emphasise(f[k])), verdictCell(c.verdict)])
+  return tableRow([escape(c.name), median, ...otherColumns(result).map((k) => emphasise(f[k])), verdictCell(c.verdict)])
 }
 
 function caseTable(result: KernelBenchResult): string[] {
-  const header = ['case', 'median ± CV', ...OTHER_COLUMNS.map((k) => COLUMN_TITLE[k]), 'verdict']
+  const header = ['case', 'median ± CV', ...otherColumns(result).map((k) => COLUMN_TITLE[k]), 'verdict']
   const align = header.map((_, i) => (i === 0 || i >= header.length - 2 ? ':--' : '--:'))
   return [tableRow(header), tableRow(align), ...result.cases.map((c) => caseRow(result, c))]
 }
@@ -121,17 +125,21 @@ function benchSection(bench: ReportedBench): string[] {
   return lines
 }
 
-/** Each distinct device in the run, in the order benches first used it, with NVML's trouble if any. */
+/** Each distinct device in the run, in the order benches first used it, with its ceilings and notes if any. */
 function deviceLines(benches: readonly ReportedBench[]): string[] {
   const seen = new Set<string>()
   const lines: string[] = []
   for (const { result } of benches) {
     if (!result?.device || !result.arch) continue
-    const line = deviceLine(result.device, result.arch)
-    if (seen.has(line)) continue
-    seen.add(line)
-    const note = clocksUnknownNote(result.device)
-    lines.push(`**${escape(line)}**`, '', ...(note ? [`> ${escape(note)}`, ''] : []))
+    const block = [`**${escape(deviceLine(result.device, result.arch))}**`, '']
+    if (result.ceilings) block.push(escape(ceilingsLine(result.ceilings)), '')
+    const notes = deviceNotes(result.device, result.ceilings)
+    // One quote paragraph per note: consecutive quote lines would run together into one.
+    if (notes.length > 0) block.push(notes.map((note) => `> ${escape(note)}`).join('\n>\n'), '')
+    const text = block.join('\n')
+    if (seen.has(text)) continue
+    seen.add(text)
+    lines.push(...block)
   }
   return lines
 }
