@@ -58,7 +58,9 @@ function verify(
       return (
         `${name}: ${c.badCount} of ${elements} elements out of tolerance (rtol ${plan.tolerance.rtol}, atol ${plan.tolerance.atol})` +
         (c.nanCount ? `, ${c.nanCount} NaN (never written?)` : '') +
-        `; first bad index ${c.firstBad}: expected ${c.expectedAtFirstBad}, got ${c.gotAtFirstBad}; max abs error ${c.maxAbsError}`
+        `; first bad index ${c.firstBad}: expected ${c.expectedAtFirstBad}, got ${c.gotAtFirstBad}; ` +
+        // NaN has no distance: a NaN-only failure would otherwise read "max abs error 0".
+        `max abs error ${c.maxAbsError}${c.nanCount ? ' (NaN excluded)' : ''}`
       )
     })
     throw new WrongAnswer(`wrong answer ${when} in case '${plan.caseName}':\n  ${lines.join('\n  ')}`, results)

@@ -1,0 +1,18 @@
+// The problems whose signature carries Tensara's shape array (softmax, max-dim: device memory; sum-dim, argmax:
+// page-locked host memory), verified on random shapes drawn by kernelProperty(): the array must hold each drawn
+// shape, wherever it lives. kernelProperty skips, with the reason, where no GPU is usable.
+import { kernelProperty } from 'vitest-kernel-bench'
+import { argmax, maxDim, softmax, sumDim } from '../../problems/index.js'
+
+const example = (problem: string, file: string) => `../../problems/${problem}/solutions/${file}`
+const numRuns = 15
+
+kernelProperty('softmax.cu on random shapes (shape in device memory)', { problem: softmax, solution: example('softmax', 'softmax.cu'), numRuns })
+kernelProperty('max_dim.cu on random shapes (shape in device memory)', { problem: maxDim, solution: example('max-dim', 'max_dim.cu'), numRuns })
+kernelProperty('sum_dim.cu on random shapes (shape in host memory)', { problem: sumDim, solution: example('sum-dim', 'sum_dim.cu'), numRuns })
+kernelProperty('argmax.cu on random shapes (int shape in host memory)', { problem: argmax, solution: example('argmax', 'argmax.cu'), numRuns })
+kernelProperty('a Tensara-style sum-dim that reads the host shape as if on the device, on random shapes', {
+  problem: sumDim,
+  solution: '../fixtures/solutions/sum_dim_shape_anywhere.cu',
+  numRuns,
+})
