@@ -4,7 +4,8 @@
 // Tensara passes the shape as an array after the output: `(input, int dim, output, shape*, ndim)`. A case keeps
 // the extents as the parameters shape0 … shape3 (1 past ndim), so that kernelProperty() can draw them; the
 // `shape` array the solution receives holds the first ndim of them.
-import type { ShapeSpace, TestCase } from '../../src/problem.js'
+import { packagePath } from '../../src/paths.js'
+import { defineProblem, type Problem, type ShapeSpace, type TestCase, type Tolerance } from '../../src/problem.js'
 import type { ArrayParam, ParamSpec } from '../../src/signature.js'
 
 export const SHAPE_PARAMS = ['shape0', 'shape1', 'shape2', 'shape3'] as const
@@ -15,7 +16,7 @@ export interface OverDimConfig {
 }
 
 /** The (shape, dim) pairs Tensara tests sum-dim, max-dim and argmax on (the same six for all three). */
-export const REDUCTION_CONFIGS: readonly OverDimConfig[] = [
+const REDUCTION_CONFIGS: readonly OverDimConfig[] = [
   { shape: [16, 128, 256], dim: 1 },
   { shape: [32, 512, 512], dim: 0 },
   { shape: [8, 1024, 1024], dim: 2 },
@@ -71,13 +72,13 @@ export function sliceLayout({ params }: TestCase): SliceLayout {
 }
 
 /** Element counts of a reduction that keeps one value per slice (keepdim or not, the count is the same). */
-export function reducedElements(c: TestCase): { input: number; output: number } {
+function reducedElements(c: TestCase): { input: number; output: number } {
   const { outer, size, inner } = sliceLayout(c)
   return { input: outer * size * inner, output: outer * inner }
 }
 
 /** Tensara's count for sum, max and argmax over a dimension: size - 1 additions or comparisons per slice. */
-export function reductionFlops(c: TestCase): number {
+function reductionFlops(c: TestCase): number {
   const { outer, size, inner } = sliceLayout(c)
   return outer * inner * (size - 1)
 }
@@ -89,4 +90,34 @@ export function reductionFlops(c: TestCase): number {
 export const OVER_DIM_SHAPES: ShapeSpace = {
   ranges: { shape0: [1, 64], shape1: [1, 300], shape2: [1, 300], dim: [0, 2] },
   valid: ({ dim, ndim }) => dim! < ndim!,
+}
+
+/** What sets sum-dim, max-dim and argmax apart; the rest of their definition is the same. */
+export interface ReductionOverDim {
+  readonly name: string
+  readonly description: string
+  readonly output: ParamSpec
+  readonly extent: ArrayParam['ctype']
+  readonly memory: ArrayParam['memory']
+  readonly tolerance: Tolerance
+}
+
+/**
+ * A Tensara reduction over one dimension: float32 inputs uniform in [-5, 5], the six REDUCTION_CONFIGS cases, one
+ * output per slice, size - 1 operations per slice, and its reference in cuda/references/<name>.cu.
+ */
+export function defineReductionOverDim(r: ReductionOverDim): Problem {
+  return defineProblem({
+    name: r.name,
+    description: r.description,
+    signature: overDimSignature(r.output, r.extent, r.memory),
+    dtypes: ['float32'],
+    cases: () => overDimCases(REDUCTION_CONFIGS),
+    elements: reducedElements,
+    flops: reductionFlops,
+    tolerance: { float32: r.tolerance },
+    reference: { kind: 'cuda', file: packagePath(`cuda/references/${r.name}.cu`) },
+    inputRange: [-5, 5],
+    shapes: OVER_DIM_SHAPES,
+  })
 }
