@@ -232,7 +232,8 @@ export function compile(req: CompileRequest): CompiledLibrary {
     throw new Error(`solution file not found: ${req.source}`)
   }
   const spellings = req.prototype ? [req.prototype, ...(req.alternatives ?? [])] : [undefined]
-  const units = spellings.map((prototype) => translationUnit({ ...req, prototype }, nvcc, sourceText))
+  const includes = includedTexts(req.source, sourceText)
+  const units = spellings.map((prototype) => translationUnit({ ...req, prototype }, nvcc, [sourceText, ...includes]))
   const cached = units.find((unit) => fs.existsSync(unit.output))
   if (cached) return { path: cached.output, cached: true }
   let mismatch: SignatureMismatchError | undefined
@@ -254,11 +255,12 @@ interface TranslationUnit {
   output: string
 }
 
-function translationUnit(req: CompileRequest, nvcc: string, sourceText: string): TranslationUnit {
+/** `texts`: the source and every header it includes, all part of the cache key. */
+function translationUnit(req: CompileRequest, nvcc: string, texts: readonly string[]): TranslationUnit {
   const wrapper = wrapperSource(req)
   const hash = crypto
     .createHash('sha256')
-    .update(JSON.stringify([wrapper, sourceText, includedTexts(req.source, sourceText), fs.realpathSync(nvcc), nvccArgs(req, '', '')]))
+    .update(JSON.stringify([wrapper, ...texts, fs.realpathSync(nvcc), nvccArgs(req, '', '')]))
     .digest('hex')
     .slice(0, 24)
   const base = `${path.basename(req.source).replace(/\W/g, '_')}-${req.arch}-${hash}`
