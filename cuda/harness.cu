@@ -128,6 +128,27 @@ extern "C" int kb_compare(const void* got, const void* expected, size_t n, int d
   return (int)err;
 }
 
+// An order-independent 64-bit digest of a buffer's 16-bit words: the sum over i of splitmix64(word_i ^ splitmix64(i)).
+// Equal digests before and after a call mean the call left the buffer as it found it (bar a 2^-64 collision).
+__global__ void checksumKernel(const uint16_t* words, size_t n, unsigned long long* out) {
+  unsigned long long sum = 0;
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    sum += splitmix64((uint64_t)words[i] ^ splitmix64(i));
+  }
+  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xFFFFFFFFu, sum, offset);
+  if ((threadIdx.x & 31) == 0) atomicAdd(out, sum);
+}
+
+// Stream-ordered: zeroes *digest (device memory) and adds the digest of `bytes` (even: every dtype is 2 bytes or
+// more) into it.
+extern "C" int kb_checksum(const void* data, size_t bytes, unsigned long long* digest) {
+  cudaError_t err = cudaMemsetAsync(digest, 0, sizeof(*digest));
+  if (err != cudaSuccess) return (int)err;
+  size_t n = bytes / sizeof(uint16_t);
+  checksumKernel<<<blocksFor(n), kThreads>>>((const uint16_t*)data, n, digest);
+  return (int)cudaGetLastError();
+}
+
 // Reads every 16-byte word of `scratch` (sized at least twice the L2) so that L2 holds only clean lines of a
 // buffer the solution never touches. A read flush is used instead of memset because a write flush leaves dirty
 // lines whose write-back would be charged to the next (timed) kernel. The sink write never happens (scratch is
@@ -155,7 +176,8 @@ __device__ uint64_t globalTimerNs() {
 
 // Holds the stream until the host sets *flag (a host-mapped word), like nvbench's blocking kernel: every
 // iteration of a batch is enqueued behind it, so launch overhead never shows between timed kernels. Gives up
-// after timeoutNs and records that in *timedOut, so a host that dies cannot deadlock the GPU.
+// after timeoutNs and records that in *timedOut (zeroed by kb_spin first), so a host that dies cannot deadlock the
+// GPU, and a batch whose enqueue outlasted the spin is known.
 __global__ void spinKernel(volatile int* flag, uint64_t timeoutNs, int* timedOut) {
   uint64_t start = globalTimerNs();
   while (*flag == 0) {
@@ -168,6 +190,8 @@ __global__ void spinKernel(volatile int* flag, uint64_t timeoutNs, int* timedOut
 }
 
 extern "C" int kb_spin(volatile int* flagDevice, uint64_t timeoutNs, int* timedOutDevice) {
+  cudaError_t err = cudaMemsetAsync(timedOutDevice, 0, sizeof(int));
+  if (err != cudaSuccess) return (int)err;
   spinKernel<<<1, 1>>>(flagDevice, timeoutNs, timedOutDevice);
   return (int)cudaGetLastError();
 }

@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { writeFileAtomic } from './atomic-write.js'
-import type { CeilingsOutcome, DeviceReport, MeasuredCeilings } from './engine/protocol.js'
+import type { CeilingsOutcome, DeviceReport, MeasuredCeilings } from './engine/messages.js'
 
 /** '<cacheDir>/ceilings/NVIDIA_H200__00000000_19_00.0__580.95.05.json'. */
 export function ceilingsFile(cacheDir: string, device: DeviceReport): string {

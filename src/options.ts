@@ -1,6 +1,14 @@
-// Every option of the measurement protocol, with the defaults DESIGN.md §3 names. Plugin options apply to every
+// Every option of the measurement protocol (docs/protocol.md), with its default. Plugin options apply to every
 // bench; a bench's own spec overrides them.
-import type { StoppingOptions } from './engine/stopping.js'
+
+/** When the timing loop stops (engine/stopping.ts). */
+export interface StoppingOptions {
+  minIterations: number
+  maxIterations: number
+  targetCv: number
+  minTimeMs: number
+  maxTimeMs: number
+}
 
 export type FlushMode = 'read' | 'memset' | 'none'
 export type PaddingMode = 'matmul' | 'spin' | 'none'
@@ -11,7 +19,7 @@ export type PaddingMode = 'matmul' | 'spin' | 'none'
 export type TimingMode = 'events' | 'cupti' | 'graph'
 
 export interface MeasureOptions extends StoppingOptions {
-  /** Square fp32 cuBLAS products run once per GPU process before anything is timed (DESIGN §3.1). */
+  /** Square fp32 cuBLAS products run once per GPU process before anything is timed. */
   globalWarmupCount: number
   globalWarmupSize: number
   /** Untimed calls of each solution per case before timing: lazy module loading makes the first one slow. */
@@ -20,7 +28,11 @@ export interface MeasureOptions extends StoppingOptions {
   flush: FlushMode
   /** The flush buffer's size as a multiple of the L2 size. */
   flushFactor: number
-  /** Work queued before every timed launch so the GPU is busy while the host enqueues the next one. */
+  /**
+   * Work queued before every timed launch so the GPU is busy while the host enqueues the next one: a matmul, or a
+   * spin kernel holding the stream until a whole batch is queued (a solution that waits for the GPU falls back to
+   * matmul). Ignored in `cupti` timing, which synchronizes before each call instead.
+   */
   padding: PaddingMode
   /** Edge of the square fp32 matmul used as padding. */
   paddingSize: number
@@ -35,11 +47,10 @@ export interface MeasureOptions extends StoppingOptions {
   timing: TimingMode
   /** Calls captured in one CUDA graph in `graph` mode; a sample is the graph's time divided by this. */
   graphBatch: number
-  /** Input sets rotated across timed iterations (fewer when memory is short), so no call sees the previous inputs. */
-  inputSets: number
   /**
-   * In `events` mode, check once per case with CUPTI that solution() leaves no work on a stream the legacy stream
-   * does not wait for (events would not time it). Turn off where CUPTI is taken, e.g. under a profiler.
+   * In `events` mode, check with CUPTI that all the GPU work of every timed call, on any stream, lies inside its
+   * timed window (events on the legacy stream would not time the rest). Turn off where CUPTI is taken, e.g. under a
+   * profiler.
    */
   auditStreams: boolean
 }
@@ -63,7 +74,6 @@ export const DEFAULT_MEASURE_OPTIONS: MeasureOptions = {
   disableTiming: false,
   timing: 'events',
   graphBatch: 20,
-  inputSets: 2,
   auditStreams: true,
 }
 
@@ -126,7 +136,6 @@ export function resolveMeasureOptions(...layers: ReadonlyArray<Partial<MeasureOp
     'caseTimeoutMs',
     'globalWarmupSize',
     'graphBatch',
-    'inputSets',
   ]
   for (const key of positive) {
     const value = merged[key]
@@ -146,7 +155,7 @@ export function resolveMeasureOptions(...layers: ReadonlyArray<Partial<MeasureOp
     throw new Error(`option padding must be one of ${PADDING_MODES.join(', ')} (got '${merged.padding}')`)
   }
   if (!TIMING_MODES.includes(merged.timing)) throw new Error(`option timing must be one of ${TIMING_MODES.join(', ')} (got '${merged.timing}')`)
-  for (const key of ['minIterations', 'maxIterations', 'warmupRuns', 'globalWarmupCount', 'graphBatch', 'inputSets'] as const) {
+  for (const key of ['minIterations', 'maxIterations', 'warmupRuns', 'globalWarmupCount', 'graphBatch'] as const) {
     if (!Number.isInteger(merged[key])) throw new Error(`option ${key} must be a whole number (got ${merged[key]})`)
   }
   return merged

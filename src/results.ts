@@ -2,7 +2,7 @@
 import type { Verdict } from './baseline/verdict.js'
 import type { Dtype } from './dtype.js'
 import type { SampleSummary } from './engine/stats.js'
-import type { CaseOutcome, DeviceReport, MeasuredCeilings } from './engine/protocol.js'
+import type { CaseOutcome, DeviceReport, MeasuredCeilings } from './engine/messages.js'
 import type { MeasureOptions } from './options.js'
 
 export const RESULT_SCHEMA_VERSION = 1

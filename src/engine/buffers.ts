@@ -1,9 +1,10 @@
-// A case's memory: its input sets (rotated across timed iterations), its outputs and their reference buffers,
-// its small integer arrays (such as a shape), with the argument lists built from them once.
+// A case's memory: its inputs (refilled with new values before every call), each output with its reference
+// buffer and a buffer that keeps a checked call's answer, digest slots for the inputs, and small integer arrays
+// (such as a shape), with the argument lists built from them once.
 import { DTYPE_BYTES, type Dtype } from '../dtype.js'
 import * as cuda from '../native/cuda.js'
 import type { DeviceSession } from './device-session.js'
-import type { ArgPlan, CasePlan } from './protocol.js'
+import type { ArgPlan, CasePlan } from './messages.js'
 
 export interface Buffer {
   ptr: cuda.DevicePtr
@@ -11,17 +12,20 @@ export interface Buffer {
   count: number
 }
 
+export const bytesOfBuffer = (buffer: Buffer): number => buffer.count * DTYPE_BYTES[buffer.dtype]
+
 type InputPlan = Extract<ArgPlan, { kind: 'input' }>
 type ArrayPlan = Extract<ArgPlan, { kind: 'array' }>
 
 export interface CaseBuffers {
-  /** The solution's argument list for each input set (pointers and scalars, in signature order). */
-  argSets: unknown[][]
-  /** Input set 0's list with each output replaced by its reference buffer. */
+  /** The solution's argument list (pointers and scalars, in signature order). */
+  args: unknown[]
+  /** The same list with each output replaced by its reference buffer. */
   referenceArgs: unknown[]
-  outputs: Array<{ name: string; got: Buffer; expected: Buffer }>
-  /** Every input parameter with its buffer in each set. */
-  inputs: Array<{ index: number; plan: InputPlan; sets: Buffer[] }>
+  /** `got` is what the solution writes, `expected` the reference's answer, `saved` a checked call's copy of `got`. */
+  outputs: Array<{ name: string; got: Buffer; expected: Buffer; saved: Buffer }>
+  /** Every input parameter, with two 8-byte device slots for digests of its contents. */
+  inputs: Array<{ index: number; name: string; plan: InputPlan; buffer: Buffer; digests: [cuda.DevicePtr, cuda.DevicePtr] }>
   /** Every allocation, released by freeAll. */
   device: cuda.DevicePtr[]
   pageLocked: bigint[]
@@ -39,33 +43,33 @@ function bytesOf(plan: CasePlan, kind: 'input' | 'output'): number {
   return plan.args.reduce((sum, arg) => (arg.kind === kind ? sum + arg.count * DTYPE_BYTES[arg.dtype] : sum), 0)
 }
 
-/**
- * How many input sets fit: each output needs its own buffer and a reference buffer, each set a copy of the inputs.
- * Fewer sets than asked when memory is short; none at all is an out-of-memory error that names the case.
- */
-export function inputSetsThatFit(plan: CasePlan, freeBytes: number, deviceName: string): number {
-  const outputs = 2 * bytesOf(plan, 'output')
-  const inputs = bytesOf(plan, 'input')
-  const fit = inputs === 0 ? plan.options.inputSets : Math.floor((freeBytes - outputs) / inputs)
-  if (fit < 1) {
-    throw new OutOfMemoryError(
-      `case '${plan.caseName}' needs ${gib(inputs + outputs)} of device memory (inputs, outputs and reference outputs) ` +
-        `but ${deviceName} has ${gib(freeBytes)} free. Use a smaller shape or filter this case out.`,
-    )
-  }
-  return Math.min(plan.options.inputSets, fit)
+/** Device memory a case needs: its inputs, and three buffers per output (the solution's, the reference's, a checked copy). */
+export function caseBytes(plan: CasePlan): number {
+  return bytesOf(plan, 'input') + 3 * bytesOf(plan, 'output')
 }
 
-/** Set 0 keeps the seeds the case always had; other sets and later rounds get their own streams. */
-function inputSeed(plan: CasePlan, argIndex: number, set: number, round: number): number {
-  return plan.seed * 1009 + argIndex + set * 7_919 + round * 104_729
+/** Refuses a case that cannot fit, naming it, before anything is allocated. */
+export function checkFits(plan: CasePlan, freeBytes: number, deviceName: string): void {
+  const needed = caseBytes(plan)
+  if (needed > freeBytes) {
+    throw new OutOfMemoryError(
+      `case '${plan.caseName}' needs ${gib(needed)} of device memory (inputs, outputs, reference outputs and a checked ` +
+        `copy of the outputs) but ${deviceName} has ${gib(freeBytes)} free. Use a smaller shape or filter this case out.`,
+    )
+  }
+}
+
+/** Every draw of inputs gets its own seed: the case's seed keeps the same case on the same data from run to run. */
+export function inputSeed(plan: CasePlan, argIndex: number, draw: number): number {
+  return plan.seed * 1009 + argIndex + draw * 104_729
 }
 
 export function allocate(session: DeviceSession, plan: CasePlan): CaseBuffers {
   // Leave room for the flush buffer and padding matrices the session allocates later.
-  const headroom = session.info.l2CacheBytes * plan.options.flushFactor + 64 * 2 ** 20
-  const sets = inputSetsThatFit(plan, cuda.freeMemoryBytes() - headroom, session.info.name)
-  const buffers: CaseBuffers = { argSets: [], referenceArgs: [], outputs: [], inputs: [], device: [], pageLocked: [] }
+  const paddingBytes = 3 * plan.options.paddingSize ** 2 * 4
+  const headroom = session.info.l2CacheBytes * plan.options.flushFactor + paddingBytes + 16 * 2 ** 20
+  checkFits(plan, cuda.freeMemoryBytes() - headroom, session.info.name)
+  const buffers: CaseBuffers = { args: [], referenceArgs: [], outputs: [], inputs: [], device: [], pageLocked: [] }
   const alloc = (dtype: Dtype, count: number): Buffer => {
     const ptr = cuda.malloc(count * DTYPE_BYTES[dtype])
     buffers.device.push(ptr)
@@ -74,27 +78,30 @@ export function allocate(session: DeviceSession, plan: CasePlan): CaseBuffers {
   try {
     const outputs = new Map<number, { got: Buffer; expected: Buffer }>()
     const arrays = new Map<number, bigint>()
+    const inputs = new Map<number, Buffer>()
     plan.args.forEach((arg, index) => {
       if (arg.kind === 'array') {
         arrays.set(index, allocateArray(arg, buffers))
       } else if (arg.kind === 'input') {
-        buffers.inputs.push({ index, plan: arg, sets: Array.from({ length: sets }, () => alloc(arg.dtype, arg.count)) })
+        const buffer = alloc(arg.dtype, arg.count)
+        inputs.set(index, buffer)
+        const digests = alloc('float64', 2).ptr
+        buffers.inputs.push({ index, name: arg.name, plan: arg, buffer, digests: [digests, digests + 8n] })
       } else if (arg.kind === 'output') {
-        const pair = { got: alloc(arg.dtype, arg.count), expected: alloc(arg.dtype, arg.count) }
-        outputs.set(index, pair)
-        buffers.outputs.push({ name: arg.name, ...pair })
+        const triple = { got: alloc(arg.dtype, arg.count), expected: alloc(arg.dtype, arg.count), saved: alloc(arg.dtype, arg.count) }
+        outputs.set(index, triple)
+        buffers.outputs.push({ name: arg.name, ...triple })
       }
     })
-    const argList = (set: number, output: 'got' | 'expected') =>
+    const argList = (output: 'got' | 'expected') =>
       plan.args.map((arg, index) => {
         if (arg.kind === 'scalar') return arg.value
         if (arg.kind === 'array') return arrays.get(index)!
         if (arg.kind === 'output') return outputs.get(index)![output].ptr
-        return buffers.inputs.find((input) => input.index === index)!.sets[set]!.ptr
+        return inputs.get(index)!.ptr
       })
-    buffers.argSets = Array.from({ length: sets }, (_, set) => argList(set, 'got'))
-    buffers.referenceArgs = argList(0, 'expected')
-    for (let set = 0; set < sets; set++) fillInputs(session, plan, buffers, set, 0)
+    buffers.args = argList('got')
+    buffers.referenceArgs = argList('expected')
   } catch (error) {
     freeAll(buffers)
     throw error
@@ -119,11 +126,10 @@ function allocateArray(arg: ArrayPlan, buffers: CaseBuffers): bigint {
   return ptr
 }
 
-/** Fills one input set from the case's seed; a later `round` draws different values into the same buffers. */
-export function fillInputs(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, set: number, round: number): void {
-  for (const { index, plan: input, sets } of buffers.inputs) {
-    const buffer = sets[set]!
-    session.harness.fillUniform(buffer.ptr, buffer.count, buffer.dtype, inputSeed(plan, index, set, round), input.range[0], input.range[1])
+/** Queues a fill of every input with draw `draw`'s values (a pure function of the case's seed and the draw). */
+export function fillInputs(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, draw: number): void {
+  for (const { index, plan: input, buffer } of buffers.inputs) {
+    session.harness.fillUniform(buffer.ptr, buffer.count, buffer.dtype, inputSeed(plan, index, draw), input.range[0], input.range[1])
   }
 }
 

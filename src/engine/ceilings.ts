@@ -1,4 +1,4 @@
-// Measured ceilings (DESIGN §4), inside the device host: the best cuBLAS achieves on a large square GEMM per dtype,
+// Measured ceilings, inside the device host: the best cuBLAS achieves on a large square GEMM per dtype,
 // and the bandwidth of a device-to-device copy. They are the "practical peak" a kernel is judged against next to
 // the datasheet's, and stand in for it on a GPU the peak table does not know. The worker caches them per GPU
 // (src/ceilings-cache.ts).
@@ -8,7 +8,8 @@ import * as cublas from '../native/cublas.js'
 import { CudaError } from '../native/errors.js'
 import type { MeasureOptions } from '../options.js'
 import type { DeviceSession } from './device-session.js'
-import type { CeilingDtype, CeilingTiming, CopyCeiling, GemmCeiling, MeasuredCeilings } from './protocol.js'
+import { globalWarmup } from './measure.js'
+import type { CeilingDtype, CeilingTiming, CopyCeiling, GemmCeiling, MeasuredCeilings } from './messages.js'
 import { summarize } from './stats.js'
 
 /** Sizes to try, largest first: the next one is used when the buffers of the larger do not fit. */
@@ -72,7 +73,8 @@ function withBuffers<T>(sizes: Sizes, bytes: (size: number) => number, count: nu
  */
 function timeRepetitions(session: DeviceSession, repetitions: number, call: () => void): CeilingTiming {
   for (let i = 0; i < WARMUP; i++) call()
-  const pairs = session.eventPairs(repetitions)
+  const events = session.events(2 * repetitions)
+  const pairs = Array.from({ length: repetitions }, (_, i) => [events[2 * i]!, events[2 * i + 1]!] as const)
   for (const [begin, end] of pairs) {
     cuda.eventRecord(begin)
     call()
@@ -120,7 +122,7 @@ function attempt<T>(what: string, unavailable: string[], measure: () => T): T | 
 
 /** Measures every ceiling on the session's GPU, after the global warmup `options` asks for. */
 export function measureCeilings(session: DeviceSession, options: MeasureOptions): MeasuredCeilings {
-  session.globalWarmup(options)
+  globalWarmup(session, options)
   const unavailable: string[] = []
   const dtypes = Object.keys(GEMMS) as CeilingDtype[]
   const gemm = dtypes.flatMap((dtype) => attempt(`${dtype} GEMM`, unavailable, () => gemmCeiling(session, dtype)) ?? [])

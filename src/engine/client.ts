@@ -9,7 +9,7 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { HostConfig } from './host.js'
 import type { MeasureOptions } from '../options.js'
-import type { CaseOutcome, CasePlan, CeilingsOutcome, DeviceReport, ErrorOutcome, HostMessage, HostRequest } from './protocol.js'
+import type { CaseOutcome, CasePlan, CeilingsOutcome, DeviceReport, ErrorOutcome, HostMessage, HostRequest } from './messages.js'
 import { firstSanitizerError } from './sanitizer.js'
 
 export type HostStatus = { available: true; device: DeviceReport; arch: string } | { available: false; reason: string; noGpu: boolean }

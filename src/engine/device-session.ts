@@ -1,19 +1,15 @@
-// The GPU state a device host keeps between cases: the harness library, loaded solutions, the L2 flush buffer,
-// padding matrices, timing events, NVML and whether the global warmup has run.
+// The GPU resources a device host keeps between cases: the harness library, loaded solutions, the L2 flush buffer,
+// padding matrices, the spin flag, timing events, NVML, CUPTI and whether the global warmup has run. What is done
+// with them is the measurement protocol's business (measure.ts, timed-iteration.ts).
 import koffi, { type LibraryHandle } from 'koffi'
 import * as cuda from '../native/cuda.js'
-import * as cublas from '../native/cublas.js'
 import { Cupti } from '../native/cupti.js'
 import { Harness } from '../native/harness.js'
 import { NvmlDevice } from '../native/nvml.js'
-import type { MeasureOptions } from '../options.js'
 import { loadTsSolution, type LoadedTsSolution } from '../ts-solution.js'
-import type { CallTarget, ModuleTarget } from './protocol.js'
+import type { CallTarget, ModuleTarget } from './messages.js'
 
 type NativeFunction = (...args: unknown[]) => unknown
-
-/** The spin kernel gives up after this long, so a host that stalls cannot hold the GPU forever. */
-const SPIN_TIMEOUT_NS = 2e9
 
 export class DeviceSession {
   readonly info: cuda.DeviceInfo
@@ -25,11 +21,12 @@ export class DeviceSession {
   private readonly libraries = new Map<string, LibraryHandle>()
   private readonly functions = new Map<string, NativeFunction>()
   private readonly modules = new Map<string, LoadedTsSolution>()
-  private readonly events: Array<[cuda.EventHandle, cuda.EventHandle]> = []
-  private flushBuffer?: { ptr: cuda.DevicePtr; bytes: number; sink: cuda.DevicePtr }
+  private readonly eventPool: cuda.EventHandle[] = []
+  private flush?: { ptr: cuda.DevicePtr; bytes: number; sink: cuda.DevicePtr }
   private padding?: { size: number; a: cuda.DevicePtr; b: cuda.DevicePtr; c: cuda.DevicePtr }
-  private spinFlag?: { host: bigint; device: cuda.DevicePtr; timedOut: cuda.DevicePtr }
-  private warmedUp: boolean
+  private spin?: { host: bigint; device: cuda.DevicePtr; timedOut: cuda.DevicePtr }
+  /** Whether this process has run the global warmup (or replaced a host that had, moments ago). */
+  warmedUp: boolean
   private cuptiShim?: Cupti
   private scratchWords?: cuda.DevicePtr
 
@@ -102,78 +99,50 @@ export class DeviceSession {
     return (...args) => solution.call(args as Array<bigint | number>)
   }
 
-  /** DESIGN §3.1: bring the GPU to its working clocks once per process before anything is timed. */
-  globalWarmup(options: MeasureOptions): void {
-    if (this.warmedUp || options.globalWarmupCount === 0) return
-    const n = options.globalWarmupSize
-    const bytes = n * n * 4
-    const [a, b, c] = [cuda.malloc(bytes), cuda.malloc(bytes), cuda.malloc(bytes)] as const
-    try {
-      this.harness.fillUniform(a, n * n, 'float32', 1, -1, 1)
-      this.harness.fillUniform(b, n * n, 'float32', 2, -1, 1)
-      for (let i = 0; i < options.globalWarmupCount; i++) cublas.sgemm(a, b, c, n, n, n)
-      cuda.synchronize()
-    } finally {
-      for (const p of [a, b, c]) cuda.free(p)
-    }
-    this.warmedUp = true
+  /** Timing events, created once and reused: the first `count` of them. */
+  events(count: number): cuda.EventHandle[] {
+    while (this.eventPool.length < count) this.eventPool.push(cuda.eventCreate())
+    return this.eventPool.slice(0, count)
   }
 
-  /** Pairs of timing events, created once and reused. */
-  eventPairs(count: number): Array<[cuda.EventHandle, cuda.EventHandle]> {
-    while (this.events.length < count) this.events.push([cuda.eventCreate(), cuda.eventCreate()])
-    return this.events.slice(0, count)
-  }
-
-  /** Evicts the solution's data from L2 (DESIGN §3.3): by reading a buffer ≥ 2× L2, or writing it for comparison. */
-  flushL2(options: MeasureOptions): void {
-    if (options.flush === 'none') return
-    const bytes = Math.ceil((options.flushFactor * this.info.l2CacheBytes) / 16) * 16
-    if (!this.flushBuffer || this.flushBuffer.bytes !== bytes) {
+  /** The L2 flush's scratch buffer of `bytes` (zeroed once) and a word its kernel may write. */
+  flushBuffer(bytes: number): { ptr: cuda.DevicePtr; bytes: number; sink: cuda.DevicePtr } {
+    if (!this.flush || this.flush.bytes !== bytes) {
       this.releaseFlushBuffer()
       const ptr = cuda.malloc(bytes)
       const sink = cuda.malloc(16)
       cuda.memsetAsync(ptr, 0, bytes)
-      this.flushBuffer = { ptr, bytes, sink }
+      this.flush = { ptr, bytes, sink }
     }
-    const { ptr, sink } = this.flushBuffer
-    if (options.flush === 'read') this.harness.flushRead(ptr, bytes, sink)
-    else cuda.memsetAsync(ptr, 0, bytes)
+    return this.flush
   }
 
-  /** Queues GPU work ahead of a timed launch so the host's enqueue is hidden (matmul mode). */
-  pad(options: MeasureOptions): void {
-    if (options.padding !== 'matmul') return
-    const n = options.paddingSize
-    if (!this.padding || this.padding.size !== n) {
+  /** Three square fp32 matrices of edge `size` for matmul padding, a and b filled with values once. */
+  paddingMatrices(size: number): { size: number; a: cuda.DevicePtr; b: cuda.DevicePtr; c: cuda.DevicePtr } {
+    if (!this.padding || this.padding.size !== size) {
       this.releasePadding()
-      const bytes = n * n * 4
-      this.padding = { size: n, a: cuda.malloc(bytes), b: cuda.malloc(bytes), c: cuda.malloc(bytes) }
-      this.harness.fillUniform(this.padding.a, n * n, 'float32', 3, -1, 1)
-      this.harness.fillUniform(this.padding.b, n * n, 'float32', 4, -1, 1)
+      const bytes = size * size * 4
+      this.padding = { size, a: cuda.malloc(bytes), b: cuda.malloc(bytes), c: cuda.malloc(bytes) }
+      this.harness.fillUniform(this.padding.a, size * size, 'float32', 3, -1, 1)
+      this.harness.fillUniform(this.padding.b, size * size, 'float32', 4, -1, 1)
     }
-    cublas.sgemm(this.padding.a, this.padding.b, this.padding.c, n, n, n)
+    return this.padding
   }
 
-  /** Spin mode: hold the stream until release(), so a whole batch is queued before any of it runs. */
-  block(): void {
-    if (!this.spinFlag) {
+  /** The spin kernel's host-mapped flag and the device word where it records a timeout. */
+  spinFlag(): { host: bigint; device: cuda.DevicePtr; timedOut: cuda.DevicePtr } {
+    if (!this.spin) {
       const flag = cuda.hostAllocMapped(4)
-      this.spinFlag = { host: flag.host, device: flag.device, timedOut: cuda.malloc(4) }
+      this.spin = { host: flag.host, device: flag.device, timedOut: cuda.malloc(4) }
     }
-    this.harness.setFlag(this.spinFlag.host, 0)
-    this.harness.spin(this.spinFlag.device, SPIN_TIMEOUT_NS, this.spinFlag.timedOut)
-  }
-
-  release(): void {
-    if (this.spinFlag) this.harness.setFlag(this.spinFlag.host, 1)
+    return this.spin
   }
 
   private releaseFlushBuffer(): void {
-    if (!this.flushBuffer) return
-    cuda.free(this.flushBuffer.ptr)
-    cuda.free(this.flushBuffer.sink)
-    this.flushBuffer = undefined
+    if (!this.flush) return
+    cuda.free(this.flush.ptr)
+    cuda.free(this.flush.sink)
+    this.flush = undefined
   }
 
   private releasePadding(): void {

@@ -1,6 +1,6 @@
 // The device host: a child process of a Vitest worker that owns one GPU's CUDA context and runs cases on it (and
 // measures the GPU's ceilings when asked).
-// A fault poisons only this process; the worker reports it and starts a fresh one (DESIGN §6).
+// A fault poisons only this process; the worker reports it and starts a fresh one.
 import { archForComputeCapability } from '../compile/nvcc.js'
 import { compileCuptiShim } from '../compile/cupti-shim.js'
 import { compileHarness } from '../compile/harness.js'
@@ -9,7 +9,7 @@ import { measureCeilings } from './ceilings.js'
 import { DeviceSession } from './device-session.js'
 import { acquireGpuLock, lockPath } from './gpu-lock.js'
 import { contextLost, runCase } from './measure.js'
-import type { ErrorOutcome, HostMessage, HostRequest } from './protocol.js'
+import type { ErrorOutcome, HostMessage, HostRequest } from './messages.js'
 
 export interface HostConfig {
   device: number
@@ -25,6 +25,13 @@ function send(message: HostMessage): void {
   process.send?.(message)
 }
 
+/** Takes the GPU's lock, saying whom it waits for. */
+function lockGpu(pciBusId: string, device: number): () => void {
+  return acquireGpuLock(lockPath(pciBusId), (owner) =>
+    process.stderr.write(`vitest-kernel-bench: waiting for GPU ${device} (${pciBusId}), in use by process ${owner}\n`),
+  )
+}
+
 function start(config: HostConfig, warm: boolean): DeviceSession | undefined {
   const probe = cuda.probeGpu()
   if (!probe.available) {
@@ -36,17 +43,24 @@ function start(config: HostConfig, warm: boolean): DeviceSession | undefined {
     return undefined
   }
   try {
-    cuda.setDevice(config.device)
-    const info = cuda.deviceInfo(config.device)
-    const arch = config.arch ?? archForComputeCapability(info.computeCapability)
+    const identity = cuda.gpuIdentity(config.device)
+    const arch = config.arch ?? archForComputeCapability(identity.computeCapability)
     const build = { arch, cacheDir: config.cacheDir, nvcc: config.nvcc }
     const harness = compileHarness(build)
-    const session = new DeviceSession(info, harness.path, () => compileCuptiShim(build).path, warm)
+    // Creating a context and loading modules is GPU work: never while another process times on this GPU.
+    const release = lockGpu(identity.pciBusId, config.device)
+    let session: DeviceSession
+    try {
+      cuda.setDevice(config.device)
+      session = new DeviceSession(cuda.deviceInfo(config.device), harness.path, () => compileCuptiShim(build).path, warm)
+    } finally {
+      release()
+    }
     send({
       type: 'ready',
       arch,
       device: {
-        ...info,
+        ...session.info,
         maxSmClockMHz: session.maxSmClockMHz,
         startSmClockMHz: session.smClockMHz(),
         driverRelease: session.driverVersion(),
@@ -65,7 +79,11 @@ const config = JSON.parse(process.argv[2] ?? '{}') as HostConfig
 const session = start(config, process.argv[3] === 'warm')
 if (!session) process.exit(0)
 
-process.on('disconnect', () => process.exit(0))
+// Tearing the context down is GPU work too: exit holding the lock (a lock whose owner has exited is taken over).
+process.on('disconnect', () => {
+  lockGpu(session.info.pciBusId, config.device)
+  process.exit(0)
+})
 process.on('message', (request: HostRequest) => {
   void handle(session, request)
 })
@@ -81,9 +99,7 @@ async function answer(session: DeviceSession, request: HostRequest): Promise<Hos
 
 /** One request at a time: the worker sends the next only after this one's answer. */
 async function handle(session: DeviceSession, request: HostRequest): Promise<void> {
-  const release = acquireGpuLock(lockPath(session.info.pciBusId), (owner) =>
-    process.stderr.write(`vitest-kernel-bench: waiting for ${session.info.name} (GPU ${config.device}), in use by process ${owner}\n`),
-  )
+  const release = lockGpu(session.info.pciBusId, config.device)
   let lost = false
   try {
     send(await answer(session, request))

@@ -1,10 +1,4 @@
-export interface StoppingOptions {
-  minIterations: number
-  maxIterations: number
-  targetCv: number
-  minTimeMs: number
-  maxTimeMs: number
-}
+import type { StoppingOptions } from '../options.js'
 
 export type StopReason = 'target-cv' | 'noise-stable' | 'max-iterations' | 'max-time'
 

@@ -55,6 +55,9 @@ function bind() {
     hostGetDevicePointer: lib.func('int cudaHostGetDevicePointer(_Out_ void **device, void *host, unsigned int flags)'),
     freeHost: lib.func('int cudaFreeHost(void *ptr)'),
     memcpy: lib.func('int cudaMemcpy(void *dst, const void *src, size_t count, int kind)'),
+    memcpyToHost: lib.func('int cudaMemcpy(_Out_ uint8_t *dst, const void *src, size_t count, int kind)'),
+    memcpyAsync: lib.func('int cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, void *stream)'),
+    deviceGetLimit: lib.func('int cudaDeviceGetLimit(_Out_ size_t *value, int limit)'),
     memsetAsync: lib.func('int cudaMemsetAsync(void *ptr, int value, size_t count, void *stream)'),
     deviceSynchronize: lib.func('int cudaDeviceSynchronize()'),
     getLastError: lib.func('int cudaGetLastError()'),
@@ -129,18 +132,28 @@ function versionString(v: number): string {
   return `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 10)}`
 }
 
+/**
+ * The PCI bus id and compute capability of a device, read without creating a CUDA context (cudaSetDevice does
+ * create one), so a host can take the GPU's lock before its context touches the GPU.
+ */
+export function gpuIdentity(device: number): { pciBusId: string; computeCapability: string } {
+  const busId = Buffer.alloc(64)
+  check(cudart().deviceGetPCIBusId(busId, busId.length, device), 'cudaDeviceGetPCIBusId')
+  return {
+    pciBusId: cString(busId),
+    computeCapability: `${attribute(ATTR.computeCapabilityMajor, device)}.${attribute(ATTR.computeCapabilityMinor, device)}`,
+  }
+}
+
 /** Describes the current device (call setDevice first). */
 export function deviceInfo(device: number): DeviceInfo {
   const rt = cudart()
   const props = Buffer.alloc(4096) // larger than cudaDeviceProp in every CUDA release
   check(rt.getDeviceProperties(props, device), 'cudaGetDeviceProperties')
-  const busId = Buffer.alloc(64)
-  check(rt.deviceGetPCIBusId(busId, busId.length, device), 'cudaDeviceGetPCIBusId')
   return {
     index: device,
     name: cString(props.subarray(0, 256)),
-    pciBusId: cString(busId),
-    computeCapability: `${attribute(ATTR.computeCapabilityMajor, device)}.${attribute(ATTR.computeCapabilityMinor, device)}`,
+    ...gpuIdentity(device),
     multiProcessors: attribute(ATTR.multiProcessorCount, device),
     l2CacheBytes: attribute(ATTR.l2CacheBytes, device),
     totalMemoryBytes: memoryInfo().total,
@@ -194,6 +207,26 @@ const MEMCPY_DEFAULT = 4
 /** Copies `bytes` to device or page-locked memory, from there or from host memory in a Node array. */
 export function memcpy(dst: bigint, src: bigint | Uint8Array, bytes: number): void {
   check(cudart().memcpy(dst, src, bytes, MEMCPY_DEFAULT), 'cudaMemcpy')
+}
+
+/** Copies `bytes` from device or page-locked memory into a new host buffer (synchronous). */
+export function readBytes(src: DevicePtr, bytes: number): Buffer {
+  const buffer = Buffer.alloc(bytes)
+  check(cudart().memcpyToHost(buffer, src, bytes, MEMCPY_DEFAULT), 'cudaMemcpy (to host)')
+  return buffer
+}
+
+/** Stream-ordered copy between device buffers (or page-locked memory). */
+export function memcpyAsync(dst: DevicePtr, src: DevicePtr, bytes: number, stream: StreamHandle = LEGACY_STREAM): void {
+  check(cudart().memcpyAsync(dst, src, bytes, MEMCPY_DEFAULT, stream), 'cudaMemcpyAsync')
+}
+
+/** cudaLimitPersistingL2CacheSize from driver_types.h. */
+const LIMIT_PERSISTING_L2_CACHE_SIZE = 0x06
+
+/** Bytes of L2 set aside for persisting accesses: non-zero once code asks for a carve-out. */
+export function persistingL2Bytes(): number {
+  return Number(out((s: number[]) => cudart().deviceGetLimit(s, LIMIT_PERSISTING_L2_CACHE_SIZE), 'cudaDeviceGetLimit', 0))
 }
 
 export function memsetAsync(ptr: DevicePtr, value: number, bytes: number, stream: StreamHandle = LEGACY_STREAM): void {

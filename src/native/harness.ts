@@ -39,6 +39,7 @@ export class Harness {
       flushRead: lib.func('int kb_flush_read(void *scratch, size_t bytes, void *sink)'),
       spin: lib.func('int kb_spin(void *flag, uint64_t timeoutNs, void *timedOut)'),
       setFlag: lib.func('void kb_set_flag(void *flagHost, int value)'),
+      checksum: lib.func('int kb_checksum(void *data, size_t bytes, void *digest)'),
     }
   }
 
@@ -69,6 +70,11 @@ export class Harness {
 
   flushRead(scratch: DevicePtr, bytes: number, sink: DevicePtr): void {
     check(this.fns.flushRead(scratch, bytes, sink), 'kb_flush_read')
+  }
+
+  /** Queues a digest of `bytes` at `data` into 8 bytes of device memory at `digest` (read it after synchronizing). */
+  checksum(data: DevicePtr, bytes: number, digest: DevicePtr): void {
+    check(this.fns.checksum(data, bytes, digest), 'kb_checksum')
   }
 
   spin(flagDevice: DevicePtr, timeoutNs: number, timedOutDevice: DevicePtr): void {

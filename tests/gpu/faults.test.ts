@@ -1,4 +1,4 @@
-// Hostile and broken solutions (DESIGN §6): each fails only its own bench, with a message a user can act on, and
+// Broken solutions: each fails only its own bench, with a message a user can act on, and
 // the next bench still runs. Skipped, with the reason, where no GPU is usable.
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -29,24 +29,6 @@ describe.skipIf(!gpu.available)(`faults on the GPU${gpu.available ? '' : ` (skip
   it('rejects a NaN in the output, counting it', async () => {
     const message = failureMessage(await run({ solution: fixture('nan_output.cu'), cases: at(2 ** 20) }))
     expect(message).toMatch(/d_output: 1 of 1048576 elements out of tolerance .*1 NaN .*first bad index 777: expected -?\d/)
-  })
-
-  it('catches a solution that replays an answer cached during warmup', async () => {
-    const message = failureMessage(await run({ solution: fixture('replay.cu'), cases: at(2 ** 22) }, 'bench'))
-    expect(message).toMatch(/wrong answer after timing \(fresh inputs\) in case 'n = 2\^22'/)
-  })
-
-  it("catches work on a private non-blocking stream in 'events' mode, and times it in 'cupti' mode", async () => {
-    const big = at(2 ** 26)
-    const escaped = failureMessage(await run({ solution: fixture('private_stream.cu'), cases: big }, 'bench'))
-    expect(escaped).toMatch(/EscapedWork: solution\(\) left GPU work running that the legacy default stream does not wait for/)
-    const timed = await run({ solution: fixture('private_stream.cu'), cases: big, timing: 'cupti' }, 'bench')
-    expect(failureMessage(timed)).toBeUndefined()
-    const [c] = timed.cases
-    // 12 bytes per element of 2^26 moved in the median time: real bandwidth, not the launch alone.
-    const gbps = c!.bytes / (c!.summary!.median * 1e-3) / 1e9
-    expect(gbps).toBeGreaterThan(500)
-    expect(gbps).toBeLessThan(5000)
   })
 
   it('fails a solution whose host code segfaults, and the next bench runs', async () => {

@@ -22,8 +22,8 @@ describe.skipIf(!gpu.available)(`timing modes on the GPU${gpu.available ? '' : `
     if (c?.outcome.status !== 'ok' || !c.outcome.timing || !c.summary) throw new Error('no timing')
     const t = c.outcome.timing
     expect(t.callsPerSample).toBe(timing === 'graph' ? 20 : 1)
-    expect(t.inputSets).toBe(2)
-    expect(t.streamAudit).toBe(timing === 'events' ? 'passed' : 'off')
+    expect(t.checkedCalls).toBeGreaterThan(0)
+    expect(t.streamAudit).toBe(timing === 'events' ? 'every sample' : 'off')
     expect(['target-cv', 'noise-stable']).toContain(t.stopReason)
     const gbps = c.bytes / (c.summary.median * 1e-3) / 1e9
     expect(gbps).toBeGreaterThan(1000)

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { guardResult, resolveBaselineSettings, type GuardContext } from '../../src/baseline/guard.js'
 import { keyString, readBaseline } from '../../src/baseline/store.js'
 import { splitFloors } from '../../src/bench.js'
-import type { DeviceReport } from '../../src/engine/protocol.js'
+import type { DeviceReport } from '../../src/engine/messages.js'
 import { DEFAULT_MEASURE_OPTIONS } from '../../src/options.js'
 import { renderKernelResult } from '../../src/report/kernel-table.js'
 import { failureMessage, type CaseResult, type KernelBenchResult } from '../../src/results.js'
@@ -46,7 +46,7 @@ function timedCase(name: string, medianMs: number, cv = 0.005, flops = FLOPS): C
       status: 'ok',
       outputs: [],
       verificationSkipped: false,
-      timing: { samplesMs: [medianMs], droppedThrottled: 0, meanSmClockMHz: 1980, maxSmClockMHz: 1980, stopReason: 'target-cv', wallMs: 100, callsPerSample: 1, inputSets: 2 },
+      timing: { samplesMs: [medianMs], droppedThrottled: 0, meanSmClockMHz: 1980, maxSmClockMHz: 1980, stopReason: 'target-cv', wallMs: 100, callsPerSample: 1, checkedCalls: 3, droppedInterference: 0 },
     },
     summary: { n: 50, mean: medianMs, median: medianMs, min: medianMs, max: medianMs, stdev: medianMs * cv, cv },
   }

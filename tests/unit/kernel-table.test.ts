@@ -2,7 +2,7 @@
 // the same whether or not picocolors decided to colour (it decides from the terminal and the environment).
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import type { CaseOutcome, DeviceReport, TimingResult } from '../../src/engine/protocol.js'
+import type { CaseOutcome, DeviceReport, TimingResult } from '../../src/engine/messages.js'
 import type { SampleSummary } from '../../src/engine/stats.js'
 import { DEFAULT_MEASURE_OPTIONS } from '../../src/options.js'
 import { renderDeviceHeader, renderKernelResult } from '../../src/report/kernel-table.js'
@@ -35,7 +35,7 @@ function summary(median: number, cv: number, n: number): SampleSummary {
 }
 
 function timing(meanSmClockMHz: number, stopReason: TimingResult['stopReason'], droppedThrottled = 0): TimingResult {
-  return { samplesMs: [], droppedThrottled, meanSmClockMHz, maxSmClockMHz: 1980, stopReason, wallMs: 500, callsPerSample: 1, inputSets: 2 }
+  return { samplesMs: [], droppedThrottled, meanSmClockMHz, maxSmClockMHz: 1980, stopReason, wallMs: 500, callsPerSample: 1, checkedCalls: 3, droppedInterference: 0 }
 }
 
 function ok(t?: TimingResult): CaseOutcome {

@@ -22,7 +22,6 @@ describe('resolveMeasureOptions: defaults', () => {
       disableTiming: false,
       timing: 'events',
       graphBatch: 20,
-      inputSets: 2,
       auditStreams: true,
     })
   })
@@ -124,7 +123,6 @@ describe('resolveMeasureOptions: errors', () => {
 
   it('counts must be whole numbers', () => {
     expect(resolve({ minIterations: 2.5 })).toThrow('option minIterations must be a whole number (got 2.5)')
-    expect(resolve({ inputSets: 1.5 })).toThrow('option inputSets must be a whole number (got 1.5)')
     expect(resolve({ graphBatch: 0 })).toThrow('option graphBatch must be a positive number (got 0)')
   })
 })

@@ -5,8 +5,8 @@ import {
   NOISE_STABLE_WINDOW,
   stopReason,
   type StopReason,
-  type StoppingOptions,
 } from '../../src/engine/stopping.js'
+import type { StoppingOptions } from '../../src/options.js'
 
 const opts = (overrides: Partial<StoppingOptions> = {}): StoppingOptions => ({
   minIterations: 5,

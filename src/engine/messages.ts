@@ -46,6 +46,8 @@ export interface TimingResult {
   /** Runtimes (ms) of the kept samples, in the order they were taken. */
   samplesMs: number[]
   droppedThrottled: number
+  /** Samples dropped because foreign GPU work or a host stall was detected inside their timed window. */
+  droppedInterference: number
   /** Mean SM clock of the kept samples (NaN when NVML is unavailable). */
   meanSmClockMHz: number
   maxSmClockMHz: number
@@ -54,9 +56,11 @@ export interface TimingResult {
   wallMs: number
   /** Solution calls behind one sample (graph mode batches them; each sample is already per call). */
   callsPerSample: number
-  /** Input sets rotated across the timed iterations. */
-  inputSets: number
-  /** The events-mode stream audit: 'passed', 'off', or 'unavailable: <why>' (see auditStreams in timers.ts). */
+  /** Timed calls whose outputs were verified against the reference after their batch (one per batch, at random). */
+  checkedCalls: number
+  /** Set when spin padding was abandoned for this case: why, and that matmul padding was used instead. */
+  paddingFallback?: string
+  /** The events-mode stream audit: 'every sample', 'off', or 'unavailable: <why>' (see timed-iteration.ts). */
   streamAudit?: string
 }
 

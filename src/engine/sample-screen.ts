@@ -1,0 +1,105 @@
+// Which timed samples to trust: pure functions over what one batch recorded, so they are tested without a GPU.
+//
+// A sample is the GPU time between two events around one call. It is wrong when the GPU sat idle inside that
+// window waiting for the host (a host stall longer than the padding in front of the call), when another context's
+// work ran on the GPU during it, or when the call left work that the window does not contain.
+
+/** What one timed iteration recorded, in ms. */
+export interface IterationRecord {
+  /** The timed window: GPU time between the events around the call. */
+  sampleMs: number
+  /** GPU time from the iteration's first event to the window's start: fresh inputs, padding and flush. */
+  preWindowMs: number
+  /** Host time from recording the iteration's first event to recording the window's end. */
+  hostMs: number
+  /** Host time inside solution() alone. */
+  callHostMs: number
+}
+
+export interface ScreenedBatch {
+  /** The trusted samples, in order. */
+  kept: number[]
+  /** Samples dropped because the GPU idled for the host, or something else ran on it, around their window. */
+  interference: number
+}
+
+/** A pre-window this much longer than the calibrated cover means the GPU idled or was shared around it. */
+export const PRE_WINDOW_SLACK = 1.5
+/** A margin for the cover: host enqueue must finish within this fraction of the GPU time in front of the call. */
+export const COVER_MARGIN = 0.9
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/**
+ * `coverMs`: the GPU time of the work in front of each window (inputs, padding, flush) measured with the stream
+ * held, so with no idle gaps. `hostMayStall`: whether host enqueue time can reach into a window (matmul padding);
+ * false when the stream was held until the whole batch was queued (spin), or when there is no padding to hide the
+ * host behind in the first place.
+ *
+ * The GPU cannot reach a window before it has done the iteration's own pre-window work, which it cannot start before
+ * the host asked for it: so if the host recorded the window's end within `coverMs` of the iteration's first event,
+ * the window held no host wait. The solution's own typical host time is its cost, not a stall, so it is allowed.
+ */
+export function screenBatch(records: readonly IterationRecord[], coverMs: number, hostMayStall: boolean): ScreenedBatch {
+  const typicalCallMs = records.length > 0 ? median(records.map((r) => r.callHostMs)) : 0
+  const kept: number[] = []
+  let interference = 0
+  for (const r of records) {
+    const gpuInterrupted = r.preWindowMs > PRE_WINDOW_SLACK * coverMs
+    const hostStalled = hostMayStall && r.hostMs - typicalCallMs > COVER_MARGIN * coverMs
+    if (gpuInterrupted || hostStalled) interference++
+    else kept.push(r.sampleMs)
+  }
+  return { kept, interference }
+}
+
+/** A span of GPU time on CUPTI's clock, in ns. */
+export interface Span {
+  startNs: bigint
+  endNs: bigint
+}
+
+/** What the stream audit saw around one timed call: markers queued just before and just after its window. */
+export interface AuditedCall {
+  work?: Span
+  before?: Span
+  after?: Span
+}
+
+export interface AuditResult {
+  /** Calls whose work started before the window opened or ended after it closed. */
+  escaped: number
+  /** The largest amount by which one call's work lay outside its window, in µs. */
+  worstUs: number
+  /** Calls whose markers CUPTI did not record, so they could not be judged. */
+  unjudged: number
+}
+
+/**
+ * The window of a timed call lies between two tiny markers on the timed stream; all of the call's GPU work, on any
+ * stream, must lie between the first marker's end and the second one's start, or the events did not time it.
+ */
+export function auditCalls(calls: readonly AuditedCall[]): AuditResult {
+  let escaped = 0
+  let worstNs = 0n
+  let unjudged = 0
+  for (const { work, before, after } of calls) {
+    if (!work) continue // nothing launched on the GPU: nothing can have escaped
+    if (!before || !after) {
+      unjudged++
+      continue
+    }
+    const early = before.endNs - work.startNs
+    const late = work.endNs - after.startNs
+    const outside = early > late ? early : late
+    if (outside > 0n) {
+      escaped++
+      if (outside > worstNs) worstNs = outside
+    }
+  }
+  return { escaped, worstUs: Number(worstNs) / 1e3, unjudged }
+}

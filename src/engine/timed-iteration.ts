@@ -1,0 +1,402 @@
+// One timed iteration of the protocol, built once per case from the options. For every timed call:
+//   1. fresh inputs: a draw of values the solution has never seen, queued as GPU work (so it pads as well);
+//   2. padding: a cuBLAS matmul in front of the call (matmul), or nothing, the stream being held by a spin kernel
+//      until the whole batch is queued (spin), so the host's enqueue never leaves the GPU waiting inside a window;
+//   3. the L2 flush: reading a scratch buffer twice the L2 (a memset would leave dirty lines whose write-back is
+//      charged to the timed call);
+//   4. the call between its timer's marks: events on the legacy stream, CUPTI's kernel timestamps, or a CUDA graph;
+//   5. for one call per batch, picked at random: its outputs copied aside and its inputs digested after its window,
+//      then checked against the reference once the batch is done.
+// Timing modes and padding kinds live here and nowhere else; measure.ts runs the batches and the stopping rule.
+import { randomInt } from 'node:crypto'
+import * as cublas from '../native/cublas.js'
+import * as cuda from '../native/cuda.js'
+import type { Cupti } from '../native/cupti.js'
+import type { MeasureOptions } from '../options.js'
+import { bytesOfBuffer, fillInputs, type CaseBuffers } from './buffers.js'
+import type { DeviceSession } from './device-session.js'
+import type { CasePlan } from './messages.js'
+import { auditCalls, screenBatch, type ScreenedBatch, type Span } from './sample-screen.js'
+import { checkCall, checkNoPersistingL2, digestInputs } from './verify.js'
+
+/** Calls the solution once on the case's buffers. */
+export type SolutionCall = () => void
+
+export class EscapedWorkError extends Error {
+  override name = 'EscapedWork'
+}
+
+/** A spin that holds the stream for a whole batch gives up after this long, so a stalled host cannot hold the GPU. */
+const BATCH_SPIN_TIMEOUT_NS = 1e9
+/** Long enough for any solution() that does not wait for the GPU to return. */
+const PROBE_SPIN_TIMEOUT_NS = 1e8
+/** Repetitions of the held pre-window work whose fastest is the cover. */
+const COVER_REPETITIONS = 3
+const PICKED_CALL = 'in a timed call picked at random (its inputs were new to the solution)'
+
+export interface TimedIterations {
+  /** Solution calls behind one sample: 1, or the graph's batch in graph mode (samples are then per call). */
+  readonly callsPerSample: number
+  /** The events-mode stream audit: 'every sample', 'off', or 'unavailable: <why>'. */
+  readonly streamAudit: string
+  /** Why spin padding was abandoned for matmul padding in this case, if it was. */
+  readonly paddingFallback: string | undefined
+  /** Timed calls whose outputs and inputs were checked so far. */
+  readonly checkedCalls: number
+  /** Enqueues `count` iterations without waiting for the GPU. */
+  enqueue(count: number): void
+  /** Waits for the batch, audits it, checks its picked call, and returns its trusted samples (ms per call). */
+  collect(): ScreenedBatch
+  dispose(): void
+}
+
+/**
+ * What happens around every timed call besides timing it: one call per batch, picked at random, has its outputs
+ * copied aside and its inputs digested right after its window; the batch's end checks them against the reference on
+ * the same draw of inputs. The copy comes after the call returns, so no call can tell whether it is the one checked.
+ * And no call may leave persisting L2 behind.
+ */
+class CallChecks {
+  checked = 0
+  private picked?: number
+  private readonly persistingAllowed = cuda.persistingL2Bytes()
+
+  constructor(
+    private readonly session: DeviceSession,
+    private readonly plan: CasePlan,
+    private readonly buffers: CaseBuffers,
+    private readonly enabled: boolean,
+  ) {}
+
+  /** A new batch of `count` calls: returns the index of the one to check. */
+  pick(count: number): number {
+    this.picked = undefined
+    return randomInt(count)
+  }
+
+  /** After a call's window has closed. */
+  afterCall(draw: number, isPicked: boolean): void {
+    if (isPicked && this.enabled) {
+      for (const { got, saved } of this.buffers.outputs) cuda.memcpyAsync(saved.ptr, got.ptr, bytesOfBuffer(got))
+      digestInputs(this.session, this.buffers, 1)
+      this.picked = draw
+    }
+    checkNoPersistingL2(this.persistingAllowed)
+  }
+
+  /** After the batch has finished on the GPU. */
+  checkPicked(): void {
+    if (this.picked === undefined) return
+    checkCall(this.session, this.plan, this.buffers, this.picked, 'saved', PICKED_CALL)
+    this.checked++
+  }
+}
+
+/**
+ * `nextDraw` numbers the draws of inputs across the whole case, so no two calls see the same values.
+ * `checkOutputs` is false when verification is skipped.
+ */
+export function timedIterations(
+  session: DeviceSession,
+  plan: CasePlan,
+  buffers: CaseBuffers,
+  solution: SolutionCall,
+  nextDraw: () => number,
+  checkOutputs: boolean,
+): TimedIterations {
+  const checks = new CallChecks(session, plan, buffers, checkOutputs)
+  return plan.options.timing === 'cupti'
+    ? cuptiIterations(session, plan, buffers, solution, nextDraw, checks)
+    : eventIterations(session, plan, buffers, solution, nextDraw, checks)
+}
+
+/**
+ * `events` and `graph`: CUDA events on the legacy stream (where Tensara-style solutions launch) around each call,
+ * or around a replay of `graphBatch` calls captured into a CUDA graph (hot: no flush between the calls inside it).
+ * A third event before the fresh inputs measures the GPU time in front of each window, which, with the host's own
+ * clock, shows whether the GPU could have idled inside the window (see sample-screen.ts). In `events` mode every
+ * call is also audited with CUPTI: all of its work, on any stream, must lie inside its window.
+ */
+function eventIterations(
+  session: DeviceSession,
+  plan: CasePlan,
+  buffers: CaseBuffers,
+  solution: SolutionCall,
+  nextDraw: () => number,
+  checks: CallChecks,
+): TimedIterations {
+  const options = plan.options
+  let padding = options.padding
+  let paddingFallback: string | undefined
+  if (padding === 'spin' && solutionWaitsForGpu(session, plan, buffers, solution, nextDraw)) {
+    padding = 'matmul'
+    paddingFallback =
+      'solution() waits for the GPU (it synchronizes or copies to the host), which a spin kernel holding the stream ' +
+      'turns into a stall: padded with a matmul instead'
+  }
+  const graph = options.timing === 'graph' ? captureGraph(solution, options.graphBatch) : undefined
+  const invoke: SolutionCall = graph === undefined ? solution : () => cuda.graphLaunch(graph)
+  const callsPerSample = graph === undefined ? 1 : options.graphBatch
+  const audit = options.timing === 'events' && options.auditStreams ? startAudit(session) : undefined
+  const auditor = typeof audit === 'object' ? audit : undefined
+  let coverMs = measureCover(session, plan, buffers, padding, nextDraw)
+  let pending: Array<{ draw: number; events: [bigint, bigint, bigint]; hostMs: number; callHostMs: number }> = []
+
+  return {
+    callsPerSample,
+    streamAudit: audit === undefined ? 'off' : auditor ? 'every sample' : (audit as string),
+    get paddingFallback() {
+      return paddingFallback
+    },
+    get checkedCalls() {
+      return checks.checked
+    },
+    enqueue(count) {
+      const events = session.events(3 * count)
+      const pick = checks.pick(count)
+      pending = []
+      if (padding === 'spin') hold(session, BATCH_SPIN_TIMEOUT_NS)
+      try {
+        for (let i = 0; i < count; i++) {
+          const draw = nextDraw()
+          const [preWindow, windowStart, windowEnd] = events.slice(3 * i, 3 * i + 3) as [bigint, bigint, bigint]
+          const hostStart = performance.now()
+          cuda.eventRecord(preWindow)
+          fillInputs(session, plan, buffers, draw)
+          if (padding === 'matmul') pad(session, options)
+          flushL2(session, options)
+          if (auditor) tagged(auditor, auditId(draw, 'before'), () => marker(session))
+          cuda.eventRecord(windowStart)
+          const callStart = performance.now()
+          if (auditor) tagged(auditor, auditId(draw, 'work'), invoke)
+          else invoke()
+          const callEnd = performance.now()
+          cuda.eventRecord(windowEnd)
+          const hostEnd = performance.now()
+          if (auditor) tagged(auditor, auditId(draw, 'after'), () => marker(session))
+          checks.afterCall(draw, i === pick)
+          pending.push({ draw, events: [preWindow, windowStart, windowEnd], hostMs: hostEnd - hostStart, callHostMs: callEnd - callStart })
+        }
+      } finally {
+        if (padding === 'spin') release(session)
+      }
+    },
+    collect() {
+      cuda.synchronize()
+      if (auditor) auditBatch(auditor, pending.map((p) => p.draw))
+      checks.checkPicked()
+      const records = pending.map(({ events: [preWindow, windowStart, windowEnd], hostMs, callHostMs }) => ({
+        sampleMs: cuda.eventElapsedMs(windowStart, windowEnd) / callsPerSample,
+        preWindowMs: cuda.eventElapsedMs(preWindow, windowStart),
+        hostMs,
+        callHostMs,
+      }))
+      if (padding === 'spin' && spinTimedOut(session)) {
+        // The batch was not all queued while the spin held the stream: none of its windows can be trusted.
+        padding = 'matmul'
+        paddingFallback = 'the spin kernel timed out before the batch was queued (the host stalled): padded with a matmul instead'
+        coverMs = measureCover(session, plan, buffers, padding, nextDraw)
+        return { kept: [], interference: records.length }
+      }
+      return screenBatch(records, coverMs, padding === 'matmul')
+    },
+    dispose() {
+      if (graph !== undefined) cuda.graphExecDestroy(graph)
+      auditor?.stop()
+    },
+  }
+}
+
+/**
+ * `cupti`: one sample is CUPTI's span of all the GPU work one call launched, on any stream, from the first start to
+ * the last end. The GPU is idle when the call starts (synchronized after the flush), so nothing the harness queued
+ * can overlap any of the call's work; padding is not needed, since timestamps leave the host's enqueue out.
+ */
+function cuptiIterations(
+  session: DeviceSession,
+  plan: CasePlan,
+  buffers: CaseBuffers,
+  solution: SolutionCall,
+  nextDraw: () => number,
+  checks: CallChecks,
+): TimedIterations {
+  const cupti = session.cupti()
+  cupti.start()
+  let draws: number[] = []
+  return {
+    callsPerSample: 1,
+    streamAudit: 'off',
+    paddingFallback: undefined,
+    get checkedCalls() {
+      return checks.checked
+    },
+    enqueue(count) {
+      const pick = checks.pick(count)
+      draws = []
+      for (let i = 0; i < count; i++) {
+        const draw = nextDraw()
+        fillInputs(session, plan, buffers, draw)
+        flushL2(session, plan.options)
+        cuda.synchronize()
+        tagged(cupti, draw, solution)
+        // CUPTI times every stream, so the checked copy must wait for every stream too, not the legacy one alone.
+        if (i === pick) cuda.synchronize()
+        checks.afterCall(draw, i === pick)
+        draws.push(draw)
+      }
+    },
+    collect() {
+      cuda.synchronize()
+      const spans = readSpans(cupti, 'cupti')
+      checks.checkPicked()
+      const kept = draws.map((draw) => {
+        const span = spans.get(draw)
+        if (!span) throw new Error(`timing 'cupti': CUPTI saw no GPU work from solution() (draw ${draw}); does it launch anything?`)
+        return Number(span.endNs - span.startNs) / 1e6
+      })
+      return { kept, interference: 0 }
+    },
+    dispose: () => cupti.stop(),
+  }
+}
+
+/** Queues a cuBLAS fp32 matmul that keeps the GPU busy while the host enqueues what follows it. */
+function pad(session: DeviceSession, options: MeasureOptions): void {
+  const { a, b, c, size } = session.paddingMatrices(options.paddingSize)
+  cublas.sgemm(a, b, c, size, size, size)
+}
+
+/** Evicts the solution's data from L2 by reading a buffer of flushFactor × L2 (or writing it, for comparison). */
+function flushL2(session: DeviceSession, options: MeasureOptions): void {
+  if (options.flush === 'none') return
+  const { ptr, bytes, sink } = session.flushBuffer(Math.ceil((options.flushFactor * session.info.l2CacheBytes) / 16) * 16)
+  if (options.flush === 'read') session.harness.flushRead(ptr, bytes, sink)
+  else cuda.memsetAsync(ptr, 0, bytes)
+}
+
+/** Holds the legacy stream with the spin kernel until release(), or until `timeoutNs` passes on the GPU. */
+function hold(session: DeviceSession, timeoutNs: number): void {
+  const flag = session.spinFlag()
+  session.harness.setFlag(flag.host, 0)
+  session.harness.spin(flag.device, timeoutNs, flag.timedOut)
+}
+
+function release(session: DeviceSession): void {
+  session.harness.setFlag(session.spinFlag().host, 1)
+}
+
+/** After synchronizing: whether the last spin gave up before it was released. */
+function spinTimedOut(session: DeviceSession): boolean {
+  return cuda.readBytes(session.spinFlag().timedOut, 4).readInt32LE() !== 0
+}
+
+/**
+ * Whether solution() waits for its own GPU work before returning (a synchronize, a copy to the host): with the
+ * stream held by a spin it then cannot return until the spin gives up, which the spin records.
+ */
+function solutionWaitsForGpu(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, solution: SolutionCall, nextDraw: () => number): boolean {
+  hold(session, PROBE_SPIN_TIMEOUT_NS)
+  try {
+    fillInputs(session, plan, buffers, nextDraw())
+    solution()
+  } finally {
+    release(session)
+  }
+  cuda.synchronize()
+  return spinTimedOut(session)
+}
+
+/**
+ * The GPU time of the work in front of a window (fresh inputs, padding, flush) with the stream held until all of
+ * it is queued, so it contains no wait for the host: the least time the GPU needs before it reaches a window.
+ */
+function measureCover(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, padding: MeasureOptions['padding'], nextDraw: () => number): number {
+  const [start, end] = session.events(2) as [bigint, bigint]
+  let fastest = Infinity
+  for (let i = 0; i < COVER_REPETITIONS; i++) {
+    hold(session, BATCH_SPIN_TIMEOUT_NS)
+    cuda.eventRecord(start)
+    fillInputs(session, plan, buffers, nextDraw())
+    if (padding === 'matmul') pad(session, plan.options)
+    flushL2(session, plan.options)
+    cuda.eventRecord(end)
+    release(session)
+    cuda.synchronize()
+    fastest = Math.min(fastest, cuda.eventElapsedMs(start, end))
+  }
+  return fastest
+}
+
+/**
+ * Captures `calls` back-to-back calls into a CUDA graph on the per-thread default stream (solutions are compiled
+ * with `--default-stream per-thread` in graph mode, because the legacy stream cannot be captured).
+ */
+function captureGraph(solution: SolutionCall, calls: number): cuda.GraphExecHandle {
+  try {
+    return cuda.captureGraph(cuda.PER_THREAD_STREAM, () => {
+      for (let i = 0; i < calls; i++) solution()
+    })
+  } catch (error) {
+    throw new Error(
+      `timing 'graph': solution() could not be captured into a CUDA graph (${(error as Error).message}). A capturable ` +
+        'solution only launches work (no synchronization, memory allocation or copies to the host inside solution()); ' +
+        "use timing 'events' or 'cupti' otherwise.",
+    )
+  }
+}
+
+/** Runs `fn` with its GPU work tagged `id` for CUPTI. */
+function tagged(cupti: Cupti, id: number, fn: () => void): void {
+  cupti.push(id)
+  try {
+    fn()
+  } finally {
+    cupti.pop()
+  }
+}
+
+/** A 4-byte memset on the legacy stream: a mark on CUPTI's timeline where the timed stream stands. */
+function marker(session: DeviceSession): void {
+  cuda.memsetAsync(session.scratch(), 0, 4)
+}
+
+const AUDIT_ROLES = ['work', 'before', 'after'] as const
+const auditId = (draw: number, role: (typeof AUDIT_ROLES)[number]): number => 3 * draw + AUDIT_ROLES.indexOf(role)
+
+/** CUPTI for the stream audit, or why it cannot run here (then timing goes on, and the result says so). */
+function startAudit(session: DeviceSession): Cupti | string {
+  try {
+    const cupti = session.cupti()
+    cupti.start()
+    return cupti
+  } catch (error) {
+    return `unavailable: ${(error as Error).message.split('\n')[0]}`
+  }
+}
+
+function readSpans(cupti: Cupti, what: string): Map<number, Span> {
+  cupti.flush()
+  const lost = cupti.lostRecords()
+  if (lost > 0) throw new Error(`${what}: CUPTI lost ${lost} activity records, so spans may miss work; use fewer iterations per batch or timing 'events'`)
+  return new Map(cupti.read().map((span) => [span.id, span]))
+}
+
+/** Fails the case when any call of the batch left work outside its window. */
+function auditBatch(cupti: Cupti, draws: readonly number[]): void {
+  const spans = readSpans(cupti, 'stream audit')
+  const calls = draws.map((draw) => ({
+    work: spans.get(auditId(draw, 'work')),
+    before: spans.get(auditId(draw, 'before')),
+    after: spans.get(auditId(draw, 'after')),
+  }))
+  const { escaped, worstUs, unjudged } = auditCalls(calls)
+  if (unjudged > 0) throw new Error(`stream audit: CUPTI did not record the markers around ${unjudged} of ${draws.length} calls`)
+  if (escaped > 0) {
+    throw new EscapedWorkError(
+      `${escaped} of ${draws.length} timed calls in a batch left GPU work outside their timed window (by up to ` +
+        `${worstUs.toFixed(1)} µs): solution() uses a stream that the legacy default stream does not wait for (a ` +
+        'non-blocking stream?), so CUDA events would not time all of its work. Launch on the default stream or a ' +
+        "blocking stream, or join your streams to it before returning; timing: 'cupti' times every stream.",
+    )
+  }
+}

@@ -1,0 +1,119 @@
+// Hostile and careless solutions, one planted per class the harness defends against (README: "What the harness
+// defends against"): each is refused with its message, or measured right; the honest solution beside them keeps its
+// number. Skipped, with the reason, where no GPU is usable.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../../src/bench.js'
+import { probeGpu } from '../../src/native/cuda.js'
+import { softmax, vectorAddition } from '../../problems/index.js'
+import { failureMessage, type CaseResult } from '../../src/results.js'
+
+const file = fileURLToPath(import.meta.url)
+const root = path.resolve(path.dirname(file), '../..')
+const settings: PluginSettings = { device: 0, cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
+const gpu = probeGpu()
+const hostile = (name: string) => `../fixtures/solutions/hostile/${name}.cu`
+const honest = '../../problems/vector-addition/solutions/vector_add.cu'
+const size = (power: number) => [{ name: `n = 2^${power}`, params: { n: 2 ** power } }]
+// Short timing keeps the suite quick; the refusals do not depend on it.
+const quick = { maxTimeMs: 300 }
+
+function bench(spec: Omit<KernelBenchSpec, 'problem'>, problem: KernelBenchSpec['problem'] = vectorAddition) {
+  return runKernelBench('integrity', { problem, ...quick, ...spec }, { file, mode: 'bench', settings })
+}
+
+function timedCase(c: CaseResult | undefined) {
+  if (c?.outcome.status !== 'ok' || !c.outcome.timing || !c.summary) throw new Error(`not timed: ${JSON.stringify(c?.outcome)}`)
+  return { timing: c.outcome.timing, summary: c.summary }
+}
+
+describe.skipIf(!gpu.available)(`integrity on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+  describe('memoization', () => {
+    it.each(['memo_output_pointer', 'memo_input_pointer', 'memo_call_count'])('%s: a replayed answer is caught on a call checked at random', async (name) => {
+      const message = failureMessage(await bench({ solution: hostile(name), cases: size(22) }))
+      expect(message).toMatch(/wrong answer in a timed call picked at random \(its inputs were new to the solution\) in case 'n = 2\^22':\n {2}d_output: \d+ of 4194304 elements out of tolerance/)
+    })
+
+    it('memo_sampled_values: keyed on sampled input values, it computes every call and is timed like the honest add', async () => {
+      const cheat = await bench({ solution: hostile('memo_sampled_values'), cases: size(22) })
+      const fair = await bench({ solution: honest, cases: size(22) })
+      expect(failureMessage(cheat)).toBeUndefined()
+      const cheatMedian = timedCase(cheat.cases[0]).summary.median
+      const fairMedian = timedCase(fair.cases[0]).summary.median
+      // It reads and writes a kept copy besides the add: never faster than the honest kernel's memory traffic.
+      expect(cheatMedian).toBeGreaterThan(0.9 * fairMedian)
+    })
+  })
+
+  describe('inputs are read-only', () => {
+    it('refuses a solution that writes to an input on its first call', async () => {
+      const message = failureMessage(await bench({ solution: hostile('mutate_input'), cases: size(20) }))
+      expect(message).toMatch(/InputWritten: solution\(\) wrote to its input 'd_input1' \(before timing, case 'n = 2\^20'\): inputs are read-only/)
+    })
+
+    it('refuses a solution that starts writing to an input only on later calls', async () => {
+      const message = failureMessage(await bench({ solution: hostile('mutate_input_late'), cases: size(20) }))
+      expect(message).toMatch(/InputWritten: solution\(\) wrote to its input 'd_input2' \(in a timed call picked at random/)
+    })
+  })
+
+  it('refuses a persisting-L2 carve-out, which would survive the flush', async () => {
+    const message = failureMessage(await bench({ solution: hostile('persisting_l2'), cases: size(20) }))
+    expect(message).toMatch(/PersistingL2: solution\(\) set aside \d+ bytes of L2 for persisting accesses/)
+  })
+
+  describe('work the timer does not see', () => {
+    it.each([20, 25])("two private streams, n = 2^%i: every sample audited in 'events' mode, refused as EscapedWork", async (power) => {
+      const message = failureMessage(await bench({ solution: hostile('two_private_streams'), cases: size(power) }))
+      expect(message).toMatch(/EscapedWork: \d+ of \d+ timed calls in a batch left GPU work outside their timed window \(by up to [\d.]+ µs\)/)
+    })
+
+    it('deferred work behind a delay on a private stream is refused as EscapedWork', async () => {
+      const message = failureMessage(await bench({ solution: hostile('deferred_work'), cases: size(20) }))
+      expect(message).toMatch(/EscapedWork: /)
+    })
+
+    it.each([20, 25, 27])("two private streams, n = 2^%i: 'cupti' times them as one stream, isolated from the harness's own work", async (power) => {
+      const [split, single] = [
+        await bench({ solution: hostile('two_private_streams'), cases: size(power), timing: 'cupti' }),
+        await bench({ solution: honest, cases: size(power), timing: 'cupti' }),
+      ]
+      expect(failureMessage(split)).toBeUndefined()
+      const a = timedCase(split.cases[0]).summary
+      const b = timedCase(single.cases[0]).summary
+      console.log(`cupti, n = 2^${power}: two private streams ${(a.median * 1e3).toFixed(2)} µs ±${(a.cv * 100).toFixed(1)}%, one stream ${(b.median * 1e3).toFixed(2)} µs ±${(b.cv * 100).toFixed(1)}%`)
+      // Before isolation the split add read 2.5× the one-stream time at 2^20, with a CV of 58%.
+      expect(a.median / b.median).toBeGreaterThan(0.8)
+      expect(a.median / b.median).toBeLessThan(1.25)
+      expect(a.cv).toBeLessThan(0.15)
+    })
+
+    it("two private streams under 'graph' timing: nothing runs in the graph, so the checked answer is wrong", async () => {
+      const message = failureMessage(await bench({ solution: hostile('two_private_streams'), cases: size(20), timing: 'graph' }))
+      expect(message).toMatch(/wrong answer in a timed call picked at random|could not be captured into a CUDA graph/)
+    })
+  })
+
+  it('a solution that synchronizes inside solution() under spin padding falls back to matmul padding, with the reason', async () => {
+    const cases = (c: { name: string }) => c.name === '64x128x128x128, dim=2'
+    const spin = await bench({ solution: '../../problems/softmax/solutions/softmax.cu', padding: 'spin', cases }, softmax)
+    const matmul = await bench({ solution: '../../problems/softmax/solutions/softmax.cu', padding: 'matmul', cases }, softmax)
+    expect(failureMessage(spin)).toBeUndefined()
+    const s = timedCase(spin.cases[0])
+    const m = timedCase(matmul.cases[0])
+    expect(s.timing.paddingFallback).toMatch(/solution\(\) waits for the GPU .* padded with a matmul instead/)
+    expect(m.timing.paddingFallback).toBeUndefined()
+    expect(s.summary.median / m.summary.median).toBeGreaterThan(0.9)
+    expect(s.summary.median / m.summary.median).toBeLessThan(1.1)
+  })
+
+  it('the honest add is timed, audited on every sample and checked on calls picked at random', async () => {
+    const result = await bench({ solution: honest, cases: size(24), maxTimeMs: 10_000 })
+    expect(failureMessage(result)).toBeUndefined()
+    const { timing } = timedCase(result.cases[0])
+    expect(timing.streamAudit).toBe('every sample')
+    expect(timing.checkedCalls).toBeGreaterThan(0)
+    expect(timing.droppedInterference).toBeLessThan(timing.samplesMs.length / 10)
+  })
+})

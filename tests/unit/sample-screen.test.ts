@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest'
+import { auditCalls, COVER_MARGIN, PRE_WINDOW_SLACK, screenBatch, type IterationRecord } from '../../src/engine/sample-screen.js'
+
+/** An iteration of a healthy batch: 80 µs of work in front of a 5 µs window, 20 µs of host enqueue. */
+const healthy = (overrides: Partial<IterationRecord> = {}): IterationRecord => ({
+  sampleMs: 0.005,
+  preWindowMs: 0.08,
+  hostMs: 0.02,
+  callHostMs: 0.002,
+  ...overrides,
+})
+const COVER_MS = 0.08
+
+describe('screenBatch', () => {
+  it('keeps every sample of a batch whose host kept ahead and whose GPU worked alone', () => {
+    const records = Array.from({ length: 10 }, (_, i) => healthy({ sampleMs: 0.005 + i * 1e-5 }))
+    expect(screenBatch(records, COVER_MS, true)).toEqual({ kept: records.map((r) => r.sampleMs), interference: 0 })
+  })
+
+  it('drops a sample whose host enqueue outlasted the GPU work in front of its window', () => {
+    const stalled = healthy({ sampleMs: 0.2, hostMs: 0.5 })
+    const result = screenBatch([healthy(), stalled, healthy()], COVER_MS, true)
+    expect(result).toEqual({ kept: [0.005, 0.005], interference: 1 })
+  })
+
+  it('allows the host time the solution itself typically takes, and drops a call that stalled beyond it', () => {
+    // A solution whose own enqueue takes 200 µs: that is its cost, paid by every call alike.
+    const slowLauncher = Array.from({ length: 5 }, () => healthy({ hostMs: 0.215, callHostMs: 0.2 }))
+    expect(screenBatch(slowLauncher, COVER_MS, true).interference).toBe(0)
+    const oneStall = [...slowLauncher, healthy({ hostMs: 0.6, callHostMs: 0.585 })]
+    expect(screenBatch(oneStall, COVER_MS, true).interference).toBe(1)
+  })
+
+  it('puts the host bound at the cover margin', () => {
+    const atBound = healthy({ hostMs: 0.002 + COVER_MARGIN * COVER_MS - 1e-6 })
+    const past = healthy({ hostMs: 0.002 + COVER_MARGIN * COVER_MS + 1e-6 })
+    expect(screenBatch([atBound, healthy(), healthy()], COVER_MS, true).interference).toBe(0)
+    expect(screenBatch([past, healthy(), healthy()], COVER_MS, true).interference).toBe(1)
+  })
+
+  it('ignores host time when the stream was held until the batch was queued', () => {
+    expect(screenBatch([healthy({ hostMs: 5 }), healthy()], COVER_MS, false).interference).toBe(0)
+  })
+
+  it('drops a sample whose pre-window ran long: the GPU idled or was shared around it', () => {
+    const shared = healthy({ preWindowMs: PRE_WINDOW_SLACK * COVER_MS * 1.01, sampleMs: 0.15 })
+    expect(screenBatch([healthy(), shared], COVER_MS, false)).toEqual({ kept: [0.005], interference: 1 })
+    const slightlySlow = healthy({ preWindowMs: PRE_WINDOW_SLACK * COVER_MS * 0.99 })
+    expect(screenBatch([slightlySlow], COVER_MS, false).interference).toBe(0)
+  })
+
+  it('handles an empty batch', () => {
+    expect(screenBatch([], COVER_MS, true)).toEqual({ kept: [], interference: 0 })
+  })
+})
+
+const span = (start: number, end: number) => ({ startNs: BigInt(start), endNs: BigInt(end) })
+
+describe('auditCalls', () => {
+  const before = span(0, 1000)
+  const after = span(9000, 9500)
+
+  it('passes work that lies between the two markers', () => {
+    expect(auditCalls([{ work: span(1200, 8000), before, after }])).toEqual({ escaped: 0, worstUs: 0, unjudged: 0 })
+  })
+
+  it('catches work that ends after the closing marker started, and says by how much', () => {
+    expect(auditCalls([{ work: span(1200, 12_000), before, after }])).toEqual({ escaped: 1, worstUs: 3, unjudged: 0 })
+  })
+
+  it('catches work that started before the window opened (it overlapped the flush or padding)', () => {
+    expect(auditCalls([{ work: span(500, 8000), before, after }])).toEqual({ escaped: 1, worstUs: 0.5, unjudged: 0 })
+  })
+
+  it('counts every escaped call and keeps the worst', () => {
+    const calls = [
+      { work: span(1200, 8000), before, after },
+      { work: span(1200, 10_000), before, after },
+      { work: span(1200, 29_000), before, after },
+    ]
+    expect(auditCalls(calls)).toEqual({ escaped: 2, worstUs: 20, unjudged: 0 })
+  })
+
+  it('has nothing to judge in a call that launched no GPU work, and flags calls whose markers are missing', () => {
+    expect(auditCalls([{ before, after }])).toEqual({ escaped: 0, worstUs: 0, unjudged: 0 })
+    expect(auditCalls([{ work: span(1200, 8000), before }])).toEqual({ escaped: 0, worstUs: 0, unjudged: 1 })
+  })
+})
