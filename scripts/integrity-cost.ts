@@ -1,6 +1,6 @@
 // What the integrity checks cost on the GPU machine: honest kernels timed with every check on (the default) and
 // with the per-sample stream audit off, alternating, in one process.
-//   tsx scripts/integrity-cost.ts [rounds]
+//   tsx scripts/integrity-cost.ts [rounds] [kernel label prefix]
 // Prints each kernel's median and CV per configuration and the change of the median against 'audit off'.
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -11,7 +11,8 @@ import { matrixMultiplication, sumDim, vectorAddition } from '../problems/index.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const settings: PluginSettings = { device: 0, cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
-const file = path.join(root, 'scripts/integrity-cost.ts')
+// Solutions are named relative to the repository root.
+const file = path.join(root, 'package.json')
 
 const KERNELS: Array<[string, KernelBenchSpec]> = [
   ...[16, 20, 24].map((p): [string, KernelBenchSpec] => [
@@ -31,10 +32,11 @@ const CONFIGS: Array<[string, Partial<MeasureOptions>]> = [
 ]
 
 const rounds = Number(process.argv[2] ?? 2)
+const only = process.argv[3]
 const medians = new Map<string, number[]>()
 const rows: string[][] = []
 for (let round = 0; round < rounds; round++) {
-  for (const [label, spec] of KERNELS) {
+  for (const [label, spec] of KERNELS.filter(([l]) => !only || l.startsWith(only))) {
     for (const [config, options] of CONFIGS) {
       const result = await runKernelBench(label, { ...spec, ...options }, { file, mode: 'bench', settings })
       const c = result.cases[0]
@@ -50,8 +52,10 @@ const header = ['kernel', 'config', 'round', 'median', 'cv', 'n', 'dropped', 'ch
 console.log(renderTable(header, rows, header.map((_, i) => (i < 2 ? 'left' : 'right'))).join('\n'))
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
 console.log()
-for (const [label] of KERNELS) {
+for (const [label] of KERNELS.filter(([l]) => !only || l.startsWith(only))) {
   const off = mean(medians.get(`${label}|audit off`)!)
   const on = mean(medians.get(`${label}|default`)!)
   console.log(`${label}: audit off ${formatTime(off)}, default ${formatTime(on)}, change ${((on / off - 1) * 100).toFixed(2)}%`)
 }
+// The device hosts would keep the process alive.
+process.exit(0)

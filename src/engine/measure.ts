@@ -84,6 +84,7 @@ function time(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, call
           checkedCalls: iterations.checkedCalls,
           paddingFallback: iterations.paddingFallback,
           streamAudit: iterations.streamAudit,
+          auditedCalls: iterations.auditedCalls,
         }
       }
       const perIterationMs = (performance.now() - batchStart) / batch

@@ -63,7 +63,10 @@ export interface Span {
   endNs: bigint
 }
 
-/** What the stream audit saw around one timed call: markers queued just before and just after its window. */
+/**
+ * What the stream audit saw around one timed call: the harness's work queued just before its window (inputs,
+ * padding, flush) and a marker queued just after it, both on the timed stream.
+ */
 export interface AuditedCall {
   work?: Span
   before?: Span
@@ -75,13 +78,13 @@ export interface AuditResult {
   escaped: number
   /** The largest amount by which one call's work lay outside its window, in µs. */
   worstUs: number
-  /** Calls whose markers CUPTI did not record, so they could not be judged. */
+  /** Calls whose surrounding work CUPTI did not record, so they could not be judged. */
   unjudged: number
 }
 
 /**
- * The window of a timed call lies between two tiny markers on the timed stream; all of the call's GPU work, on any
- * stream, must lie between the first marker's end and the second one's start, or the events did not time it.
+ * The window of a timed call lies between the end of the work in front of it and a marker after it, both on the
+ * timed stream; all of the call's GPU work, on any stream, must lie in between, or the events did not time it.
  */
 export function auditCalls(calls: readonly AuditedCall[]): AuditResult {
   let escaped = 0

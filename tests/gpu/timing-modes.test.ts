@@ -23,7 +23,7 @@ describe.skipIf(!gpu.available)(`timing modes on the GPU${gpu.available ? '' : `
     const t = c.outcome.timing
     expect(t.callsPerSample).toBe(timing === 'graph' ? 20 : 1)
     expect(t.checkedCalls).toBeGreaterThan(0)
-    expect(t.streamAudit).toBe(timing === 'events' ? 'every sample' : 'off')
+    expect(t.streamAudit).toBe(timing === 'events' ? 'batches at random' : 'off')
     expect(['target-cv', 'noise-stable']).toContain(t.stopReason)
     const gbps = c.bytes / (c.summary.median * 1e-3) / 1e9
     expect(gbps).toBeGreaterThan(1000)
