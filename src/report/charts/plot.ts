@@ -61,7 +61,7 @@ export function legendMarks(entries: readonly LegendEntry[], layout: 'row' | 'co
     return [
       // Line symbols (times, plus) have no inside to fill.
       Plot.dot([label], { frameAnchor: 'top-left', dx: dx + 4, dy, r: 3.5, symbol, stroke: color, fill: symbol === 'circle' ? color : 'none', className: 'legend' }),
-      Plot.text([label], { frameAnchor: 'top-left', dx: dx + 11, dy, text: (d: string) => d, textAnchor: 'start', fill: color, className: 'legend' }),
+      Plot.text([label], { frameAnchor: 'top-left', dx: dx + 11, dy, text: (d: string) => d, textAnchor: 'start', lineAnchor: 'middle', fill: color, className: 'legend' }),
     ]
   })
 }

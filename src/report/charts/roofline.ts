@@ -71,11 +71,11 @@ function rooflineChart(gpu: string, dtype: Dtype, points: readonly CasePoint[]):
     color: { type: 'identity' },
     marks: [
       ...lines.map((roof) =>
-        Plot.line(roofData.filter((d) => d.roof === roof), { x: 'intensity', y: 'tflops', stroke: roof.color, strokeWidth: 1.5, strokeDasharray: roof.dashed ? '6 4' : undefined, className: 'roof' }),
+        Plot.line(roofData.filter((d) => d.roof === roof), { x: 'intensity', y: 'tflops', stroke: roof.color, strokeWidth: 1.5, strokeDasharray: roof.dashed ? '6 4' : undefined, className: 'roof-line' }),
       ),
       Plot.text(
         lines.map((roof) => ({ roof, intensity: x[1], tflops: attainable(roof, x[1]) })),
-        { x: 'intensity', y: 'tflops', text: (d: { roof: Roof }) => roofLabel(d.roof), textAnchor: 'end', dy: -7, fill: (d: { roof: Roof }) => d.roof.color, className: 'roof label' },
+        { x: 'intensity', y: 'tflops', text: (d: { roof: Roof }) => roofLabel(d.roof), textAnchor: 'end', dy: -7, fill: (d: { roof: Roof }) => d.roof.color, className: 'roof-label' },
       ),
       Plot.dot(data, { x: 'intensity', y: 'y', r: 4.5, symbol: 'symbol', stroke: 'color', fill: (d) => (d.tflops ? d.color : 'none'), fillOpacity: 0.8, strokeWidth: 1.5, title: (d) => hoverText(d.p, d.intensity), className: POINTS_CLASS }),
       ...legendMarks([

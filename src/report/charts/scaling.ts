@@ -36,7 +36,7 @@ function scalingChart(problem: string, measure: Measure, points: readonly CasePo
     y: { type: 'log', nice: true, grid: true, tickFormat: logTick, label: measure.axis },
     color: { type: 'identity' },
     marks: [
-      Plot.ruleY(series, { y: 'mean', stroke: 'color', strokeDasharray: '4 4', strokeOpacity: 0.7, title: (s) => `${s.name}: geometric mean ${measure.format(s.mean)}`, className: 'geometric mean' }),
+      Plot.ruleY(series, { y: 'mean', stroke: 'color', strokeDasharray: '4 4', strokeOpacity: 0.7, title: (s) => `${s.name}: geometric mean ${measure.format(s.mean)}`, className: 'geometric-mean' }),
       Plot.line(data, { x: 'bytes', y: 'value', z: (d) => d.s.name, stroke: (d) => d.s.color, strokeWidth: 1.5, className: 'series' }),
       Plot.dot(data, {
         x: 'bytes',
