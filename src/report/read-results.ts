@@ -5,7 +5,7 @@ import path from 'node:path'
 import type { ReportSource } from './charts/cases.js'
 import { RESULTS_FILE_SCHEMA, RESULTS_FILE_VERSION, type ResultsFile } from './json.js'
 
-export function readResultsFile(file: string): ResultsFile {
+function readResultsFile(file: string): ResultsFile {
   let parsed: Partial<ResultsFile>
   try {
     parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<ResultsFile>
