@@ -58,7 +58,7 @@ function rooflineChart(gpu: string, dtype: Dtype, points: readonly CasePoint[]):
   const x = decades([...placed.map((d) => d.intensity), ...ridges].flatMap((v) => [v / 3, v * 3]))
   const peakValues = lines.flatMap((r) => [attainable(r, x[1]), attainable(r, x[0])])
   const y = decades([...placed.flatMap((d) => (d.tflops ? [d.tflops] : [])), ...peakValues].map((v) => Math.max(v, 1e-6)))
-  // Enough samples of each roof that the corner at the ridge is drawn sharp on a log axis.
+  // Each roof through its corners (the axis ends and every ridge): on log axes it is straight between them.
   const roofData = lines.flatMap((roof) => [x[0], ...ridges, x[1]].sort((a, b) => a - b).map((intensity) => ({ roof, intensity, tflops: attainable(roof, intensity) })))
   const data = placed.map((d) => ({ ...d, y: d.tflops ?? y[0], color: COLORS[d.p.status], symbol: d.tflops ? 'circle' : 'times' }))
   const svg = renderSvg({
