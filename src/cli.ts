@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `vitest-kernel-bench` command: `init <problem> [file.cu]` writes a starter solution and its bench file;
-// `init --list` lists the problems; `ceilings` measures the GPU's ceilings into the cache (or shows cached ones).
+// `init --list` lists the problems; `ceilings` measures the GPU's ceilings into the cache (or shows cached ones);
+// `report` draws the charts of saved results files (no GPU needed).
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -10,6 +11,8 @@ import { DeviceHost } from './engine/client.js'
 import { DEFAULT_MEASURE_OPTIONS } from './options.js'
 import { DEFAULT_CACHE_DIR } from './paths.js'
 import { describeCeilings } from './report/ceilings.js'
+import { writeChartOutputs } from './report/chart-files.js'
+import { readResultsFiles } from './report/read-results.js'
 import { listProblems, problemCatalog, starterFiles, type StarterFile } from './starter.js'
 
 const USAGE = `Usage:
@@ -18,10 +21,13 @@ const USAGE = `Usage:
   vitest-kernel-bench ceilings [--force] [--device <n>] [--cache-dir <dir>]
                                   measure the GPU's ceilings (cuBLAS GEMM per dtype, device-to-device copy)
                                   once and cache them, or show the cached ones; --force measures again
+  vitest-kernel-bench report <results.json>… [--html <file>] [--svg <dir>]
+                                  draw the charts of saved results files (several on one chart) as an
+                                  HTML page and/or one SVG file per chart
 `
 
 /** The options each command takes (--help goes with any). */
-const COMMAND_OPTIONS: Record<string, readonly string[]> = { init: ['dtype', 'list'], ceilings: ['force', 'device', 'cache-dir'] }
+const COMMAND_OPTIONS: Record<string, readonly string[]> = { init: ['dtype', 'list'], ceilings: ['force', 'device', 'cache-dir'], report: ['html', 'svg'] }
 
 class UsageError extends Error {}
 
@@ -73,6 +79,15 @@ async function ceilings(options: CeilingsOptions): Promise<void> {
   }
 }
 
+/** Renders saved results files; paths relative to the working directory. */
+function report(files: readonly string[], outputs: { html?: string; svg?: string }): void {
+  if (files.length === 0) throw new UsageError('report needs one or more results files (the `json` option of the plugin writes one)')
+  if (!outputs.html && !outputs.svg) throw new UsageError('report needs --html <file>, --svg <dir> or both')
+  const sources = readResultsFiles(files.map((file) => path.resolve(file)))
+  const written = writeChartOutputs(sources, { html: outputs.html && path.resolve(outputs.html), svg: outputs.svg && path.resolve(outputs.svg) })
+  for (const file of written) process.stdout.write(`written: ${path.relative(process.cwd(), file)}\n`)
+}
+
 async function main(argv: readonly string[]): Promise<void> {
   let parsed
   try {
@@ -85,6 +100,8 @@ async function main(argv: readonly string[]): Promise<void> {
         force: { type: 'boolean' },
         device: { type: 'string' },
         'cache-dir': { type: 'string' },
+        html: { type: 'string' },
+        svg: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -105,6 +122,7 @@ async function main(argv: readonly string[]): Promise<void> {
     if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`)
     return ceilings(values)
   }
+  if (command === 'report') return report(positionals.slice(1), values)
   const catalog = problemCatalog(problems)
   if (values.list) {
     process.stdout.write(listProblems(catalog))

@@ -11,6 +11,7 @@ import { DefaultReporter } from 'vitest/node'
 import { packagePath } from './paths.js'
 import { buildResultsFile, serializeResultsFile, type ReportedBench, type ToolVersions } from './report/json.js'
 import { renderDeviceHeader, renderKernelResult } from './report/kernel-table.js'
+import { writeChartOutputs } from './report/chart-files.js'
 import { renderMarkdown } from './report/markdown.js'
 import { outputFiles, resolveReportSettings, type OutputFiles, type ReportOptions, type ReportSettings } from './report/options.js'
 import type { KernelBenchProgress, KernelBenchResult } from './results.js'
@@ -23,6 +24,8 @@ export function writeReports(benches: readonly ReportedBench[], files: OutputFil
     writeFileAtomic(files.json, serializeResultsFile(buildResultsFile(benches, tools, now)))
     written.push(files.json)
   }
+  // The charts read the results as the JSON file holds them, so saved files render the same (the `report` command).
+  written.push(...writeChartOutputs([{ name: 'this run', file: buildResultsFile(benches, tools, now) }], files))
   if (!files.markdown && !files.stepSummary) return written
   const markdown = renderMarkdown(benches)
   if (files.markdown) {
@@ -201,7 +204,7 @@ export class KernelBenchReporter extends DefaultReporter {
   override onTestCaseResult(test: TestCase): void {
     this.progress?.finish(test.id)
     super.onTestCaseResult(test)
-    // Rewrite the JSON and Markdown files after every bench, so a run interrupted later (Ctrl-C, a killed CI job)
+    // Rewrite the JSON, Markdown and chart files after every bench, so a run interrupted later (Ctrl-C, a killed CI job)
     // still leaves the results of every bench that finished. The job summary is appended once, at the end.
     this.modulesSeen.add(test.module)
     this.writeOutputs([...this.modulesSeen], { final: false })
@@ -234,7 +237,7 @@ export class KernelBenchReporter extends DefaultReporter {
     const root = this.ctx.config.root
     const all = outputFiles(this.settings, process.env, root)
     const files = final ? all : { ...all, stepSummary: undefined }
-    if (!files.json && !files.markdown && !files.stepSummary) return
+    if (Object.values(files).every((file) => file === undefined)) return
     const tools: ToolVersions = { vitestKernelBench: packageVersion(), vitest: this.ctx.version, node: process.version }
     try {
       const written = writeReports(reportedBenches(testModules, root), files, tools, new Date())

@@ -1,0 +1,82 @@
+// What the charts draw, taken from one or more results files (a run's, or saved ones: shards, two GPUs): every
+// case with its figures and whether it failed or is flagged, and every bench with the file it came from. Pure.
+import type { CaseResult, KernelBenchResult } from '../../results.js'
+import { caseFigures, type CaseFigures } from '../kernel-table.js'
+import type { BenchRecord, ResultsFile } from '../json.js'
+
+/** A results file and the name it is shown under when a report draws several (its file name). */
+export interface ReportSource {
+  name: string
+  file: ResultsFile
+}
+
+/** A bench that produced a result, with the source it came from. */
+export interface BenchEntry {
+  source: string
+  record: BenchRecord
+  result: KernelBenchResult
+}
+
+/** ok: nothing to say; flagged: a figure to distrust (SOL over 100%, noise, throttling, no verification); failed. */
+export type CaseStatus = 'ok' | 'flagged' | 'failed'
+
+export interface CasePoint {
+  bench: BenchEntry
+  case: CaseResult
+  /** Absent for a case that was not timed (wrong answer, error, verify mode). */
+  figures?: CaseFigures
+  status: CaseStatus
+  /** Why the case is flagged or failed, in words. */
+  reasons: string[]
+}
+
+export function benchEntries(sources: readonly ReportSource[]): BenchEntry[] {
+  return sources.flatMap(({ name, file }) =>
+    file.benches.flatMap((record) => (record.result && !record.result.skipped ? [{ source: name, record, result: record.result }] : [])),
+  )
+}
+
+function caseReasons(result: KernelBenchResult, c: CaseResult, f: CaseFigures | undefined): { status: CaseStatus; reasons: string[] } {
+  const o = c.outcome
+  if (o.status === 'wrong') return { status: 'failed', reasons: ['wrong answer'] }
+  if (o.status === 'error') return { status: 'failed', reasons: [o.errorName] }
+  const failed = [...(c.verdict?.fails ? [c.verdict.message] : []), ...(c.verdict?.floors ?? [])]
+  if (failed.length > 0) return { status: 'failed', reasons: failed }
+  const flagged = [
+    ...((f?.roofline?.solPercent ?? 0) > 100 ? ['SOL above 100%: the measurement missed work or hit a warm cache'] : []),
+    ...(f && f.cv > result.options.targetCv ? [`noisy: CV above the target ${result.options.targetCv * 100}%`] : []),
+    ...(f?.droppedThrottled ? [`${f.droppedThrottled} throttled samples dropped`] : []),
+    ...(result.options.skipVerification ? ['verification skipped'] : []),
+  ]
+  return { status: flagged.length > 0 ? 'flagged' : 'ok', reasons: flagged }
+}
+
+/** Every case of every bench, in file and declaration order. */
+export function casePoints(benches: readonly BenchEntry[]): CasePoint[] {
+  return benches.flatMap((bench) =>
+    bench.result.cases.map((c) => {
+      const figures = caseFigures(bench.result, c)
+      return { bench, case: c, figures, ...caseReasons(bench.result, c, figures) }
+    }),
+  )
+}
+
+/** Groups in first-seen order. */
+export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>()
+  for (const item of items) {
+    const k = key(item)
+    groups.set(k, [...(groups.get(k) ?? []), item])
+  }
+  return groups
+}
+
+/**
+ * The shortest label that tells a bench apart from the others it shares a chart with: its name, then its dtype,
+ * GPU and source file where those differ among them.
+ */
+export function seriesLabeller(benches: readonly BenchEntry[]): (bench: BenchEntry) => string {
+  const parts = (b: BenchEntry) => [b.result.dtype, b.result.device?.name ?? 'no GPU', b.source]
+  const varies = parts(benches[0]!).map((_, i) => new Set(benches.map((b) => parts(b)[i])).size > 1)
+  return (b) => [b.result.bench, ...parts(b).filter((_, i) => varies[i])].join(' · ')
+}

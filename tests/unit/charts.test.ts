@@ -1,0 +1,228 @@
+// The charts on recorded results (tests/fixtures/results, read back as the JSON file holds them): one roofline per
+// GPU and dtype with its roofs, log axes and every case as a point; scaling, sample and baseline charts with the
+// points their data gives; the self-contained HTML page; the files written atomically; the `report` command.
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseHTML } from 'linkedom'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { PACKAGE_ROOT } from '../../src/paths.js'
+import { writeChartOutputs } from '../../src/report/chart-files.js'
+import { allCharts, reportCharts } from '../../src/report/charts/index.js'
+import type { ReportSource } from '../../src/report/charts/cases.js'
+import type { Chart } from '../../src/report/charts/plot.js'
+import { renderHtml } from '../../src/report/html.js'
+import { outputFiles, resolveReportSettings } from '../../src/report/options.js'
+import { writeReports } from '../../src/reporter.js'
+import { loadFixture } from '../fixtures/results/index.js'
+import { FIXTURE_ENDED, FIXTURE_TOOLS, fixtureResultsFile } from '../fixtures/results/results-file.js'
+
+const RUN: ReportSource[] = [{ name: 'results.json', file: fixtureResultsFile() }]
+
+function svgOf(chart: Chart) {
+  return parseHTML(`<!doctype html><html><body>${chart.svg}</body></html>`).document
+}
+const texts = (chart: Chart, selector: string) => [...svgOf(chart).querySelectorAll(selector)].map((e) => e.textContent ?? '')
+const pointTitles = (chart: Chart) => texts(chart, 'g.points > * > title')
+const byId = (charts: readonly Chart[], id: string) => {
+  const chart = charts.find((c) => c.id === id)
+  if (!chart) throw new Error(`no chart ${id} among ${charts.map((c) => c.id).join(', ')}`)
+  return chart
+}
+
+describe('the roofline charts', () => {
+  const { rooflines } = reportCharts(RUN)
+
+  it('draw one chart per GPU and dtype, every case with a FLOP and byte count a point', () => {
+    expect(rooflines.map((c) => [c.id, c.points])).toEqual([
+      // sgemm-verdicts (4), wrong-answer (1 timed, 2 failed without a time), skipped-verification-throttled (2)
+      ['roofline-nvidia-h100-80gb-hbm3-float32', 9],
+      ['roofline-nvidia-h200-float32', 2],
+      ['roofline-nvidia-h100-80gb-hbm3-float16', 2],
+      ['roofline-nvidia-rtx-a6000-float32', 3],
+    ])
+    for (const chart of rooflines) expect(svgOf(chart).querySelectorAll('g.points > *')).toHaveLength(chart.points)
+  })
+
+  it('draw the datasheet roof, and the measured one when the GPU has ceilings', () => {
+    const roofLabels = (id: string) => texts(byId(rooflines, id), 'g.roof-label text')
+    expect(roofLabels('roofline-nvidia-h100-80gb-hbm3-float32')).toEqual(['H100 SXM datasheet: 67.0 TFLOPS, 3350 GB/s'])
+    expect(roofLabels('roofline-nvidia-h100-80gb-hbm3-float16')).toEqual([
+      'H100 SXM datasheet: 989.5 TFLOPS, 3350 GB/s',
+      'measured (cuBLAS, copy): 744.0 TFLOPS, 2950 GB/s',
+    ])
+    // No datasheet entry for the A6000: its measured ceilings are the only roof.
+    expect(roofLabels('roofline-nvidia-rtx-a6000-float32')).toEqual(['measured (cuBLAS, copy): 27.4 TFLOPS, 690 GB/s'])
+    expect(svgOf(byId(rooflines, 'roofline-nvidia-h100-80gb-hbm3-float16')).querySelectorAll('g.roof-line path')).toHaveLength(2)
+  })
+
+  it('put both axes on a log scale labelled by decades', () => {
+    const chart = byId(rooflines, 'roofline-nvidia-h100-80gb-hbm3-float32')
+    const xTicks = texts(chart, 'g[aria-label="x-axis tick label"] text')
+    expect(xTicks).toEqual(expect.arrayContaining(['0.01', '0.1', '1', '10', '100', '1K', '10K']))
+    expect(texts(chart, 'g[aria-label="y-axis tick label"] text')).toEqual(expect.arrayContaining(['0.1', '1', '10', '100']))
+    expect(texts(chart, 'g[aria-label="x-axis label"] text')).toEqual(['arithmetic intensity (FLOP/byte) →'])
+  })
+
+  it('label each point with its bench and case, and say why a case failed or is flagged', () => {
+    const titles = pointTitles(byId(rooflines, 'roofline-nvidia-h100-80gb-hbm3-float32'))
+    const title = (start: string) => titles.find((t) => t.startsWith(start)) ?? ''
+    expect(title('tiled sgemm · 4096x4096x4096')).toContain('683 FLOP/byte')
+    expect(title('tiled sgemm · 8192x4096x8192')).toContain('failed: regression')
+    expect(title('vector add (offset bug) · n = 2^22')).toContain('failed: wrong answer')
+    expect(title('sgemm (unverified) · 4096x4096x4096')).toContain('flagged: verification skipped')
+    const h200 = pointTitles(byId(rooflines, 'roofline-nvidia-h200-float32'))
+    expect(h200.some((t) => t.includes('flagged: SOL above 100%'))).toBe(true)
+  })
+
+  it('match their golden SVG files', async () => {
+    for (const chart of rooflines) await expect(`${chart.svg}\n`).toMatchFileSnapshot(`./__golden__/charts/${chart.id}.svg`)
+  })
+
+  it('put several results files on one chart per GPU', () => {
+    const two = reportCharts([
+      { name: 'shard-1.json', file: fixtureResultsFile(['sgemm-verdicts']) },
+      { name: 'shard-2.json', file: fixtureResultsFile(['skipped-verification-throttled', 'wrong-answer']) },
+    ])
+    expect(two.rooflines.map((c) => [c.id, c.points])).toEqual([['roofline-nvidia-h100-80gb-hbm3-float32', 9]])
+  })
+})
+
+describe('the scaling, sample and baseline charts', () => {
+  const charts = reportCharts(RUN)
+
+  it('draw throughput and bandwidth against size per problem, one line and geometric mean per bench', () => {
+    expect(charts.scaling.map((c) => [c.id, c.points])).toEqual([
+      ['scaling-matrix-multiplication-tflops', 8],
+      ['scaling-matrix-multiplication-bandwidth', 8],
+      ['scaling-vector-addition-tflops', 6],
+      ['scaling-vector-addition-bandwidth', 6],
+    ])
+    const gemm = byId(charts.scaling, 'scaling-matrix-multiplication-tflops')
+    expect(texts(gemm, 'g.legend text')).toEqual([
+      'tiled sgemm · float32 (geometric mean 17.0 TFLOPS)',
+      'sgemm (unverified) · float32 (geometric mean 15.9 TFLOPS)',
+      'wmma hgemm · float16 (geometric mean 136.7 TFLOPS)',
+    ])
+    expect(svgOf(gemm).querySelectorAll('g[aria-label="line"] path')).toHaveLength(3)
+    // Benches of one problem on different GPUs are told apart by their GPU.
+    expect(texts(byId(charts.scaling, 'scaling-vector-addition-tflops'), 'g.legend text')[2]).toBe('vector add · NVIDIA RTX A6000 (geometric mean 49.6 GFLOPS)')
+  })
+
+  it('draw every kept sample of each timed case, with its median, spread and dropped samples', () => {
+    const bench = charts.benches.find((b) => b.bench.result.bench === 'sgemm (unverified)')!
+    const samples = byId(bench.charts, 'samples-sgemm-unverified')
+    const timing = loadFixture('skipped-verification-throttled').result!.cases.map((c) => (c.outcome.status === 'ok' ? c.outcome.timing!.samplesMs.length : 0))
+    expect(samples.points).toBe(timing[0]! + timing[1]!)
+    expect(svgOf(samples).querySelectorAll('g.points > *')).toHaveLength(samples.points)
+    expect(texts(samples, 'g[aria-label="y-axis tick label"] text').join('\n')).toMatch(/8192x8192x8192 · .* ms ±.*% · n 112 \(−\d+ throttled\)/)
+  })
+
+  it('compare with the baseline only where the guard compared on this GPU', () => {
+    const withBaseline = charts.benches.filter((b) => b.charts.some((c) => c.id.startsWith('baseline-')))
+    expect(withBaseline.map((b) => b.bench.result.bench)).toEqual(['tiled sgemm'])
+    const chart = byId(withBaseline[0]!.charts, 'baseline-tiled-sgemm')
+    expect(chart.points).toBe(3)
+    expect(texts(chart, 'g[aria-label="y-axis tick label"] text')).toEqual(['4096x4096x4096 +0.8%', '8192x4096x8192 -12.3%', '4096x8192x4096 +9.5%'])
+  })
+
+  it('give every chart a unique id, numbering benches of the same name', () => {
+    const twice = allCharts(reportCharts([RUN[0]!, { name: 'again.json', file: fixtureResultsFile(['sgemm-verdicts']) }]))
+    const ids = twice.map((c) => c.id)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(ids).toContain('samples-tiled-sgemm-2')
+  })
+})
+
+describe('the HTML page', () => {
+  const charts = reportCharts(RUN)
+  const html = renderHtml(RUN, charts)
+  const { document } = parseHTML(html)
+
+  it('holds every chart with its point count, and loads nothing', () => {
+    const figures = [...document.querySelectorAll('figure.chart')]
+    expect(figures.map((f) => f.id)).toEqual(allCharts(charts).map((c) => c.id))
+    for (const f of figures) expect(f.querySelectorAll('g.points > *')).toHaveLength(Number(f.getAttribute('data-points')))
+    expect(html).not.toMatch(/<script|<link|<img|\ssrc=|\shref=|@import|url\(/i)
+  })
+
+  it('shows the devices, versions, warnings, options and errors', () => {
+    const text = document.body.textContent ?? ''
+    expect(text).toContain('NVIDIA H100 80GB HBM3  ·  132 SMs')
+    expect(text).toContain('peaks: measured ceilings (cuBLAS 8192³, D2D copy')
+    expect(text).toContain('results.json: ended 2026-11-21T14:05:00.000Z · vitest-kernel-bench 0.1.0 · Vitest 4.1.12 · Node v20.19.0')
+    expect(text).toContain('VERIFICATION SKIPPED')
+    expect(text).toContain('SOL above 100%')
+    expect(text).toContain("✗ case 'n = 2^22'")
+    expect(document.querySelectorAll('details table')).toHaveLength(6)
+  })
+})
+
+describe('writing the charts', () => {
+  let dir: string
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-charts-'))
+  })
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+  it('writes the page and one SVG per chart, replacing them whole, with no temp files left', () => {
+    const outputs = { html: path.join(dir, 'kernelbench.html'), svg: path.join(dir, 'charts') }
+    fs.writeFileSync(outputs.html, 'an earlier run')
+    expect(writeChartOutputs(RUN, outputs)).toEqual([outputs.html, outputs.svg])
+    expect(fs.readFileSync(outputs.html, 'utf8')).toBe(renderHtml(RUN, reportCharts(RUN)))
+    const svgs = fs.readdirSync(outputs.svg).sort()
+    expect(svgs).toEqual(allCharts(reportCharts(RUN)).map((c) => `${c.id}.svg`).sort())
+    expect(fs.readFileSync(path.join(outputs.svg, 'roofline-nvidia-h200-float32.svg'), 'utf8')).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/)
+    expect(fs.readdirSync(dir).sort()).toEqual(['charts', 'kernelbench.html'])
+  })
+
+  it('are written by the reporter after the JSON file, from the same results', () => {
+    const files = { json: path.join(dir, 'kb.json'), html: path.join(dir, 'kb.html') }
+    const benches = [loadFixture('sgemm-verdicts')]
+    expect(writeReports(benches, files, FIXTURE_TOOLS, FIXTURE_ENDED)).toEqual([files.json, files.html])
+    expect(parseHTML(fs.readFileSync(files.html, 'utf8')).document.querySelectorAll('figure.chart')).toHaveLength(5)
+  })
+
+  it('go where the options and KERNELBENCH_HTML say, relative to the root', () => {
+    const settings = resolveReportSettings({ html: 'report/kb.html', svg: 'report/charts' })
+    expect(outputFiles(settings, {}, '/root')).toMatchObject({ html: '/root/report/kb.html', svg: '/root/report/charts' })
+    expect(outputFiles(settings, { KERNELBENCH_HTML: 'ci.html' }, '/root').html).toBe('/root/ci.html')
+    expect(() => resolveReportSettings({ svg: '' })).toThrow('option svg must be a non-empty file path')
+  })
+})
+
+describe('the report command (npx tsx src/cli.ts report)', () => {
+  const cli = (...args: string[]) => spawnSync('npx', ['tsx', 'src/cli.ts', 'report', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8' })
+  let dir: string
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-report-'))
+  })
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+  it('draws several saved results files on one page', () => {
+    const shards = ['sgemm-verdicts', 'wrong-answer'] as const
+    const files = shards.map((name) => {
+      const file = path.join(dir, `${name}.json`)
+      fs.writeFileSync(file, JSON.stringify(fixtureResultsFile([name])))
+      return file
+    })
+    const html = path.join(dir, 'out.html')
+    const run = cli(...files, '--html', html, '--svg', path.join(dir, 'svg'))
+    expect(run.stderr.replace(/npm warn.*\n/g, '')).toBe('')
+    expect(run.status).toBe(0)
+    const page = parseHTML(fs.readFileSync(html, 'utf8')).document
+    expect(page.querySelector('#roofline-nvidia-h100-80gb-hbm3-float32')?.getAttribute('data-points')).toBe('7')
+    expect(page.body.textContent).toContain('wrong-answer.json: ended')
+    expect(fs.readdirSync(path.join(dir, 'svg'))).toContain('roofline-nvidia-h100-80gb-hbm3-float32.svg')
+  })
+
+  it('refuses a file that is not a results file, and a call without an output', () => {
+    const bad = path.join(dir, 'bad.json')
+    fs.writeFileSync(bad, '{"benches": []}')
+    expect(cli(bad, '--html', path.join(dir, 'x.html')).stderr).toContain('is not a vitest-kernel-bench results file')
+    const noOutput = cli(bad)
+    expect(noOutput.status).toBe(2)
+    expect(noOutput.stderr).toContain('report needs --html <file>, --svg <dir> or both')
+  })
+})
