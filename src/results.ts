@@ -1,5 +1,4 @@
 // What a kernelBench produces: plain data that travels from the Vitest worker to the reporter in task.meta.
-import type { Verdict } from './baseline/verdict.js'
 import type { Dtype } from './dtype.js'
 import type { SampleSummary } from './engine/stats.js'
 import type { CaseOutcome, DeviceReport, MeasuredCeilings } from './engine/protocol.js'
@@ -20,14 +19,17 @@ export interface CaseResult {
   verdict?: CaseVerdict
 }
 
+/** How a timed case compares with its stored baseline (src/baseline/verdict.ts compareToBaseline decides). */
+export type BaselineComparison = 'regression' | 'improvement' | 'same' | 'no-baseline' | 'other-gpu'
+
 /**
- * A timed case against its stored baseline and the spec's floors (DESIGN.md §5).
+ * A timed case against its stored baseline and the spec's floors (the CI guard, src/baseline/guard.ts).
  *
  * `kind` is compareToBaseline's, or 'updated' when this run (`vitest bench -u`) wrote the baseline instead of
  * comparing, or 'untracked' when the case has no FLOP count (no TFLOPS, so no baseline; floors still apply).
  */
 export interface CaseVerdict {
-  kind: Verdict['kind'] | 'updated' | 'untracked'
+  kind: BaselineComparison | 'updated' | 'untracked'
   /** measured / baseline − 1 in TFLOPS (negative = slower), when a baseline from this GPU was compared. */
   change?: number
   message: string

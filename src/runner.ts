@@ -74,7 +74,7 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
         },
       })
       task.meta.kernelBench = measured // the table still shows the numbers if the baseline file is unreadable
-      // The CI guard (DESIGN.md §5): regressions against the baseline and violated floors fail like wrong answers.
+      // The CI guard (docs/architecture.md): regressions against the baseline and violated floors fail like wrong answers.
       const result = guardResult(measured, {
         benchFile: task.file.filepath,
         root: this.config.root,

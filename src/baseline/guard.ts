@@ -1,9 +1,10 @@
 /**
- * The CI guard (DESIGN.md §5), worker side: judge a bench-mode KernelBenchResult against the bench file's stored
+ * The CI guard (docs/architecture.md, "The CI guard"), worker side: judge a bench-mode KernelBenchResult against the bench file's stored
  * baseline and the spec's floors, or, in update mode (`vitest bench -u`), record its measurements as the new
  * baseline (floors still apply). Pure apart from reading the baseline file and, in update mode, writing it
  * atomically.
  */
+import { formatFraction } from '../report/format.js'
 import { roofline, tflops } from '../report/metrics.js'
 import { peaksFor } from '../report/peaks.js'
 import type { CaseResult, CaseVerdict, KernelBenchResult } from '../results.js'
@@ -21,7 +22,6 @@ import {
   DEFAULT_VERDICT_OPTIONS,
   checkFloors,
   compareToBaseline,
-  formatPercent,
   formatTflops,
   type BaselineEntry,
   type Floors,
@@ -90,14 +90,14 @@ export function caseMeasurement(c: CaseResult): Measurement | undefined {
 }
 
 function updatedVerdict(m: Measurement, gpu: string, previous: BaselineEntry | undefined): Omit<CaseVerdict, 'floors'> {
-  const recorded = `baseline recorded: ${formatTflops(m.tflops)} TFLOPS ±${formatPercent(m.cv)} on ${gpu}`
+  const recorded = `baseline recorded: ${formatTflops(m.tflops)} TFLOPS ±${formatFraction(m.cv)} on ${gpu}`
   if (previous?.gpu !== gpu) return { kind: 'updated', fails: false, message: `${recorded} (no previous baseline on this GPU)` }
   const change = m.tflops / previous.tflops - 1
   return {
     kind: 'updated',
     change,
     fails: false,
-    message: `${recorded} (was ${formatTflops(previous.tflops)}, ${formatPercent(change, true)})`,
+    message: `${recorded} (was ${formatTflops(previous.tflops)}, ${formatFraction(change, true)})`,
   }
 }
 

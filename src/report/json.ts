@@ -58,7 +58,7 @@ export type CaseRecord = CaseResult & { metrics?: CaseMetrics }
 
 export type ResultRecord = Omit<KernelBenchResult, 'cases'> & {
   cases: CaseRecord[]
-  /** Geometric means over the timed cases (DESIGN §4); absent when none was timed. */
+  /** Geometric means over the timed cases (docs/architecture.md, "Figures"); absent when none was timed. */
   geometricMean?: { cases: number; runtimeMs: number; tflops: number }
 }
 

@@ -4,13 +4,12 @@
 // The figures and cell texts are shared with the Markdown report (markdown.ts) and the JSON file (json.ts); each
 // cell carries a tone that the terminal turns into a colour and Markdown into emphasis.
 import pc from 'picocolors'
-import { formatPercent as formatChange } from '../baseline/verdict.js'
 import { geometricMean } from '../engine/stats.js'
 import type { StopReason } from '../engine/stopping.js'
 import type { DeviceReport, MeasuredCeilings } from '../engine/protocol.js'
 import type { CaseResult, CaseVerdict, KernelBenchResult } from '../results.js'
 import { ceilingPeaks, ceilingsLine, peaksNote } from './ceilings.js'
-import { formatBandwidth, formatBytes, formatCv, formatFlops, formatPercent, formatTime, renderTable, type Align } from './format.js'
+import { formatBandwidth, formatBytes, formatCv, formatFlops, formatFraction, formatPercent, formatTime, renderTable, type Align } from './format.js'
 import { gbPerSecond, roofline, type Roofline } from './metrics.js'
 import { peaksFor, type GpuPeaks } from './peaks.js'
 
@@ -146,7 +145,7 @@ export interface GeometricMeans {
   flopsPerSecond: number
 }
 
-/** Geometric means of runtime and throughput over the timed cases (DESIGN §4), undefined when none was timed. */
+/** Geometric means of runtime and throughput over the timed cases (docs/architecture.md, "Figures"), undefined when none was timed. */
 export function geometricMeans(result: KernelBenchResult): GeometricMeans | undefined {
   const figures = result.cases.flatMap((c) => caseFigures(result, c) ?? [])
   if (figures.length === 0) return undefined
@@ -182,7 +181,7 @@ function caseRow(result: KernelBenchResult, c: CaseResult, columns: readonly Fig
 
 /** The 'vs baseline' cell: the TFLOPS change (red slower, green faster, dim within the bound), flagged on a floor. */
 function verdictCell(v: CaseVerdict): string {
-  const text = baselineCell(v, v.change === undefined ? undefined : formatChange(v.change, true))
+  const text = baselineCell(v, v.change === undefined ? undefined : formatFraction(v.change, true))
   return v.floors.length > 0 ? `${text} ${pc.red('✗ floor')}` : text
 }
 

@@ -1,7 +1,7 @@
 // The run as GitHub-flavoured Markdown, for GITHUB_STEP_SUMMARY or a file: the device, then per bench the kernel
 // table (the terminal's figures and marks, from kernel-table.ts) with the CI guard's verdict per case. Pure.
-import { formatPercent as formatChange } from '../baseline/verdict.js'
 import type { CaseResult, CaseVerdict, KernelBenchResult } from '../results.js'
+import { formatFraction } from './format.js'
 import type { ReportedBench } from './json.js'
 import { ceilingsLine } from './ceilings.js'
 import {
@@ -68,7 +68,7 @@ function fenced(text: string): string {
 
 function verdictCell(v: CaseVerdict | undefined): string {
   if (!v) return '—'
-  const change = v.change === undefined ? '' : ` ${formatChange(v.change, true)}`
+  const change = v.change === undefined ? '' : ` ${formatFraction(v.change, true)}`
   const text = `${v.fails ? '✗ ' : ''}${VERDICT_WORDS[v.kind]}${change}${v.floors.length > 0 ? ' · ✗ floor violated' : ''}`
   return v.fails || v.floors.length > 0 ? `**${text}**` : text
 }
@@ -101,7 +101,7 @@ function notes(result: KernelBenchResult): string[] {
     lines.push(`samples n (-k): k more were taken below ${fraction}% of the maximum SM clock (throttled) and dropped`)
   }
   if (figures.some((f) => f.cv > result.options.targetCv)) {
-    lines.push(`_CV in italics_: above the target ${formatChange(result.options.targetCv)}; the stop rule says why sampling ended`)
+    lines.push(`_CV in italics_: above the target ${formatFraction(result.options.targetCv)}; the stop rule says why sampling ended`)
   }
   return lines
 }

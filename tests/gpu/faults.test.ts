@@ -1,4 +1,4 @@
-// Hostile and broken solutions (DESIGN §6): each fails only its own bench, with a message a user can act on, and
+// Hostile and broken solutions (docs/architecture.md, "Faults"): each fails only its own bench, with a message a user can act on, and
 // the next bench still runs. Skipped, with the reason, where no GPU is usable.
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
