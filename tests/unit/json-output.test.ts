@@ -16,7 +16,7 @@ import {
 import { renderMarkdown } from '../../src/report/markdown.js'
 import { outputFiles, resolveReportSettings, splitReportOptions } from '../../src/report/options.js'
 import { writeFileAtomic } from '../../src/atomic-write.js'
-import { writeReports } from '../../src/reporter.js'
+import { writeReports } from '../../src/report/files.js'
 import { FIXTURES, loadFixture } from '../fixtures/results/index.js'
 
 const TOOLS: ToolVersions = { vitestKernelBench: '0.1.0', vitest: '4.1.12', node: 'v20.19.0' }
