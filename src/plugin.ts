@@ -41,6 +41,11 @@ export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, Repor
    * already in the cache directory are shown without this option.
    */
   ceilings?: boolean
+  /**
+   * Accept a case faster than the GPU's datasheet roofline (SOL above 100%) with a warning instead of failing it,
+   * for a GPU whose peak entry is wrong (default false; a spec's own `allowAboveRoofline` wins).
+   */
+  allowAboveRoofline?: boolean
 }
 
 /** The runner module next to this one, as .ts in this repository or .js in the published build. */
@@ -51,7 +56,7 @@ function siblingModule(name: string): string {
 
 export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugin {
   const { report, rest } = splitReportOptions(options)
-  const { device, nvcc, arch, nvccFlags, cacheDir, baseline: baselineOptions, sanitize, ceilings, ...measure } = rest
+  const { device, nvcc, arch, nvccFlags, cacheDir, baseline: baselineOptions, sanitize, ceilings, allowAboveRoofline, ...measure } = rest
   // A bad option fails when the config loads, not in every worker.
   resolveMeasureOptions(measure)
   const baseline = resolveBaselineSettings(baselineOptions)
@@ -69,6 +74,7 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
         baseline,
         sanitize: sanitize ?? process.env.KERNELBENCH_SANITIZE === '1',
         ceilings: ceilings ?? process.env.KERNELBENCH_CEILINGS === '1',
+        allowAboveRoofline,
       }
       return {
         test: {

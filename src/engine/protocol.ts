@@ -58,6 +58,12 @@ export interface TimingResult {
   inputSets: number
   /** The events-mode stream audit: 'passed', 'off', or 'unavailable: <why>' (see auditStreams in timers.ts). */
   streamAudit?: string
+  /** Samples dropped because foreign GPU work or a host stall was detected inside their timed window. */
+  droppedInterference?: number
+  /** Timed calls whose outputs were verified against the reference after the batch (chosen at random, unknown to the solution). */
+  checkedCalls?: number
+  /** Set when spin padding was abandoned for this case (the solution blocked the host while the spin held the stream): why, and that matmul padding was used instead. */
+  paddingFallback?: string
 }
 
 export interface VerifiedOutput {
