@@ -8,7 +8,7 @@ import path from 'node:path'
 import type { BaselineSettings, GuardRules } from './baseline/guard.js'
 import type { Floors } from './baseline/verdict.js'
 import { compileReference, type BuildSettings } from './compile/harness.js'
-import { compile, DEFAULT_NVCC_FLAGS, findNvcc, NvccNotFoundError } from './compile/nvcc.js'
+import { compile, DEFAULT_NVCC_FLAGS, findNvcc, NvccNotFoundError, SourceError } from './compile/nvcc.js'
 import { findCeilings } from './ceilings-cache.js'
 import { parseDtype, type Dtype } from './dtype.js'
 import { deviceHost, type DeviceHost } from './engine/client.js'
@@ -152,13 +152,15 @@ function referencePlan(problem: Problem, dtype: Dtype, build: BuildSettings): Re
   return { kind: 'library', target: { library: library.path, entry, params: koffiParams(problem.signature) } }
 }
 
+class SolutionNotFoundError extends SourceError {}
+
 const MODULE_SOLUTION = /\.(ts|mts|js|mjs)$/
 
 /** The solution's absolute path; a missing file fails with the bench that names it and where it was looked for. */
 function solutionFile(name: string, spec: ResolvedSpec, benchFile: string): string {
   const file = path.resolve(path.dirname(benchFile), spec.solution)
   if (!fs.existsSync(file)) {
-    throw new Error(
+    throw new SolutionNotFoundError(
       `solution file not found: ${file}\n` +
         `  kernelBench '${name}' in ${path.basename(benchFile)} names solution '${spec.solution}', which is resolved against the bench file's folder`,
     )
@@ -248,7 +250,7 @@ export async function prepareKernelBench(name: string, spec: ResolvedSpec, conte
   const status = await host.ready()
   if (!status.available) {
     if (!status.noGpu) throw new Error(`the GPU could not be prepared: ${status.reason}`)
-    return skippedBench(header, cases, `no usable CUDA GPU: ${status.reason} (${compileWithoutGpu(spec, file, context.settings)})`)
+    return skippedBench(header, cases, `no usable CUDA GPU: ${status.reason} — ${compileWithoutGpu(spec, file, context.settings)}`)
   }
   header.device = status.device
   header.arch = status.arch

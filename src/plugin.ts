@@ -3,14 +3,14 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
-import type {} from 'vitest/config'
+import type { ViteUserConfig } from 'vitest/config'
 import { resolveBaselineSettings, type BaselineOptions } from './baseline/guard.js'
 import type { PluginSettings } from './bench.js'
 import { resolveMeasureOptions, type MeasureOptions } from './options.js'
 import { DEFAULT_CACHE_DIR } from './paths.js'
 import { SETTINGS_KEY } from './registry.js'
 import { splitReportOptions, type ReportOptions } from './report/options.js'
-import { KernelBenchReporter } from './reporter.js'
+import { KernelBenchReporter, KernelTestReporter } from './reporter.js'
 import { cudaSourcesNamedBy } from './watch-cu.js'
 
 export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, ReportOptions {
@@ -54,6 +54,29 @@ function siblingModule(name: string): string {
   return path.join(path.dirname(self), `${name}${path.extname(self)}`)
 }
 
+type Reporters = NonNullable<NonNullable<ViteUserConfig['test']>['reporters']>
+
+/**
+ * `vitest run`'s reporters with Vitest's default one (named, or implied by none) replaced by KernelTestReporter,
+ * which also prints why tests were skipped; every other reporter is kept as configured.
+ */
+function withSkipReasons(reporters: Reporters | undefined): Reporters {
+  if (reporters === undefined || reporters === 'default') return [new KernelTestReporter()]
+  if (!Array.isArray(reporters)) return reporters
+  // ['default', { …options }] names one reporter with its options, not two reporters.
+  if (reporters.length === 2 && reporters[0] === 'default' && isOptions(reporters[1])) return [new KernelTestReporter(reporters[1])]
+  return reporters.map((entry) => {
+    if (entry === 'default') return new KernelTestReporter()
+    if (Array.isArray(entry) && entry[0] === 'default') return new KernelTestReporter(isOptions(entry[1]) ? entry[1] : {})
+    return entry
+  }) as Reporters
+}
+
+/** A plain options object, not a reporter instance or name. */
+function isOptions(value: unknown): value is Record<string, never> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
+}
+
 export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugin {
   const { report, rest } = splitReportOptions(options)
   const { device, nvcc, arch, nvccFlags, cacheDir, baseline: baselineOptions, sanitize, ceilings, allowAboveRoofline, ...measure } = rest
@@ -63,6 +86,8 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
   return {
     name: 'vitest-kernel-bench',
     config(config) {
+      // Set on the config itself: a returned array would be appended to the user's, keeping Vitest's default too.
+      config.test = { ...config.test, reporters: withSkipReasons(config.test?.reporters) }
       const root = path.resolve(config.root ?? process.cwd())
       const settings: PluginSettings = {
         device: device ?? Number(process.env.KERNELBENCH_DEVICE ?? 0),

@@ -1,4 +1,5 @@
-// The bench-mode reporter: Vitest's default output (files, failures, summary) plus a kernel table per bench, and
+// Vitest's default reporter, extended. KernelTestReporter (`vitest run`) prints under each file why its tests were
+// skipped, which Vitest itself shows only in verbose output. KernelBenchReporter (`vitest bench`): Vitest's default output (files, failures, summary) plus a kernel table per bench, and
 // after `vitest bench -u` the baseline files written. At the end of a run it writes the JSON results file and the
 // Markdown report (a file, and GitHub's job summary) where the options and the environment ask for them. On an
 // interactive terminal a one-line progress indicator (src/report/progress-line.ts) replaces Vitest's live summary
@@ -7,7 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import pc from 'picocolors'
 import type { SerializedError } from 'vitest'
-import type { TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
+import type { TestCase, TestModule, TestRunEndReason, TestSuite, Vitest } from 'vitest/node'
 import { DefaultReporter } from 'vitest/node'
 import { packagePath } from './paths.js'
 import { writeReports } from './report/files.js'
@@ -31,6 +32,41 @@ function reportedBenches(modules: ReadonlyArray<TestModule>, root: string): Repo
       return [{ file: relativePosix(root, module.moduleId), name: test.name, state: outcome.state, result, errors }]
     }),
   )
+}
+
+/**
+ * Why a file's tests were skipped, one line per reason: each skipped suite that is not inside another (its name
+ * says why, as in this repository's GPU tests) and each distinct note of a skipped test (`context.skip(note)`, as a
+ * kernelBench without a GPU gives).
+ */
+export function skipReasons(module: TestModule): string[] {
+  const lines: string[] = []
+  const visit = (children: TestModule['children'] | TestSuite['children']) => {
+    for (const child of children) {
+      if (child.type === 'suite' && child.state() === 'skipped' && child.options.mode === 'skip') {
+        const tests = Array.from(child.children.allTests()).length
+        lines.push(`${child.name} (${tests} test${tests === 1 ? '' : 's'})`)
+      } else if (child.type === 'suite') visit(child.children)
+    }
+  }
+  visit(module.children)
+  const notes = new Map<string, number>()
+  for (const test of module.children.allTests()) {
+    const result = test.result()
+    if (result.state === 'skipped' && result.note) notes.set(result.note, (notes.get(result.note) ?? 0) + 1)
+  }
+  for (const [note, count] of notes) lines.push(`${count} skipped: ${note}`)
+  return lines
+}
+
+/** `vitest run`'s reporter (the plugin puts it where Vitest's default one would be): the default, plus skip reasons. */
+export class KernelTestReporter extends DefaultReporter {
+  protected override printTestModule(testModule: TestModule): void {
+    super.printTestModule(testModule)
+    // Where Vitest prints every test (a run of one file, a failed file) each skipped one already shows its note.
+    if (this.renderSucceed || testModule.state() === 'failed') return
+    for (const reason of skipReasons(testModule)) this.log(pc.yellow(`   ↓ ${reason}`))
+  }
 }
 
 function packageVersion(): string {
