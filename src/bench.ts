@@ -206,10 +206,13 @@ function compileWithoutGpu(spec: ResolvedSpec, file: string, settings: PluginSet
     throw error
   }
   const build: BuildSettings = { arch, cacheDir: settings.cacheDir, nvcc: settings.nvcc }
-  const target = solutionTarget(spec, file, settings, build)
-  referencePlan(spec.problem, spec.dtype, build)
-  const checked = 'module' in target ? 'reference compiled' : 'solution and reference compiled and signature-checked'
-  return `${checked} for ${arch}; verification and timing need a GPU`
+  // A TypeScript solution is set up on the GPU, and a cuBLAS reference has nothing to compile.
+  const compiled = [
+    ...('module' in solutionTarget(spec, file, settings, build) ? [] : ['solution']),
+    ...(referencePlan(spec.problem, spec.dtype, build).kind === 'library' ? ['reference'] : []),
+  ]
+  const checked = compiled.length === 0 ? 'nothing to compile' : `${compiled.join(' and ')} compiled and signature-checked for ${arch}`
+  return `${checked}; verification and timing need a GPU`
 }
 
 /** A kernelBench compiled and ready to run test cases on the GPU (or skipped where there is none). */
