@@ -52,6 +52,7 @@ export interface PluginSettings {
   /** The compile target (default: the GPU's own; without a GPU, CPU_ONLY_ARCH). */
   arch?: string
   nvccFlags?: string[]
+  /** The plugin's measurement options (resolved with the defaults when the config loaded). */
   measure: Partial<MeasureOptions>
   /** Also verify each bench's smallest case under compute-sanitizer's memcheck (see src/engine/sanitizer.ts). */
   sanitize?: boolean

@@ -80,8 +80,9 @@ function isOptions(value: unknown): value is Record<string, never> {
 export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugin {
   const { report, rest } = splitReportOptions(options)
   const { device, nvcc, arch, nvccFlags, cacheDir, baseline: baselineOptions, sanitize, ceilings, allowAboveRoofline, ...measure } = rest
-  // A bad option fails when the config loads, not in every worker.
-  resolveMeasureOptions(measure)
+  // Checked once, when the config loads (a bad option fails here, not in every worker); each worker overlays a
+  // bench's spec and the environment on it (bench.ts resolveSpec).
+  const measureOptions = resolveMeasureOptions(measure)
   const baseline = resolveBaselineSettings(baselineOptions)
   return {
     name: 'vitest-kernel-bench',
@@ -95,7 +96,7 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
         nvcc,
         arch,
         nvccFlags,
-        measure,
+        measure: measureOptions,
         baseline,
         sanitize: sanitize ?? process.env.KERNELBENCH_SANITIZE === '1',
         ceilings: ceilings ?? process.env.KERNELBENCH_CEILINGS === '1',

@@ -64,7 +64,7 @@ export class KernelTestReporter extends DefaultReporter {
   protected override printTestModule(testModule: TestModule): void {
     super.printTestModule(testModule)
     // Where Vitest prints every test (a run of one file, a failed file) each skipped one already shows its note.
-    if (this.renderSucceed || testModule.state() === 'failed') return
+    if (this.renderSucceed || testModule.state() === 'failed' || this.ctx.config.hideSkippedTests) return
     for (const reason of skipReasons(testModule)) this.log(pc.yellow(`   ↓ ${reason}`))
   }
 }
