@@ -37,8 +37,9 @@ async function vitest(...args: string[]): Promise<{ code: number; output: string
 describe.skipIf(skipReason !== undefined)(`CPU-only CI${skipReason ? ` (skipped: ${skipReason})` : ''}`, { timeout: 120_000 }, () => {
   let run: { code: number; output: string }
   let bench: { code: number; output: string }
+  let passing: { code: number; output: string }
   beforeAll(async () => {
-    ;[run, bench] = await Promise.all([vitest('run'), vitest('bench', '--run')])
+    ;[run, bench, passing] = await Promise.all([vitest('run'), vitest('bench', '--run'), vitest('run', '-t', 'compiles')])
   }, 120_000)
 
   const solutions = path.join(root, 'tests/fixtures/solutions')
@@ -58,6 +59,15 @@ describe.skipIf(skipReason !== undefined)(`CPU-only CI${skipReason ? ` (skipped:
     for (const line of expectedErrors) expect(lines).toContain(line)
     expect(run.output).toContain('Tests  3 failed | 1 skipped (4)')
     expect(lines.find((l) => l.includes('↓ compiles'))).toMatch(skipped)
+  })
+
+  it("a file that passes shows the reason under its line, where Vitest's default reporter shows only a count", () => {
+    expect(passing.code).toBe(0)
+    const lines = passing.output.split('\n')
+    const file = lines.findIndex((l) => l.includes('tests/cpu-only/broken.bench.ts (4 tests | 4 skipped)'))
+    expect(file).toBeGreaterThanOrEqual(0)
+    expect(lines[file + 1]).toMatch(/^ {3}↓ 1 skipped: no usable CUDA GPU: /)
+    expect(lines[file + 1]).toMatch(skipped)
   })
 
   it('vitest bench says the same, the reason in the kernel table', () => {
