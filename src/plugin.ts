@@ -63,8 +63,6 @@ type Reporters = NonNullable<NonNullable<ViteUserConfig['test']>['reporters']>
 function withSkipReasons(reporters: Reporters | undefined): Reporters {
   if (reporters === undefined || reporters === 'default') return [new KernelTestReporter()]
   if (!Array.isArray(reporters)) return reporters
-  // ['default', { …options }] names one reporter with its options, not two reporters.
-  if (reporters.length === 2 && reporters[0] === 'default' && isOptions(reporters[1])) return [new KernelTestReporter(reporters[1])]
   return reporters.map((entry) => {
     if (entry === 'default') return new KernelTestReporter()
     if (Array.isArray(entry) && entry[0] === 'default') return new KernelTestReporter(isOptions(entry[1]) ? entry[1] : {})

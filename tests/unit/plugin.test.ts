@@ -37,8 +37,7 @@ describe('kernelBenchPlugin', () => {
     expect(reporters.slice(1)).toEqual([['json', { outputFile: 'r.json' }], custom])
     expect(configure({ reporters: 'verbose' }).reporters).toBe('verbose')
     expect(configure({ reporters: ['dot'] }).reporters).toEqual(['dot'])
-    // A user config may name the default reporter and its options as one pair, the way Vitest's CLI resolves them.
-    const withOptions = configure({ reporters: ['default', { summary: false }] as never }).reporters
+    const withOptions = configure({ reporters: [['default', { summary: false }]] }).reporters
     expect(withOptions).toHaveLength(1)
     expect(isKernelTestReporter(withOptions[0])).toBe(true)
   })
