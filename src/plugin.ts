@@ -65,14 +65,10 @@ function withSkipReasons(reporters: Reporters | undefined): Reporters {
   if (!Array.isArray(reporters)) return reporters
   return reporters.map((entry) => {
     if (entry === 'default') return new KernelTestReporter()
-    if (Array.isArray(entry) && entry[0] === 'default') return new KernelTestReporter(isOptions(entry[1]) ? entry[1] : {})
+    // Vitest pairs 'default' with DefaultReporterOptions; the config type does not narrow the pair by name.
+    if (Array.isArray(entry) && entry[0] === 'default') return new KernelTestReporter(entry[1] as ConstructorParameters<typeof KernelTestReporter>[0])
     return entry
   }) as Reporters
-}
-
-/** A plain options object, not a reporter instance or name. */
-function isOptions(value: unknown): value is Record<string, never> {
-  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
 }
 
 export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugin {
