@@ -13,7 +13,7 @@ import { findCeilings } from './ceilings-cache.js'
 import { parseDtype, type Dtype } from './dtype.js'
 import { deviceHost, type DeviceHost } from './engine/client.js'
 import { findSanitizer } from './engine/sanitizer.js'
-import type { ArgPlan, CallTarget, CasePlan, ModuleTarget, ReferencePlan } from './engine/protocol.js'
+import type { ArgPlan, CallTarget, CasePlan, DeviceReport, MeasuredCeilings, ModuleTarget, ReferencePlan } from './engine/protocol.js'
 import { summarize } from './engine/stats.js'
 import { measureOptionsFromEnv, resolveMeasureOptions, type MeasureOptions } from './options.js'
 import { elementsOf, toleranceFor, type Problem, type TestCase } from './problem.js'
@@ -163,7 +163,8 @@ function solutionFile(name: string, spec: ResolvedSpec, benchFile: string): stri
   if (!fs.existsSync(file)) {
     throw new SolutionNotFoundError(
       `solution file not found: ${file}\n` +
-        `  kernelBench '${name}' in ${path.basename(benchFile)} names solution '${spec.solution}', which is resolved against the bench file's folder`,
+        `  kernelBench '${name}' in ${path.basename(benchFile)} names solution '${spec.solution}', ` +
+        "which is resolved against the bench file's folder",
     )
   }
   return file
@@ -244,9 +245,38 @@ function skippedBench(header: KernelBenchResult, cases: readonly TestCase[], ski
   return { header: { ...header, skipped }, cases, runCase: rejected, sanitizeCase: rejected }
 }
 
+/** Runs one case of a compiled bench on a device host and collects its outcome with the case's figures. */
+type CaseRunner = (c: TestCase, on: DeviceHost, mode: CasePlan['mode'], options: MeasureOptions) => Promise<CaseResult>
+
+function caseRunner(name: string, spec: ResolvedSpec, solution: CallTarget | ModuleTarget, reference: ReferencePlan): CaseRunner {
+  const { problem, dtype } = spec
+  const tolerance = toleranceFor(problem, dtype)
+  return async (c, on, mode, options) => {
+    const seed = caseSeed(problem.name, c.name)
+    const args = argPlans(problem, dtype, c)
+    const plan: CasePlan = { benchName: name, caseName: c.name, seed, args, tolerance, solution, reference, mode, options }
+    const outcome = await on.run(plan)
+    const result: CaseResult = { name: c.name, params: { ...c.params }, flops: problem.flops(c), bytes: problem.bytes(c, dtype), outcome }
+    if (outcome.status === 'ok' && outcome.timing && outcome.timing.samplesMs.length > 0) result.summary = summarize(outcome.timing.samplesMs)
+    return result
+  }
+}
+
+/** The GPU's ceilings for a bench-mode result: cached ones, or measured now where the plugin asks for it. */
+async function benchCeilings(
+  host: DeviceHost,
+  device: DeviceReport,
+  context: BenchContext,
+  options: MeasureOptions,
+): Promise<MeasuredCeilings | undefined> {
+  if (context.mode !== 'bench') return undefined
+  const measure = context.settings.ceilings ? () => host.ceilings(options) : undefined
+  return (await findCeilings({ cacheDir: context.settings.cacheDir, device, measure }))?.ceilings
+}
+
 /** Starts the device host and compiles the solution and reference once, for any number of cases. */
 export async function prepareKernelBench(name: string, spec: ResolvedSpec, context: BenchContext): Promise<PreparedKernelBench> {
-  const { problem, dtype, options, cases } = spec
+  const { options, cases } = spec
   const header = emptyResult(name, spec, context.mode)
   const file = solutionFile(name, spec, context.file)
   const { device, cacheDir, nvcc, arch: archOverride } = context.settings
@@ -256,38 +286,11 @@ export async function prepareKernelBench(name: string, spec: ResolvedSpec, conte
     if (!status.noGpu) throw new Error(`the GPU could not be prepared: ${status.reason}`)
     return skippedBench(header, cases, `no usable CUDA GPU: ${status.reason} — ${compileWithoutGpu(spec, file, context.settings)}`)
   }
-  header.device = status.device
-  header.arch = status.arch
-  if (context.mode === 'bench') {
-    const measure = context.settings.ceilings ? () => host.ceilings(options) : undefined
-    const found = await findCeilings({ cacheDir, device: status.device, measure })
-    if (found) header.ceilings = found.ceilings
-  }
+  const ceilings = await benchCeilings(host, status.device, context, options)
+  Object.assign(header, { device: status.device, arch: status.arch, ...(ceilings && { ceilings }) })
 
   const build: BuildSettings = { arch: status.arch, cacheDir, nvcc }
-  const target = solutionTarget(spec, file, context.settings, build)
-  const reference = referencePlan(problem, dtype, build)
-  const tolerance = toleranceFor(problem, dtype)
-
-  const run = async (c: TestCase, on: DeviceHost, mode: CasePlan['mode'], caseOptions: MeasureOptions): Promise<CaseResult> => {
-    const plan: CasePlan = {
-      benchName: name,
-      caseName: c.name,
-      seed: caseSeed(problem.name, c.name),
-      args: argPlans(problem, dtype, c),
-      tolerance,
-      solution: target,
-      reference,
-      mode,
-      options: caseOptions,
-    }
-    const outcome = await on.run(plan)
-    const caseResult: CaseResult = { name: c.name, params: { ...c.params }, flops: problem.flops(c), bytes: problem.bytes(c, dtype), outcome }
-    if (outcome.status === 'ok' && outcome.timing && outcome.timing.samplesMs.length > 0) {
-      caseResult.summary = summarize(outcome.timing.samplesMs)
-    }
-    return caseResult
-  }
+  const run = caseRunner(name, spec, solutionTarget(spec, file, context.settings, build), referencePlan(spec.problem, spec.dtype, build))
   const sanitizeCase = async (c: TestCase): Promise<CaseResult> => {
     const sanitizer = findSanitizer(findNvcc(nvcc))
     const sanitized = deviceHost({ device, cacheDir, nvcc, arch: archOverride, sanitizer })

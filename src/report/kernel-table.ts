@@ -18,7 +18,8 @@ const STOP_LABEL: Record<StopReason, string> = { 'target-cv': 'cv', 'noise-stabl
 export const VERIFICATION_SKIPPED_WARNING = 'VERIFICATION SKIPPED: these numbers may come from a wrong kernel'
 export const SOL_WARNING =
   '⚠ SOL above 100%: faster than the hardware allows, so the measurement missed work or hit a warm cache (accepted: allowAboveRoofline is set)'
-export const SOL_FAILURE = '✗ SOL above 100% fails the case: faster than this GPU can go, so the measurement missed work or the solution skipped it'
+export const SOL_FAILURE =
+  '✗ SOL above 100% fails the case: faster than this GPU can go, so the measurement missed work or the solution skipped it'
 /** Marks a row whose case fell back from spin to matmul padding; the line under the table says why. */
 export const PADDING_FALLBACK_MARK = '†'
 
