@@ -2,8 +2,8 @@
 // skipped, which Vitest itself shows only in verbose output. KernelBenchReporter (`vitest bench`): Vitest's default
 // output (files, failures, summary) plus a kernel table per bench, and after `vitest bench -u` the baseline files
 // written. At the end of a run it writes the JSON results file and the Markdown report (a file, and GitHub's job
-// summary) where the options and the environment ask for them. On an interactive terminal a one-line progress indicator (src/report/progress-line.ts) replaces Vitest's live summary
-// while benches run.
+// summary) where the options and the environment ask for them. On an interactive terminal a one-line progress
+// indicator (src/report/progress-line.ts) replaces Vitest's live summary while benches run.
 import fs from 'node:fs'
 import path from 'node:path'
 import pc from 'picocolors'
