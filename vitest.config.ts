@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 import { kernelBenchPlugin } from './src/plugin.js'
@@ -19,6 +20,9 @@ export default defineConfig({
     // The example benches are correctness tests under `vitest run` (each case verified, nothing timed).
     include: ['tests/**/*.test.ts', 'bench/**/*.bench.ts'],
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
+    // The slow test files wait on nvcc processes, not on Node: one worker per core keeps every core compiling
+    // (Vitest's default, one worker fewer than the cores, is a single worker on CI's two).
+    maxWorkers: availableParallelism(),
     benchmark: { include: ['bench/**/*.bench.ts'] },
   },
 })

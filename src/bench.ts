@@ -1,17 +1,19 @@
-// Runs one kernelBench in a Vitest worker: compiles the solution and reference once, turns each test case into a
-// plan for the device host, and collects the outcomes into a KernelBenchResult. kernelProperty() runs its drawn
-// cases through the same prepared bench.
+// Runs one kernelBench in a Vitest worker: checks the spec once, compiles the solution and reference once, turns
+// each test case into a plan for the device host, and collects the outcomes into a KernelBenchResult. Without a
+// GPU it still compiles both (CPU-only CI) and skips with the reason. kernelProperty() runs its drawn cases through
+// the same prepared bench.
 import crypto from 'node:crypto'
+import fs from 'node:fs'
 import path from 'node:path'
-import type { BaselineSettings } from './baseline/guard.js'
+import type { BaselineSettings, GuardRules } from './baseline/guard.js'
 import type { Floors } from './baseline/verdict.js'
 import { compileReference, type BuildSettings } from './compile/harness.js'
-import { compile, DEFAULT_NVCC_FLAGS, findNvcc } from './compile/nvcc.js'
+import { compile, DEFAULT_NVCC_FLAGS, findNvcc, NvccNotFoundError, SourceError } from './compile/nvcc.js'
 import { findCeilings } from './ceilings-cache.js'
 import { parseDtype, type Dtype } from './dtype.js'
 import { deviceHost, type DeviceHost } from './engine/client.js'
 import { findSanitizer } from './engine/sanitizer.js'
-import type { ArgPlan, CallTarget, CasePlan, ModuleTarget, ReferencePlan } from './engine/messages.js'
+import type { ArgPlan, CallTarget, CasePlan, DeviceReport, MeasuredCeilings, ModuleTarget, ReferencePlan } from './engine/messages.js'
 import { summarize } from './engine/stats.js'
 import { measureOptionsFromEnv, resolveMeasureOptions, type MeasureOptions } from './options.js'
 import { elementsOf, toleranceFor, type Problem, type TestCase } from './problem.js'
@@ -20,9 +22,9 @@ import { cPrototype, cPrototypeAlternatives, koffiParams, paramDtype } from './s
 
 /**
  * A kernel benchmark. Besides the problem, solution, dtype and cases it takes any measurement option (overriding
- * the plugin's) and CI floors (`vitest bench` only; each applies to every timed case, a violation fails the run):
- * `minTflops`, `minGflops` (throughput from the median runtime), `maxRuntimeMs` (median runtime) and
- * `minSolPercent` (% of the roofline floor; ignored on GPUs without known peaks).
+ * the plugin's) and the CI guard's rules (`vitest bench` only): floors that every timed case must meet or fail the
+ * run — `minTflops`, `minGflops` (throughput from the median runtime), `maxRuntimeMs` (median runtime) and
+ * `minSolPercent` (% of the roofline floor; ignored on GPUs without known peaks) — and `allowAboveRoofline`.
  */
 export interface KernelBenchSpec extends Partial<MeasureOptions>, Floors {
   problem: Problem
@@ -35,6 +37,11 @@ export interface KernelBenchSpec extends Partial<MeasureOptions>, Floors {
   dtype?: Dtype
   /** Replace the problem's default cases (array), or keep only those a predicate accepts. */
   cases?: readonly TestCase[] | ((c: TestCase) => boolean)
+  /**
+   * Accept a case faster than the GPU's datasheet roofline (SOL above 100%) with a warning instead of failing it,
+   * for a GPU whose peak entry is wrong. Default: the plugin's `allowAboveRoofline`, else false.
+   */
+  allowAboveRoofline?: boolean
 }
 
 /** What the plugin passes to every worker (see plugin.ts). */
@@ -42,8 +49,10 @@ export interface PluginSettings {
   device: number
   cacheDir: string
   nvcc?: string
+  /** The compile target (default: the GPU's own; without a GPU, CPU_ONLY_ARCH). */
   arch?: string
   nvccFlags?: string[]
+  /** The plugin's measurement options (resolved with the defaults when the config loaded). */
   measure: Partial<MeasureOptions>
   /** Also verify each bench's smallest case under compute-sanitizer's memcheck (see src/engine/sanitizer.ts). */
   sanitize?: boolean
@@ -51,6 +60,8 @@ export interface PluginSettings {
   baseline?: BaselineSettings
   /** Measure the GPU's ceilings when none are cached (see src/ceilings-cache.ts); cached ones are shown regardless. */
   ceilings?: boolean
+  /** The plugin's default for KernelBenchSpec.allowAboveRoofline. */
+  allowAboveRoofline?: boolean
 }
 
 export interface BenchContext {
@@ -62,8 +73,20 @@ export interface BenchContext {
   onCase?(index: number, total: number, caseName: string): void
 }
 
+/** A spec checked and merged once: dtype, selected cases, measurement options and the CI guard's rules. */
+export interface ResolvedSpec {
+  problem: Problem
+  /** The solution file as the spec names it (relative to the bench file). */
+  solution: string
+  dtype: Dtype
+  cases: readonly TestCase[]
+  /** Defaults, then the plugin's options, the spec's, and the environment's (docs/protocol.md). */
+  options: MeasureOptions
+  guard: GuardRules
+}
+
 /** A spec's floors apart from everything else; each floor must be a finite number >= 0. */
-export function splitFloors<T extends Floors>(spec: T): { floors: Floors; rest: Omit<T, keyof Floors> } {
+function splitFloors<T extends Floors>(spec: T): { floors: Floors; rest: Omit<T, keyof Floors> } {
   const { minTflops, minGflops, maxRuntimeMs, minSolPercent, ...rest } = spec
   const floors: Floors = {}
   for (const [key, value] of Object.entries({ minTflops, minGflops, maxRuntimeMs, minSolPercent })) {
@@ -74,6 +97,23 @@ export function splitFloors<T extends Floors>(spec: T): { floors: Floors; rest: 
     floors[key as keyof Floors] = value
   }
   return { floors, rest }
+}
+
+/** Checks a spec and merges its options with the plugin's and the environment's; throws on the first bad value. */
+export function resolveSpec(spec: KernelBenchSpec, settings: PluginSettings): ResolvedSpec {
+  const { problem, solution, dtype: requestedDtype, cases: selection, allowAboveRoofline, ...rest } = spec
+  const { floors, rest: measure } = splitFloors(rest)
+  const allow = allowAboveRoofline ?? settings.allowAboveRoofline ?? false
+  if (typeof allow !== 'boolean') throw new Error(`allowAboveRoofline must be true or false (got ${String(allow)})`)
+  const dtype = parseDtype(requestedDtype ?? 'float32')
+  return {
+    problem,
+    solution,
+    dtype,
+    cases: selectCases(problem, dtype, selection),
+    options: resolveMeasureOptions(settings.measure, measure, measureOptionsFromEnv(process.env)),
+    guard: { floors, allowAboveRoofline: allow },
+  }
 }
 
 function selectCases(problem: Problem, dtype: Dtype, selection: KernelBenchSpec['cases']): readonly TestCase[] {
@@ -113,22 +153,31 @@ function referencePlan(problem: Problem, dtype: Dtype, build: BuildSettings): Re
   return { kind: 'library', target: { library: library.path, entry, params: koffiParams(problem.signature) } }
 }
 
+class SolutionNotFoundError extends SourceError {}
+
 const MODULE_SOLUTION = /\.(ts|mts|js|mjs)$/
+
+/** The solution's absolute path; a missing file fails with the bench that names it and where it was looked for. */
+function solutionFile(name: string, spec: ResolvedSpec, benchFile: string): string {
+  const file = path.resolve(path.dirname(benchFile), spec.solution)
+  if (!fs.existsSync(file)) {
+    throw new SolutionNotFoundError(
+      `solution file not found: ${file}\n` +
+        `  kernelBench '${name}' in ${path.basename(benchFile)} names solution '${spec.solution}', ` +
+        "which is resolved against the bench file's folder",
+    )
+  }
+  return file
+}
 
 /**
  * A .cu solution compiled against the problem's prototype, or a TypeScript/JavaScript solution module that the
  * device host imports. Graph timing needs launches it can capture: `<<<>>>` then goes to the per-thread default
  * stream, because the legacy stream cannot be captured.
  */
-function solutionTarget(
-  problem: Problem,
-  dtype: Dtype,
-  file: string,
-  options: MeasureOptions,
-  settings: PluginSettings,
-  build: BuildSettings,
-): CallTarget | ModuleTarget {
+function solutionTarget(spec: ResolvedSpec, file: string, settings: PluginSettings, build: BuildSettings): CallTarget | ModuleTarget {
   if (MODULE_SOLUTION.test(file)) return { module: file }
+  const { problem, dtype, options } = spec
   const flags = [...(settings.nvccFlags ?? DEFAULT_NVCC_FLAGS), ...(options.timing === 'graph' ? ['--default-stream', 'per-thread'] : [])]
   const compiled = compile({
     source: file,
@@ -138,6 +187,34 @@ function solutionTarget(
     ...build,
   })
   return { library: compiled.path, entry: 'solution', params: koffiParams(problem.signature) }
+}
+
+/**
+ * What CPU-only CI compiles for when the plugin names no `arch`: Hopper's arch-specific target, which accepts
+ * everything up to wgmma and setmaxnreg. A kernel for another GPU family sets the `arch` option.
+ */
+export const CPU_ONLY_ARCH = 'sm_90a'
+
+/**
+ * CPU-only CI: without a GPU the solution and reference still compile, so a compile error, a signature mismatch
+ * or a missing file fails here, with the compiler's file and line. Returns what was checked, for the skip reason.
+ */
+function compileWithoutGpu(spec: ResolvedSpec, file: string, settings: PluginSettings): string {
+  const arch = settings.arch ?? CPU_ONLY_ARCH
+  try {
+    findNvcc(settings.nvcc)
+  } catch (error) {
+    if (error instanceof NvccNotFoundError) return 'nvcc not found either, so nothing was compiled'
+    throw error
+  }
+  const build: BuildSettings = { arch, cacheDir: settings.cacheDir, nvcc: settings.nvcc }
+  // A TypeScript solution is set up on the GPU, and a cuBLAS reference has nothing to compile.
+  const compiled = [
+    ...('module' in solutionTarget(spec, file, settings, build) ? [] : ['solution']),
+    ...(referencePlan(spec.problem, spec.dtype, build).kind === 'library' ? ['reference'] : []),
+  ]
+  const checked = compiled.length === 0 ? 'nothing to compile' : `${compiled.join(' and ')} compiled and signature-checked for ${arch}`
+  return `${checked}; verification and timing need a GPU`
 }
 
 /** A kernelBench compiled and ready to run test cases on the GPU (or skipped where there is none). */
@@ -158,72 +235,62 @@ const SANITIZER_SLOWDOWN = 20
 /** The result name of a case verified under memcheck, apart from its ordinary run. */
 const memcheckName = (c: TestCase) => `${c.name} · memcheck`
 
-/** Checks the spec, starts the device host and compiles the solution and reference once, for any number of cases. */
-export async function prepareKernelBench(name: string, spec: KernelBenchSpec, context: BenchContext): Promise<PreparedKernelBench> {
-  const { problem, solution, dtype: requestedDtype, cases: selection, ...rest } = spec
-  // Floors are checked here but applied by the runner's CI guard (src/baseline/guard.ts), after timing.
-  const { rest: specOptions } = splitFloors(rest)
-  const dtype = parseDtype(requestedDtype ?? 'float32')
-  const tolerance = toleranceFor(problem, dtype)
-  const options = resolveMeasureOptions(context.settings.measure, specOptions, measureOptionsFromEnv(process.env))
-  const cases = selectCases(problem, dtype, selection)
-  const header: KernelBenchResult = {
-    version: RESULT_SCHEMA_VERSION,
-    bench: name,
-    problem: problem.name,
-    solution,
-    dtype,
-    mode: context.mode,
-    options,
-    cases: [],
-  }
+function emptyResult(name: string, spec: ResolvedSpec, mode: BenchContext['mode']): KernelBenchResult {
+  const { problem, solution, dtype, options } = spec
+  return { version: RESULT_SCHEMA_VERSION, bench: name, problem: problem.name, solution, dtype, mode, options, cases: [] }
+}
 
+function skippedBench(header: KernelBenchResult, cases: readonly TestCase[], skipped: string): PreparedKernelBench {
+  const rejected = () => Promise.reject(new Error(`'${header.bench}' is skipped: ${skipped}`))
+  return { header: { ...header, skipped }, cases, runCase: rejected, sanitizeCase: rejected }
+}
+
+/** Runs one case of a compiled bench on a device host and collects its outcome with the case's figures. */
+type CaseRunner = (c: TestCase, on: DeviceHost, mode: CasePlan['mode'], options: MeasureOptions) => Promise<CaseResult>
+
+function caseRunner(name: string, spec: ResolvedSpec, solution: CallTarget | ModuleTarget, reference: ReferencePlan): CaseRunner {
+  const { problem, dtype } = spec
+  const tolerance = toleranceFor(problem, dtype)
+  return async (c, on, mode, options) => {
+    const seed = caseSeed(problem.name, c.name)
+    const args = argPlans(problem, dtype, c)
+    const plan: CasePlan = { benchName: name, caseName: c.name, seed, args, tolerance, solution, reference, mode, options }
+    const outcome = await on.run(plan)
+    const result: CaseResult = { name: c.name, params: { ...c.params }, flops: problem.flops(c), bytes: problem.bytes(c, dtype), outcome }
+    if (outcome.status === 'ok' && outcome.timing && outcome.timing.samplesMs.length > 0) result.summary = summarize(outcome.timing.samplesMs)
+    return result
+  }
+}
+
+/** The GPU's ceilings for a bench-mode result: cached ones, or measured now where the plugin asks for it. */
+async function benchCeilings(
+  host: DeviceHost,
+  device: DeviceReport,
+  context: BenchContext,
+  options: MeasureOptions,
+): Promise<MeasuredCeilings | undefined> {
+  if (context.mode !== 'bench') return undefined
+  const measure = context.settings.ceilings ? () => host.ceilings(options) : undefined
+  return (await findCeilings({ cacheDir: context.settings.cacheDir, device, measure }))?.ceilings
+}
+
+/** Starts the device host and compiles the solution and reference once, for any number of cases. */
+export async function prepareKernelBench(name: string, spec: ResolvedSpec, context: BenchContext): Promise<PreparedKernelBench> {
+  const { options, cases } = spec
+  const header = emptyResult(name, spec, context.mode)
+  const file = solutionFile(name, spec, context.file)
   const { device, cacheDir, nvcc, arch: archOverride } = context.settings
   const host = deviceHost({ device, cacheDir, nvcc, arch: archOverride })
   const status = await host.ready()
   if (!status.available) {
     if (!status.noGpu) throw new Error(`the GPU could not be prepared: ${status.reason}`)
-    const skipped = `no usable CUDA GPU: ${status.reason}`
-    const rejected = () => Promise.reject(new Error(`'${name}' is skipped: ${skipped}`))
-    return { header: { ...header, skipped }, cases, runCase: rejected, sanitizeCase: rejected }
+    return skippedBench(header, cases, `no usable CUDA GPU: ${status.reason} — ${compileWithoutGpu(spec, file, context.settings)}`)
   }
-  header.device = status.device
-  header.arch = status.arch
-  if (context.mode === 'bench') {
-    const measure = context.settings.ceilings ? () => host.ceilings(options) : undefined
-    const found = await findCeilings({ cacheDir, device: status.device, measure })
-    if (found) header.ceilings = found.ceilings
-  }
+  const ceilings = await benchCeilings(host, status.device, context, options)
+  Object.assign(header, { device: status.device, arch: status.arch, ...(ceilings && { ceilings }) })
 
   const build: BuildSettings = { arch: status.arch, cacheDir, nvcc }
-  const target = solutionTarget(problem, dtype, path.resolve(path.dirname(context.file), solution), options, context.settings, build)
-  const reference = referencePlan(problem, dtype, build)
-
-  const run = async (c: TestCase, on: DeviceHost, mode: CasePlan['mode'], caseOptions: MeasureOptions): Promise<CaseResult> => {
-    const plan: CasePlan = {
-      benchName: name,
-      caseName: c.name,
-      seed: caseSeed(problem.name, c.name),
-      args: argPlans(problem, dtype, c),
-      tolerance,
-      solution: target,
-      reference,
-      mode,
-      options: caseOptions,
-    }
-    const outcome = await on.run(plan)
-    const caseResult: CaseResult = {
-      name: c.name,
-      params: { ...c.params },
-      flops: problem.flops(c),
-      bytes: problem.bytes(c, dtype),
-      outcome,
-    }
-    if (outcome.status === 'ok' && outcome.timing && outcome.timing.samplesMs.length > 0) {
-      caseResult.summary = summarize(outcome.timing.samplesMs)
-    }
-    return caseResult
-  }
+  const run = caseRunner(name, spec, solutionTarget(spec, file, context.settings, build), referencePlan(spec.problem, spec.dtype, build))
   const sanitizeCase = async (c: TestCase): Promise<CaseResult> => {
     const sanitizer = findSanitizer(findNvcc(nvcc))
     const sanitized = deviceHost({ device, cacheDir, nvcc, arch: archOverride, sanitizer })
@@ -238,12 +305,13 @@ function smallestCase(problem: Problem, dtype: Dtype, cases: readonly TestCase[]
   return cases.reduce((best, c) => (problem.bytes(c, dtype) < problem.bytes(best, dtype) ? c : best))
 }
 
-export async function runKernelBench(name: string, spec: KernelBenchSpec, context: BenchContext): Promise<KernelBenchResult> {
+/** Runs every case of a resolved spec (after a memcheck run of the smallest, in sanitize mode). */
+export async function runResolvedBench(name: string, spec: ResolvedSpec, context: BenchContext): Promise<KernelBenchResult> {
   const { header: result, cases, runCase, sanitizeCase } = await prepareKernelBench(name, spec, context)
   if (result.skipped) return result
   const steps = cases.map((c) => ({ name: c.name, run: () => runCase(c) }))
   if (context.settings.sanitize) {
-    const smallest = smallestCase(spec.problem, result.dtype, cases)
+    const smallest = smallestCase(spec.problem, spec.dtype, cases)
     steps.unshift({ name: memcheckName(smallest), run: () => sanitizeCase(smallest) })
   }
   for (const [index, step] of steps.entries()) {
@@ -251,4 +319,9 @@ export async function runKernelBench(name: string, spec: KernelBenchSpec, contex
     result.cases.push(await step.run())
   }
   return result
+}
+
+/** Checks the spec, then runs every case: resolveSpec and runResolvedBench in one call. */
+export function runKernelBench(name: string, spec: KernelBenchSpec, context: BenchContext): Promise<KernelBenchResult> {
+  return runResolvedBench(name, resolveSpec(spec, context.settings), context)
 }

@@ -3,14 +3,14 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
-import type {} from 'vitest/config'
+import type { ViteUserConfig } from 'vitest/config'
 import { resolveBaselineSettings, type BaselineOptions } from './baseline/guard.js'
 import type { PluginSettings } from './bench.js'
 import { resolveMeasureOptions, type MeasureOptions } from './options.js'
 import { DEFAULT_CACHE_DIR } from './paths.js'
 import { SETTINGS_KEY } from './registry.js'
 import { splitReportOptions, type ReportOptions } from './report/options.js'
-import { KernelBenchReporter } from './reporter.js'
+import { KernelBenchReporter, KernelTestReporter } from './reporter.js'
 import { cudaSourcesNamedBy } from './watch-cu.js'
 
 export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, ReportOptions {
@@ -41,6 +41,11 @@ export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, Repor
    * already in the cache directory are shown without this option.
    */
   ceilings?: boolean
+  /**
+   * Accept a case faster than the GPU's datasheet roofline (SOL above 100%) with a warning instead of failing it,
+   * for a GPU whose peak entry is wrong (default false; a spec's own `allowAboveRoofline` wins).
+   */
+  allowAboveRoofline?: boolean
 }
 
 /** The runner module next to this one, as .ts in this repository or .js in the published build. */
@@ -49,15 +54,35 @@ function siblingModule(name: string): string {
   return path.join(path.dirname(self), `${name}${path.extname(self)}`)
 }
 
+type Reporters = NonNullable<NonNullable<ViteUserConfig['test']>['reporters']>
+
+/**
+ * `vitest run`'s reporters with Vitest's default one (named, or implied by none) replaced by KernelTestReporter,
+ * which also prints why tests were skipped; every other reporter is kept as configured.
+ */
+function withSkipReasons(reporters: Reporters | undefined): Reporters {
+  if (reporters === undefined || reporters === 'default') return [new KernelTestReporter()]
+  if (!Array.isArray(reporters)) return reporters
+  return reporters.map((entry) => {
+    if (entry === 'default') return new KernelTestReporter()
+    // Vitest pairs 'default' with DefaultReporterOptions; the config type does not narrow the pair by name.
+    if (Array.isArray(entry) && entry[0] === 'default') return new KernelTestReporter(entry[1] as ConstructorParameters<typeof KernelTestReporter>[0])
+    return entry
+  }) as Reporters
+}
+
 export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugin {
   const { report, rest } = splitReportOptions(options)
-  const { device, nvcc, arch, nvccFlags, cacheDir, baseline: baselineOptions, sanitize, ceilings, ...measure } = rest
-  // A bad option fails when the config loads, not in every worker.
-  resolveMeasureOptions(measure)
+  const { device, nvcc, arch, nvccFlags, cacheDir, baseline: baselineOptions, sanitize, ceilings, allowAboveRoofline, ...measure } = rest
+  // Checked once, when the config loads (a bad option fails here, not in every worker); each worker overlays a
+  // bench's spec and the environment on it (bench.ts resolveSpec).
+  const measureOptions = resolveMeasureOptions(measure)
   const baseline = resolveBaselineSettings(baselineOptions)
   return {
     name: 'vitest-kernel-bench',
     config(config) {
+      // Set on the config itself: a returned array would be appended to the user's, keeping Vitest's default too.
+      config.test = { ...config.test, reporters: withSkipReasons(config.test?.reporters) }
       const root = path.resolve(config.root ?? process.cwd())
       const settings: PluginSettings = {
         device: device ?? Number(process.env.KERNELBENCH_DEVICE ?? 0),
@@ -65,10 +90,11 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
         nvcc,
         arch,
         nvccFlags,
-        measure,
+        measure: measureOptions,
         baseline,
         sanitize: sanitize ?? process.env.KERNELBENCH_SANITIZE === '1',
         ceilings: ceilings ?? process.env.KERNELBENCH_CEILINGS === '1',
+        allowAboveRoofline,
       }
       return {
         test: {

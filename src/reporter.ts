@@ -1,44 +1,22 @@
-// The bench-mode reporter: Vitest's default output (files, failures, summary) plus a kernel table per bench, and
-// after `vitest bench -u` the baseline files written. At the end of a run it writes the JSON results file and the
-// Markdown report (a file, and GitHub's job summary) where the options and the environment ask for them. On an
-// interactive terminal a one-line progress indicator replaces Vitest's live summary while benches run.
+// Vitest's default reporter, extended. KernelTestReporter (`vitest run`) prints under each file why its tests were
+// skipped, which Vitest itself shows only in verbose output. KernelBenchReporter (`vitest bench`): Vitest's default
+// output (files, failures, summary) plus a kernel table per bench, and after `vitest bench -u` the baseline files
+// written. At the end of a run it writes the JSON results file and the Markdown report (a file, and GitHub's job
+// summary) where the options and the environment ask for them. On an interactive terminal a one-line progress
+// indicator (src/report/progress-line.ts) replaces Vitest's live summary while benches run.
 import fs from 'node:fs'
 import path from 'node:path'
 import pc from 'picocolors'
 import type { SerializedError } from 'vitest'
-import type { TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
+import type { TestCase, TestModule, TestRunEndReason, TestSuite, Vitest } from 'vitest/node'
 import { DefaultReporter } from 'vitest/node'
 import { packagePath } from './paths.js'
-import { buildResultsFile, serializeResultsFile, type ReportedBench, type ToolVersions } from './report/json.js'
+import { writeReports } from './report/files.js'
+import type { ReportedBench, ToolVersions } from './report/json.js'
 import { renderDeviceHeader, renderKernelResult } from './report/kernel-table.js'
-import { writeChartOutputs } from './report/chart-files.js'
-import { renderMarkdown } from './report/markdown.js'
-import { outputFiles, resolveReportSettings, type OutputFiles, type ReportOptions, type ReportSettings } from './report/options.js'
-import type { KernelBenchProgress, KernelBenchResult } from './results.js'
-import { writeFileAtomic } from './atomic-write.js'
-
-/** Writes the run's outputs to the files given; returns the files written, in that order. */
-export function writeReports(benches: readonly ReportedBench[], files: OutputFiles, tools: ToolVersions, now: Date): string[] {
-  const written: string[] = []
-  if (files.json) {
-    writeFileAtomic(files.json, serializeResultsFile(buildResultsFile(benches, tools, now)))
-    written.push(files.json)
-  }
-  // The charts read the results as the JSON file holds them, so saved files render the same (the `report` command).
-  written.push(...writeChartOutputs([{ name: 'this run', file: buildResultsFile(benches, tools, now) }], files))
-  if (!files.markdown && !files.stepSummary) return written
-  const markdown = renderMarkdown(benches)
-  if (files.markdown) {
-    writeFileAtomic(files.markdown, markdown)
-    written.push(files.markdown)
-  }
-  if (files.stepSummary) {
-    // GitHub collects the job summary from this file: other steps and earlier runs may have written to it.
-    fs.appendFileSync(files.stepSummary, markdown)
-    written.push(files.stepSummary)
-  }
-  return written
-}
+import { outputFiles, resolveReportSettings, type ReportOptions, type ReportSettings } from './report/options.js'
+import { ProgressLine } from './report/progress-line.js'
+import type { KernelBenchResult } from './results.js'
 
 const relativePosix = (root: string, file: string) => path.relative(root, file).split(path.sep).join('/')
 
@@ -56,119 +34,38 @@ function reportedBenches(modules: ReadonlyArray<TestModule>, root: string): Repo
   )
 }
 
-const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
-const CLEAR_LINE = '\r\x1b[2K'
-const REDRAW_MS = 100
-
-function formatElapsed(ms: number): string {
-  const seconds = ms / 1000
-  if (seconds < 60) return `${seconds.toFixed(1)} s`
-  return `${Math.floor(seconds / 60)} min ${String(Math.floor(seconds % 60)).padStart(2, '0')} s`
-}
-
-/** A bench on the progress line: the case it runs, once the worker has said, and since when (performance.now()). */
-export interface RunningBench {
-  name: string
-  /** The bench file, relative to the root. */
-  file: string
-  progress?: KernelBenchProgress
-  since: number
-}
-
-/** The bench after the worker's latest word: the clock restarts when a new case begins, not when one is repeated. */
-export function updateRunningBench(previous: RunningBench | undefined, next: Omit<RunningBench, 'since'>, now: number): RunningBench {
-  const sameStep = previous !== undefined && previous.progress?.index === next.progress?.index
-  return { ...next, since: sameStep ? previous.since : now }
-}
-
 /**
- * The text of the progress line: the first bench running, its case (`case 3/5 '4096x4096x4096'`) and how long that
- * case has run, or before its first case how long the bench has run; other benches running are counted. One
- * character short of `columns`, so the line never wraps and CLEAR_LINE always erases all of it.
+ * Why a file's tests were skipped, one line per reason: each skipped suite that is not inside another (its name
+ * says why, as in this repository's GPU tests) and each distinct note of a skipped test (`context.skip(note)`, as a
+ * kernelBench without a GPU gives).
  */
-export function formatProgressLine(
-  running: readonly RunningBench[],
-  { now, frame, columns, colors = pc }: { now: number; frame: number; columns: number; colors?: Pick<typeof pc, 'cyan' | 'dim'> },
-): string {
-  const [first] = running
-  if (!first) return ''
-  const spinner = SPINNER[frame % SPINNER.length]!
-  const tail = `${running.length > 1 ? ` (+${running.length - 1} more)` : ''}  ${formatElapsed(now - first.since)}`
-  const step = first.progress ? ` · case ${first.progress.index + 1}/${first.progress.total} '${first.progress.case}'` : ''
-  const full = `${first.name}${step} · ${first.file}`
-  const room = columns - 1 - spinner.length - 1 - tail.length
-  const label = full.length > room ? `${full.slice(0, Math.max(0, room - 1))}…` : full
-  return `${colors.cyan(spinner)} ${label}${colors.dim(tail)}`
+export function skipReasons(module: TestModule): string[] {
+  const lines: string[] = []
+  const visit = (children: TestModule['children'] | TestSuite['children']) => {
+    for (const child of children) {
+      if (child.type === 'suite' && child.state() === 'skipped' && child.options.mode === 'skip') {
+        const tests = Array.from(child.children.allTests()).length
+        lines.push(`${child.name} (${tests} test${tests === 1 ? '' : 's'})`)
+      } else if (child.type === 'suite') visit(child.children)
+    }
+  }
+  visit(module.children)
+  const notes = new Map<string, number>()
+  for (const test of module.children.allTests()) {
+    const result = test.result()
+    if (result.state === 'skipped' && result.note) notes.set(result.note, (notes.get(result.note) ?? 0) + 1)
+  }
+  for (const [note, count] of notes) lines.push(`${count} skipped: ${note}`)
+  return lines
 }
 
-/**
- * The bottom line of an interactive terminal while benches run: which bench, which of its cases, and for how long.
- * Every other write to stdout or stderr clears it first; it comes back on the next tick, once that write has ended
- * its line.
- *
- * The worker sends Vitest's 'test-prepare' event when a kernel bench starts and again before each of its cases,
- * with the case in the task's meta, then 'test-finished' (src/runner.ts). They reach the reporter as
- * onTestCaseReady and onTestCaseResult: that is all the line needs, so no other channel from the worker is used.
- */
-class ProgressLine {
-  private readonly running = new Map<string, RunningBench>()
-  private timer?: NodeJS.Timeout
-  private restoreStreams?: () => void
-  private write: (text: string) => void = () => {}
-  private shown = false
-  /** The last write of someone else left the cursor mid-line: drawing now would erase its text. */
-  private midLine = false
-  private frame = 0
-
-  /** A bench started, or told which case it runs now. */
-  update(id: string, bench: Omit<RunningBench, 'since'>): void {
-    this.running.set(id, updateRunningBench(this.running.get(id), bench, performance.now()))
-    if (!this.timer) this.attach()
-    this.draw()
-  }
-
-  finish(id: string): void {
-    this.running.delete(id)
-    if (this.running.size === 0) this.stop()
-  }
-
-  stop(): void {
-    this.running.clear()
-    if (!this.timer) return
-    clearInterval(this.timer)
-    this.timer = undefined
-    this.clear()
-    this.restoreStreams?.()
-  }
-
-  private attach(): void {
-    const streams = [process.stdout, process.stderr]
-    const originals = streams.map((stream) => stream.write)
-    const writeStdout = originals[0]!.bind(process.stdout)
-    this.write = (text) => void writeStdout(text)
-    streams.forEach((stream, i) => {
-      const original = originals[i]! as (...args: unknown[]) => boolean
-      stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-        this.clear()
-        this.midLine = typeof chunk === 'string' ? !chunk.endsWith('\n') : chunk.at(-1) !== 0x0a
-        return original.call(stream, chunk, ...rest)
-      }) as typeof stream.write
-    })
-    this.restoreStreams = () => streams.forEach((stream, i) => (stream.write = originals[i]!))
-    this.timer = setInterval(() => this.draw(), REDRAW_MS).unref()
-  }
-
-  private draw(): void {
-    if (this.running.size === 0 || this.midLine) return
-    const line = formatProgressLine([...this.running.values()], { now: performance.now(), frame: this.frame++, columns: process.stdout.columns || 80 })
-    this.write(`${CLEAR_LINE}${line}`)
-    this.shown = true
-  }
-
-  private clear(): void {
-    if (!this.shown) return
-    this.shown = false
-    this.write(CLEAR_LINE)
+/** `vitest run`'s reporter (the plugin puts it where Vitest's default one would be): the default, plus skip reasons. */
+export class KernelTestReporter extends DefaultReporter {
+  protected override printTestModule(testModule: TestModule): void {
+    super.printTestModule(testModule)
+    // Where Vitest prints every test (a run of one file, a failed file) each skipped one already shows its note.
+    if (this.renderSucceed || testModule.state() === 'failed' || this.ctx.config.hideSkippedTests) return
+    for (const reason of skipReasons(testModule)) this.log(pc.yellow(`   ↓ ${reason}`))
   }
 }
 

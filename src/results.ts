@@ -1,5 +1,4 @@
 // What a kernelBench produces: plain data that travels from the Vitest worker to the reporter in task.meta.
-import type { Verdict } from './baseline/verdict.js'
 import type { Dtype } from './dtype.js'
 import type { SampleSummary } from './engine/stats.js'
 import type { CaseOutcome, DeviceReport, MeasuredCeilings } from './engine/messages.js'
@@ -20,18 +19,23 @@ export interface CaseResult {
   verdict?: CaseVerdict
 }
 
+/** How a timed case compares with its stored baseline (src/baseline/verdict.ts compareToBaseline decides). */
+export type BaselineComparison = 'regression' | 'improvement' | 'same' | 'no-baseline' | 'other-gpu'
+
 /**
- * A timed case against its stored baseline and the spec's floors (DESIGN.md §5).
+ * A timed case against its stored baseline and the spec's floors (the CI guard, src/baseline/guard.ts).
  *
  * `kind` is compareToBaseline's, or 'updated' when this run (`vitest bench -u`) wrote the baseline instead of
- * comparing, or 'untracked' when the case has no FLOP count (no TFLOPS, so no baseline; floors still apply).
+ * comparing, or 'untracked' when the case has no FLOP count (no TFLOPS, so no baseline; floors still apply), or
+ * 'above-roofline' when the case ran faster than the GPU's datasheet roofline allows (fails unless the spec allows
+ * it; never compared with or recorded as a baseline).
  */
 export interface CaseVerdict {
-  kind: Verdict['kind'] | 'updated' | 'untracked'
+  kind: BaselineComparison | 'updated' | 'untracked' | 'above-roofline'
   /** measured / baseline − 1 in TFLOPS (negative = slower), when a baseline from this GPU was compared. */
   change?: number
   message: string
-  /** Whether the baseline comparison fails the run. */
+  /** Whether the baseline comparison (or the roofline check) fails the run. */
   fails: boolean
   /** One message per violated floor (minTflops, …); each fails the run. */
   floors: string[]
@@ -71,25 +75,25 @@ declare module '@vitest/runner' {
   }
 }
 
-/** Why a timed case fails the CI guard: a failing baseline comparison and every violated floor. */
-function verdictFailures(v: CaseVerdict | undefined): string[] {
+/**
+ * Why a case fails: a wrong answer, an error, or in bench mode the CI guard's failing verdict (baseline regression,
+ * SOL above the roofline) and every violated floor. Empty for a case that passed.
+ */
+export function caseFailures(c: CaseResult): string[] {
+  const o = c.outcome
+  if (o.status === 'wrong') return [o.message]
+  if (o.status === 'error') return [`${o.errorName}: ${o.message}`]
+  const v = c.verdict
   if (!v) return []
   return v.fails ? [v.message, ...v.floors] : v.floors
 }
 
-/**
- * One message for every case that failed (wrong answer, error, baseline regression, violated floor), or
- * undefined when all passed.
- */
+/** One message for every case that failed (see caseFailures), or undefined when all passed. */
 export function failureMessage(result: KernelBenchResult): string | undefined {
-  const failures = result.cases.flatMap((c) => {
-    const o = c.outcome
-    if (o.status === 'wrong') return [`✗ case '${c.name}': ${o.message}`]
-    if (o.status === 'error') return [`✗ case '${c.name}': ${o.errorName}: ${o.message}`]
-    return verdictFailures(c.verdict).map((m) => `✗ case '${c.name}': ${m}`)
-  })
+  const failures = result.cases.flatMap((c) => caseFailures(c).map((m) => `✗ case '${c.name}': ${m}`))
   if (failures.length === 0) return undefined
-  if (result.baseline && result.cases.some((c) => c.verdict?.fails)) {
+  const comparedFails = (v: CaseVerdict | undefined) => v?.fails === true && (v.kind === 'regression' || v.kind === 'improvement')
+  if (result.baseline && result.cases.some((c) => comparedFails(c.verdict))) {
     failures.push(`  baseline: ${result.baseline.file} (if the change is intended, update it with \`vitest bench -u\`)`)
   }
   return `${result.bench} (${result.problem}, ${result.dtype}):\n${failures.join('\n')}`

@@ -6,7 +6,7 @@ import { updateTask, type Suite, type Task, type Test } from '@vitest/runner'
 import { BenchmarkRunner, inject, TestRunner } from 'vitest'
 import type { SerializedConfig } from 'vitest'
 import { guardResult } from './baseline/guard.js'
-import { runKernelBench, splitFloors } from './bench.js'
+import { resolveSpec, runResolvedBench, type KernelBenchSpec } from './bench.js'
 import { geometricMean } from './engine/stats.js'
 import { SETTINGS_KEY, shared } from './registry.js'
 import { failureMessage, type KernelBenchResult } from './results.js'
@@ -56,13 +56,14 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
     }
   }
 
-  private async runKernelTask(task: Test, name: string, spec: Parameters<typeof runKernelBench>[1]): Promise<void> {
+  private async runKernelTask(task: Test, name: string, spec: KernelBenchSpec): Promise<void> {
     const start = performance.now()
     task.result = { state: 'run', startTime: Date.now() }
     updateTask('test-prepare', task, this)
     try {
       const settings = inject(SETTINGS_KEY)
-      const measured = await runKernelBench(name, spec, {
+      const resolved = resolveSpec(spec, settings)
+      const measured = await runResolvedBench(name, resolved, {
         file: task.file.filepath,
         mode: 'bench',
         settings,
@@ -74,11 +75,12 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
         },
       })
       task.meta.kernelBench = measured // the table still shows the numbers if the baseline file is unreadable
-      // The CI guard (DESIGN.md §5): regressions against the baseline and violated floors fail like wrong answers.
+      // The CI guard (docs/architecture.md): regressions against the baseline, violated floors and a SOL above the
+      // roofline fail like wrong answers.
       const result = guardResult(measured, {
         benchFile: task.file.filepath,
         root: this.config.root,
-        floors: splitFloors(spec).floors,
+        rules: resolved.guard,
         settings: settings.baseline,
         update: this.config.snapshotOptions.updateSnapshot === 'all', // vitest bench -u
       })

@@ -49,13 +49,44 @@ export function findProblem(catalog: readonly CatalogEntry[], name: string): Fou
   const key = lookupKey(name)
   const matches = catalog.filter((e) => [e.problem.name, ...e.exportNames].some((n) => lookupKey(n) === key))
   const entry = matches[0]
-  if (!entry) throw new Error(`unknown problem '${name}'. The problems are:\n${listProblems(catalog)}`)
+  if (!entry) throw new Error(unknownProblemMessage(catalog, name))
   if (matches.length > 1) throw new Error(`'${name}' names several problems: ${matches.map((e) => e.problem.name).join(', ')}`)
   const importName =
     entry.exportNames.find((n) => n === name) ??
     entry.exportNames.find((n) => lookupKey(n) === lookupKey(entry.problem.name)) ??
     entry.exportNames[0]!
   return { problem: entry.problem, importName }
+}
+
+/** Edits (insert, delete, substitute a character) that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    previous = row
+  }
+  return previous[b.length]!
+}
+
+/** The problems whose names (any spelling) are a few typos from `name`, closest first. */
+function similarProblems(catalog: readonly CatalogEntry[], name: string): string[] {
+  const key = lookupKey(name)
+  const close = Math.max(2, Math.floor(key.length / 3))
+  return catalog
+    .map((e) => ({ name: e.problem.name, distance: Math.min(...[e.problem.name, ...e.exportNames].map((n) => editDistance(key, lookupKey(n)))) }))
+    .filter((e) => e.distance <= close)
+    .sort((a, b) => a.distance - b.distance)
+    .map((e) => e.name)
+}
+
+/** "Did you mean" the closest names, or else every problem's name on one line: the full table is `init --list`. */
+function unknownProblemMessage(catalog: readonly CatalogEntry[], name: string): string {
+  const similar = similarProblems(catalog, name)
+  const list = similar.length > 0 ? `Did you mean ${similar.map((n) => `'${n}'`).join(' or ')}?` : `The problems are: ${catalog.map((e) => e.problem.name).join(', ')}.`
+  return `unknown problem '${name}'. ${list} (\`vitest-kernel-bench init --list\` describes all ${catalog.length})`
 }
 
 /** The `init --list` table: name, dtypes, exports and description of every problem. */

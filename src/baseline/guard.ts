@@ -1,10 +1,11 @@
 /**
- * The CI guard (DESIGN.md §5), worker side: judge a bench-mode KernelBenchResult against the bench file's stored
- * baseline and the spec's floors, or, in update mode (`vitest bench -u`), record its measurements as the new
- * baseline (floors still apply). Pure apart from reading the baseline file and, in update mode, writing it
- * atomically.
+ * The CI guard (docs/architecture.md, "The CI guard"), worker side: judge a bench-mode KernelBenchResult against
+ * the bench file's stored baseline, the spec's floors and the GPU's datasheet roofline, or, in update mode
+ * (`vitest bench -u`), record its measurements as the new baseline (floors and the roofline still apply). Pure
+ * apart from reading the baseline file and, in update mode, writing it atomically.
  */
-import { roofline, tflops } from '../report/metrics.js'
+import { formatFraction, formatTime } from '../report/format.js'
+import { roofline, tflops, type Roofline } from '../report/metrics.js'
 import { peaksFor } from '../report/peaks.js'
 import type { CaseResult, CaseVerdict, KernelBenchResult } from '../results.js'
 import {
@@ -21,7 +22,6 @@ import {
   DEFAULT_VERDICT_OPTIONS,
   checkFloors,
   compareToBaseline,
-  formatPercent,
   formatTflops,
   type BaselineEntry,
   type Floors,
@@ -68,13 +68,20 @@ export function resolveBaselineSettings(options: BaselineOptions = {}): Baseline
   return settings
 }
 
+/** The spec's rules for the guard, checked once (src/bench.ts resolveSpec). */
+export interface GuardRules {
+  /** They apply to every timed case, in update mode too. */
+  floors: Floors
+  /** Accept a SOL above 100% of the datasheet roofline (a warning in the table) instead of failing the case. */
+  allowAboveRoofline: boolean
+}
+
 export interface GuardContext {
   /** The bench file, absolute or relative to `root`: it names the baseline file (store.ts baselinePath). */
   benchFile: string
   /** The Vitest project root; the baseline directory is resolved against it. */
   root: string
-  /** The spec's floors; they apply to every timed case, in update mode too. */
-  floors: Floors
+  rules: GuardRules
   /** Default: resolveBaselineSettings(). */
   settings?: BaselineSettings
   /** Record the measurements as the new baseline instead of comparing (`vitest bench -u`). */
@@ -90,14 +97,29 @@ export function caseMeasurement(c: CaseResult): Measurement | undefined {
 }
 
 function updatedVerdict(m: Measurement, gpu: string, previous: BaselineEntry | undefined): Omit<CaseVerdict, 'floors'> {
-  const recorded = `baseline recorded: ${formatTflops(m.tflops)} TFLOPS ±${formatPercent(m.cv)} on ${gpu}`
+  const recorded = `baseline recorded: ${formatTflops(m.tflops)} TFLOPS ±${formatFraction(m.cv)} on ${gpu}`
   if (previous?.gpu !== gpu) return { kind: 'updated', fails: false, message: `${recorded} (no previous baseline on this GPU)` }
   const change = m.tflops / previous.tflops - 1
   return {
     kind: 'updated',
     change,
     fails: false,
-    message: `${recorded} (was ${formatTflops(previous.tflops)}, ${formatPercent(change, true)})`,
+    message: `${recorded} (was ${formatTflops(previous.tflops)}, ${formatFraction(change, true)})`,
+  }
+}
+
+/**
+ * A case faster than the datasheet roofline allows: no kernel can be, so the timing missed work or the solution
+ * skipped some. It is neither compared with nor recorded as a baseline.
+ */
+function aboveRooflineVerdict(line: Roofline, medianMs: number): Omit<CaseVerdict, 'floors'> {
+  return {
+    kind: 'above-roofline',
+    fails: true,
+    message:
+      `faster than this GPU can go: the measurement missed work or the solution skipped it ` +
+      `(SOL ${line.solPercent.toFixed(1)}% of the datasheet roofline: floor ${formatTime(line.floorMs)}, measured median ` +
+      `${formatTime(medianMs)}; if this GPU's peak entry is wrong, set allowAboveRoofline)`,
   }
 }
 
@@ -108,7 +130,8 @@ function updatedVerdict(m: Measurement, gpu: string, previous: BaselineEntry | u
  * Each case is keyed by bench name, case name, dtype and GPU name (never by position). Not in update mode, it
  * is compared with its baseline (compareToBaseline with the settings). In update mode, the measurements of all
  * timed cases replace their entries (others in the file are kept) in one atomic write. Cases without a FLOP
- * count have no TFLOPS and are 'untracked'. Throws BaselineFileError when the baseline file is malformed.
+ * count have no TFLOPS and are 'untracked'. A case above 100% of the datasheet roofline fails ('above-roofline')
+ * unless the rules allow it. Throws BaselineFileError when the baseline file is malformed.
  */
 export function guardResult(result: KernelBenchResult, context: GuardContext): KernelBenchResult {
   const device = result.device
@@ -138,8 +161,10 @@ export function guardResult(result: KernelBenchResult, context: GuardContext): K
   const cases = result.cases.map((c): CaseResult => {
     const m = caseMeasurement(c)
     if (!m) return c
-    const solPercent = peaks && roofline(c.flops, c.bytes, m.runtimeMs, result.dtype, peaks).solPercent
-    return { ...c, verdict: { ...judge(c, m), floors: checkFloors({ ...m, solPercent }, context.floors) } }
+    const line = peaks && roofline(c.flops, c.bytes, m.runtimeMs, result.dtype, peaks)
+    const impossible = line !== undefined && line.solPercent > 100 && !context.rules.allowAboveRoofline
+    const verdict = impossible ? aboveRooflineVerdict(line, m.runtimeMs) : judge(c, m)
+    return { ...c, verdict: { ...verdict, floors: checkFloors({ ...m, solPercent: line?.solPercent }, context.rules.floors) } }
   })
   if (updates.length > 0) writeBaseline(file, mergeEntries(previous, updates))
   return { ...result, cases, baseline: { file, written: updates.length > 0 } }

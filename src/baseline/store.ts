@@ -1,5 +1,5 @@
 /**
- * Baseline files (DESIGN.md §5): one JSON file per bench file, entries keyed by bench name, case name, dtype and
+ * Baseline files (docs/architecture.md, "The CI guard"): one JSON file per bench file, entries keyed by bench name, case name, dtype and
  * GPU model (never by position), written atomically.
  */
 import * as fs from 'node:fs'

@@ -1,7 +1,9 @@
 /**
- * Pure verdict logic for the CI guard (DESIGN.md §5): compare a measurement with its stored baseline, and check
- * explicit floors from the spec. No I/O, no GPU, no Vitest.
+ * Pure verdict logic for the CI guard (docs/architecture.md): compare a measurement with its stored baseline, and
+ * check explicit floors from the spec. No I/O, no GPU, no Vitest.
  */
+import { formatFraction } from '../report/format.js'
+import type { BaselineComparison } from '../results.js'
 
 /** One measured case. `cv` is the coefficient of variation of the runtime samples (0.01 = 1%). */
 export interface Measurement {
@@ -32,7 +34,7 @@ export const DEFAULT_VERDICT_OPTIONS: Readonly<VerdictOptions> = Object.freeze({
 })
 
 export type Verdict =
-  | { kind: 'regression' | 'improvement' | 'same'; change: number; bound: number; fails: boolean; message: string }
+  | { kind: Extract<BaselineComparison, 'regression' | 'improvement' | 'same'>; change: number; bound: number; fails: boolean; message: string }
   | { kind: 'no-baseline'; fails: false; message: string }
   | { kind: 'other-gpu'; baselineGpu: string; fails: false; message: string }
 
@@ -40,15 +42,6 @@ export type Verdict =
 export function formatTflops(x: number): string {
   if (!Number.isFinite(x)) return String(x)
   return Math.abs(x) >= 10 ? x.toFixed(1) : x.toPrecision(3)
-}
-
-/** A ratio as a percentage: one decimal, or two significant digits when smaller than 0.1%. */
-export function formatPercent(ratio: number, signed = false): string {
-  const p = ratio * 100
-  const abs = Math.abs(p)
-  const body = abs !== 0 && abs < 0.1 ? abs.toPrecision(2) : abs.toFixed(1)
-  const sign = p < 0 ? '-' : signed ? '+' : ''
-  return `${sign}${body}%`
 }
 
 function resolveOptions(opts: Partial<VerdictOptions> | undefined): VerdictOptions {
@@ -122,10 +115,10 @@ export function compareToBaseline(
   const kind = change < -bound - slack ? 'regression' : change > bound + slack ? 'improvement' : 'same'
   const fails = kind === 'regression' || (kind === 'improvement' && o.failOnImprovement)
 
-  const rule = `max(tolerance ${formatPercent(o.tolerance)}, ${o.noiseFactor} × noise ${formatPercent(noise)})`
+  const rule = `max(tolerance ${formatFraction(o.tolerance)}, ${o.noiseFactor} × noise ${formatFraction(noise)})`
   let message =
-    `${got} vs baseline ${formatTflops(baseline.tflops)} (${formatPercent(change, true)}), ` +
-    `${kind === 'same' ? 'within' : 'beyond'} the bound ${formatPercent(bound)} = ${rule}`
+    `${got} vs baseline ${formatTflops(baseline.tflops)} (${formatFraction(change, true)}), ` +
+    `${kind === 'same' ? 'within' : 'beyond'} the bound ${formatFraction(bound)} = ${rule}`
   if (kind === 'regression') message = `regression: ${message}`
   else if (kind === 'improvement') {
     message = `improvement: ${message}${o.failOnImprovement ? '; fails because failOnImprovement is set (update the baseline)' : ''}`

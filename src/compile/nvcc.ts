@@ -16,13 +16,25 @@ export class NvccNotFoundError extends Error {
   }
 }
 
+/**
+ * An error in the user's source, reported with their file and line: where in this package it was noticed is of no
+ * use to them, so the stack is the message alone (Vitest then prints no code frame of ours).
+ */
+export class SourceError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = new.target.name
+    this.stack = `${this.name}: ${message}`
+  }
+}
+
 export interface CompilerDiagnostic {
   file: string
   line: number
   message: string
 }
 
-export class CompileError extends Error {
+export class CompileError extends SourceError {
   constructor(
     readonly source: string,
     readonly diagnostics: readonly CompilerDiagnostic[],
@@ -36,19 +48,17 @@ export class CompileError extends Error {
           ? diagnostics.map((d) => `  ${d.file}:${d.line}: ${d.message}`).join('\n')
           : log.trim().split('\n').slice(-20).join('\n')),
     )
-    this.name = 'CompileError'
   }
 }
 
 /** The solution's parameters do not match the problem's signature (found by the compiler, see wrapperSource). */
-export class SignatureMismatchError extends Error {
+export class SignatureMismatchError extends SourceError {
   constructor(source: string, expected: string, found: CompilerDiagnostic | undefined) {
     super(
       `${path.basename(source)}: the solution's signature does not match the problem.\n` +
         `  expected: extern "C" ${expected};\n` +
         (found ? `  found at ${found.file}:${found.line}: ${found.message}` : `  found: no such function in ${source}`),
     )
-    this.name = 'SignatureMismatchError'
   }
 }
 

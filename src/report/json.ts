@@ -1,7 +1,7 @@
 // The JSON results file (docs/result-schema.md): every bench's KernelBenchResult with derived metrics, the tool
 // and driver versions, and the CI guard's verdicts. Pure: the reporter collects the benches and writes the text.
 import type { CaseResult, KernelBenchResult } from '../results.js'
-import { caseFigures, geometricMeans } from './kernel-table.js'
+import { caseFigures, geometricMeanOmitted, geometricMeans } from './kernel-table.js'
 import type { Roofline } from './metrics.js'
 
 /** Bump on any change a reader of the file could notice, and update docs/result-schema.md with it. */
@@ -58,8 +58,10 @@ export type CaseRecord = CaseResult & { metrics?: CaseMetrics }
 
 export type ResultRecord = Omit<KernelBenchResult, 'cases'> & {
   cases: CaseRecord[]
-  /** Geometric means over the timed cases (DESIGN §4); absent when none was timed. */
+  /** Geometric means over the timed cases (docs/architecture.md, "Figures"); absent when none was timed or a case failed. */
   geometricMean?: { cases: number; runtimeMs: number; tflops: number }
+  /** Why there is no geometricMean although cases ran: e.g. 'no geometric mean: 1 case failed'. */
+  geometricMeanOmitted?: string
 }
 
 export type BenchRecord = Omit<ReportedBench, 'result'> & { result?: ResultRecord }
@@ -97,6 +99,7 @@ function caseMetrics(result: KernelBenchResult, c: CaseResult): CaseMetrics | un
 
 function resultRecord(result: KernelBenchResult): ResultRecord {
   const means = geometricMeans(result)
+  const omitted = geometricMeanOmitted(result)
   return {
     ...result,
     cases: result.cases.map((c) => {
@@ -104,6 +107,7 @@ function resultRecord(result: KernelBenchResult): ResultRecord {
       return metrics ? { ...c, metrics } : c
     }),
     ...(means && { geometricMean: { cases: means.cases, runtimeMs: means.runtimeMs, tflops: means.flopsPerSecond / 1e12 } }),
+    ...(omitted && { geometricMeanOmitted: omitted }),
   }
 }
 

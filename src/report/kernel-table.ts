@@ -4,20 +4,24 @@
 // The figures and cell texts are shared with the Markdown report (markdown.ts) and the JSON file (json.ts); each
 // cell carries a tone that the terminal turns into a colour and Markdown into emphasis.
 import pc from 'picocolors'
-import { formatPercent as formatChange } from '../baseline/verdict.js'
 import { geometricMean } from '../engine/stats.js'
 import type { StopReason } from '../engine/stopping.js'
 import type { DeviceReport, MeasuredCeilings } from '../engine/messages.js'
-import type { CaseResult, CaseVerdict, KernelBenchResult } from '../results.js'
+import { caseFailures, type CaseResult, type CaseVerdict, type KernelBenchResult } from '../results.js'
 import { ceilingPeaks, ceilingsLine, peaksNote } from './ceilings.js'
-import { formatBandwidth, formatBytes, formatCv, formatFlops, formatPercent, formatTime, renderTable, type Align } from './format.js'
+import { formatBandwidth, formatBytes, formatCv, formatFlops, formatFraction, formatPercent, formatTime, renderTable, type Align } from './format.js'
 import { gbPerSecond, roofline, type Roofline } from './metrics.js'
 import { peaksFor, type GpuPeaks } from './peaks.js'
 
 const STOP_LABEL: Record<StopReason, string> = { 'target-cv': 'cv', 'noise-stable': 'stable', 'max-iterations': 'max-n', 'max-time': 'max-time' }
 
 export const VERIFICATION_SKIPPED_WARNING = 'VERIFICATION SKIPPED: these numbers may come from a wrong kernel'
-export const SOL_WARNING = '⚠ SOL above 100%: faster than the hardware allows, so the measurement missed work or hit a warm cache'
+export const SOL_WARNING =
+  '⚠ SOL above 100%: faster than the hardware allows, so the measurement missed work or hit a warm cache (accepted: allowAboveRoofline is set)'
+export const SOL_FAILURE =
+  '✗ SOL above 100% fails the case: faster than this GPU can go, so the measurement missed work or the solution skipped it'
+/** Marks a row whose case fell back from spin to matmul padding; the line under the table says why. */
+export const PADDING_FALLBACK_MARK = '†'
 
 /** The device in one line: model, SMs, L2, memory, clocks, driver, runtime and compile target. */
 export function deviceLine(device: DeviceReport, arch: string): string {
@@ -62,7 +66,11 @@ export interface CaseFigures {
   smClockMHz: number
   samples: number
   droppedThrottled: number
+  /** Samples dropped for foreign GPU work or a host stall inside their timed window. */
+  droppedInterference: number
   stopReason: StopReason
+  /** Why spin padding was abandoned for matmul padding, when it was. */
+  paddingFallback?: string
 }
 
 /** The figures of a timed case, or undefined for a case that was not timed (wrong, error, verify mode). */
@@ -81,7 +89,9 @@ export function caseFigures(result: KernelBenchResult, c: CaseResult): CaseFigur
     smClockMHz: t.meanSmClockMHz,
     samples: s.n,
     droppedThrottled: t.droppedThrottled,
+    droppedInterference: t.droppedInterference ?? 0,
     stopReason: t.stopReason,
+    ...(t.paddingFallback !== undefined && { paddingFallback: t.paddingFallback }),
   }
 }
 
@@ -118,9 +128,11 @@ export function caseCells(result: KernelBenchResult, c: CaseResult): CaseCells {
   const line = f.roofline ?? f.practical
   const impossible = f.roofline !== undefined && f.roofline.solPercent > 100
   const sol = line === undefined ? cell('—') : impossible ? cell(`${formatPercent(line.solPercent)} ⚠`, 'alarm') : cell(formatPercent(line.solPercent))
+  const dropped = f.droppedThrottled + f.droppedInterference
+  const median = formatTime(f.medianMs) + (f.paddingFallback === undefined ? '' : ` ${PADDING_FALLBACK_MARK}`)
   return {
     figures: {
-      median: cell(formatTime(f.medianMs)),
+      median: cell(median, f.paddingFallback === undefined ? 'plain' : 'warn'),
       cv: cell(formatCv(f.cv), f.cv > result.options.targetCv ? 'warn' : 'plain'),
       throughput: cell(formatFlops(f.flopsPerSecond)),
       bandwidth: cell(formatBandwidth(f.gbPerSecond)),
@@ -129,7 +141,7 @@ export function caseCells(result: KernelBenchResult, c: CaseResult): CaseCells {
       sol,
       practical: cell(formatPercent(f.practical?.solPercent)),
       clock: cell(Number.isFinite(f.smClockMHz) ? `${Math.round(f.smClockMHz)}` : '—'),
-      n: f.droppedThrottled ? cell(`${f.samples} (-${f.droppedThrottled})`, 'warn') : cell(`${f.samples}`),
+      n: dropped ? cell(`${f.samples} (-${dropped})`, 'warn') : cell(`${f.samples}`),
       stop: cell(STOP_LABEL[f.stopReason]),
     },
   }
@@ -140,16 +152,48 @@ export function hasSolAbove100(result: KernelBenchResult): boolean {
   return result.cases.some((c) => (caseFigures(result, c)?.roofline?.solPercent ?? 0) > 100)
 }
 
+/** Which case fails the guard by running faster than the roofline: it has no allowAboveRoofline to excuse it. */
+function refusedAboveRoofline(result: KernelBenchResult): boolean {
+  return result.cases.some((c) => c.verdict?.kind === 'above-roofline')
+}
+
+/** The line about a SOL above 100%: the failure, or the warning where allowAboveRoofline accepted it. */
+export function solNote(result: KernelBenchResult): string | undefined {
+  if (refusedAboveRoofline(result)) return SOL_FAILURE
+  return hasSolAbove100(result) ? SOL_WARNING : undefined
+}
+
+/** The lines under the table for cases that fell back from spin to matmul padding, each with its reason. */
+export function paddingFallbackNotes(result: KernelBenchResult): string[] {
+  return result.cases.flatMap((c) => {
+    const reason = caseFigures(result, c)?.paddingFallback
+    return reason === undefined ? [] : [`${PADDING_FALLBACK_MARK} ${c.name}: ${reason}`]
+  })
+}
+
 export interface GeometricMeans {
   cases: number
   runtimeMs: number
   flopsPerSecond: number
 }
 
-/** Geometric means of runtime and throughput over the timed cases (DESIGN §4), undefined when none was timed. */
+/**
+ * Why a bench with several cases gets no geometric mean: some of its cases failed (wrong answer, error, the CI
+ * guard), and a mean over the others would make it look better than it is. Undefined when none failed.
+ */
+export function geometricMeanOmitted(result: KernelBenchResult): string | undefined {
+  const failed = result.cases.filter((c) => caseFailures(c).length > 0).length
+  if (failed === 0 || result.cases.length < 2) return undefined
+  return `no geometric mean: ${failed} case${failed === 1 ? '' : 's'} failed`
+}
+
+/**
+ * Geometric means of runtime and throughput over the timed cases (docs/architecture.md, "Figures"); undefined
+ * when none was timed or geometricMeanOmitted says why not.
+ */
 export function geometricMeans(result: KernelBenchResult): GeometricMeans | undefined {
   const figures = result.cases.flatMap((c) => caseFigures(result, c) ?? [])
-  if (figures.length === 0) return undefined
+  if (figures.length === 0 || geometricMeanOmitted(result)) return undefined
   return {
     cases: figures.length,
     runtimeMs: geometricMean(figures.map((f) => f.medianMs)),
@@ -157,8 +201,13 @@ export function geometricMeans(result: KernelBenchResult): GeometricMeans | unde
   }
 }
 
-/** The geometric-mean line under a table: only when more than one case was timed (one would repeat its row). */
+/**
+ * The geometric-mean line under a table: only when more than one case was timed (one would repeat its row), or
+ * why there is none when a case failed.
+ */
 export function geometricMeanLine(result: KernelBenchResult): string | undefined {
+  const omitted = geometricMeanOmitted(result)
+  if (omitted) return omitted
   const means = geometricMeans(result)
   if (!means || means.cases < 2) return undefined
   return `geometric mean over ${means.cases} cases: ${formatTime(means.runtimeMs)}, ${formatFlops(means.flopsPerSecond)}`
@@ -182,7 +231,7 @@ function caseRow(result: KernelBenchResult, c: CaseResult, columns: readonly Fig
 
 /** The 'vs baseline' cell: the TFLOPS change (red slower, green faster, dim within the bound), flagged on a floor. */
 function verdictCell(v: CaseVerdict): string {
-  const text = baselineCell(v, v.change === undefined ? undefined : formatChange(v.change, true))
+  const text = baselineCell(v, v.change === undefined ? undefined : formatFraction(v.change, true))
   return v.floors.length > 0 ? `${text} ${pc.red('✗ floor')}` : text
 }
 
@@ -202,6 +251,8 @@ function baselineCell(v: CaseVerdict, change: string | undefined): string {
       return pc.dim(change === undefined ? 'recorded' : `recorded (${change})`)
     case 'untracked':
       return '—'
+    case 'above-roofline':
+      return pc.red('✗ SOL > 100%')
   }
 }
 
@@ -242,6 +293,8 @@ export function renderKernelResult(result: KernelBenchResult): string {
   lines.push(...caseTable(result).map((l) => `  ${l}`))
   const means = geometricMeanLine(result)
   if (means) lines.push(pc.dim(`  ${means}`))
-  if (hasSolAbove100(result)) lines.push(pc.red(pc.bold(`  ${SOL_WARNING}`)))
+  lines.push(...paddingFallbackNotes(result).map((note) => pc.yellow(`  ${note}`)))
+  const sol = solNote(result)
+  if (sol) lines.push(pc.red(pc.bold(`  ${sol}`)))
   return lines.join('\n')
 }

@@ -1,11 +1,10 @@
 // The run as GitHub-flavoured Markdown, for GITHUB_STEP_SUMMARY or a file: the device, then per bench the kernel
 // table (the terminal's figures and marks, from kernel-table.ts) with the CI guard's verdict per case. Pure.
-import { formatPercent as formatChange } from '../baseline/verdict.js'
 import type { CaseResult, CaseVerdict, KernelBenchResult } from '../results.js'
+import { formatFraction } from './format.js'
 import type { ReportedBench } from './json.js'
 import { ceilingsLine } from './ceilings.js'
 import {
-  SOL_WARNING,
   VERIFICATION_SKIPPED_WARNING,
   caseCells,
   caseFigures,
@@ -13,7 +12,8 @@ import {
   deviceNotes,
   figureColumns,
   geometricMeanLine,
-  hasSolAbove100,
+  paddingFallbackNotes,
+  solNote,
   type Cell,
   type FigureColumn,
 } from './kernel-table.js'
@@ -43,6 +43,7 @@ const VERDICT_WORDS: Record<CaseVerdict['kind'], string> = {
   'other-gpu': 'other GPU',
   updated: 'baseline recorded',
   untracked: 'untracked (no FLOP count)',
+  'above-roofline': 'SOL above 100%',
 }
 
 const STATE_MARK: Record<ReportedBench['state'], string> = { passed: '✓', failed: '✗', skipped: '↷', pending: '…' }
@@ -68,7 +69,7 @@ function fenced(text: string): string {
 
 function verdictCell(v: CaseVerdict | undefined): string {
   if (!v) return '—'
-  const change = v.change === undefined ? '' : ` ${formatChange(v.change, true)}`
+  const change = v.change === undefined ? '' : ` ${formatFraction(v.change, true)}`
   const text = `${v.fails ? '✗ ' : ''}${VERDICT_WORDS[v.kind]}${change}${v.floors.length > 0 ? ' · ✗ floor violated' : ''}`
   return v.fails || v.floors.length > 0 ? `**${text}**` : text
 }
@@ -95,13 +96,21 @@ function caseTable(result: KernelBenchResult): string[] {
 function notes(result: KernelBenchResult): string[] {
   const figures = result.cases.flatMap((c) => caseFigures(result, c) ?? [])
   const lines: string[] = []
-  if (hasSolAbove100(result)) lines.push(`**${escape(SOL_WARNING)}**`)
-  if (figures.some((f) => f.droppedThrottled > 0)) {
+  const sol = solNote(result)
+  if (sol) lines.push(`**${escape(sol)}**`)
+  lines.push(...paddingFallbackNotes(result).map(escape))
+  const throttled = figures.some((f) => f.droppedThrottled > 0)
+  const interfered = figures.some((f) => f.droppedInterference > 0)
+  if (throttled || interfered) {
     const fraction = Math.round(result.options.throttleFraction * 100)
-    lines.push(`samples n (-k): k more were taken below ${fraction}% of the maximum SM clock (throttled) and dropped`)
+    const why = [
+      ...(throttled ? [`taken below ${fraction}% of the maximum SM clock (throttled)`] : []),
+      ...(interfered ? ['with foreign GPU work or a host stall inside their timed window'] : []),
+    ]
+    lines.push(`samples n (-k): k more were dropped, ${why.join(' or ')}`)
   }
   if (figures.some((f) => f.cv > result.options.targetCv)) {
-    lines.push(`_CV in italics_: above the target ${formatChange(result.options.targetCv)}; the stop rule says why sampling ended`)
+    lines.push(`_CV in italics_: above the target ${formatFraction(result.options.targetCv)}; the stop rule says why sampling ended`)
   }
   return lines
 }

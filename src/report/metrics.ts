@@ -1,4 +1,4 @@
-// Throughput and roofline figures from a runtime (DESIGN §4). Pure arithmetic, tested without a GPU.
+// Throughput and roofline figures from a runtime (docs/architecture.md, "Figures"). Pure arithmetic, tested without a GPU.
 import type { Dtype } from '../dtype.js'
 import type { GpuPeaks, PeakDtype } from './peaks.js'
 

@@ -1,5 +1,5 @@
-// Datasheet peaks per GPU model, and a lookup by the name CUDA reports
-// (cudaGetDeviceProperties().name). See DESIGN.md §4: efficiency = achieved / peak, and the roofline floor is
+// Datasheet peaks per GPU model, and a lookup by the name CUDA reports (cudaGetDeviceProperties().name). See
+// docs/architecture.md, "Figures": efficiency = achieved / peak, and the roofline floor is
 // max(flops / compute peak, bytes / memory bandwidth).
 //
 // Conventions, for every entry:

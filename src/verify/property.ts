@@ -2,7 +2,7 @@
 // and shrinks a failure to the smallest shape that breaks the kernel. The solution is compiled once per property.
 import fc from 'fast-check'
 import { inject } from 'vitest'
-import { prepareKernelBench, type BenchContext, type PreparedKernelBench } from '../bench.js'
+import { prepareKernelBench, resolveSpec, type BenchContext, type PreparedKernelBench } from '../bench.js'
 import type { Dtype } from '../dtype.js'
 import { kernelMode, registerTest, withModifiers, type Modifiers } from '../modifiers.js'
 import type { Problem, ShapeSpace, TestCase } from '../problem.js'
@@ -47,7 +47,8 @@ export async function checkKernelProperty(
   const { problem, solution, dtype, shapes, numRuns = DEFAULT_NUM_RUNS, seed } = spec
   if (!Number.isSafeInteger(numRuns) || numRuns < 1) throw new Error(`numRuns must be a positive integer (got ${numRuns})`)
   // A property only verifies: a plugin-wide skipVerification would make it pass without checking anything.
-  const bench = await prepareKernelBench(name, { problem, solution, dtype, skipVerification: false }, { ...context, mode: 'verify' })
+  const resolved = resolveSpec({ problem, solution, dtype, skipVerification: false }, context.settings)
+  const bench = await prepareKernelBench(name, resolved, { ...context, mode: 'verify' })
   // Resolved before the skip so that a bad shape space fails on machines without a GPU too.
   const space = resolveShapeSpace(problem, bench.header.dtype, shapes)
   if (bench.header.skipped) return { status: 'skipped', reason: bench.header.skipped }

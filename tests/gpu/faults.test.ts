@@ -1,4 +1,4 @@
-// Broken solutions: each fails only its own bench, with a message a user can act on, and
+// Broken solutions (docs/architecture.md, "Faults"): each fails only its own bench, with a message a user can act on, and
 // the next bench still runs. Skipped, with the reason, where no GPU is usable.
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'

@@ -21,9 +21,12 @@ function run(spec: KernelBenchSpec, mode: 'verify' | 'bench' = 'verify') {
 }
 
 describe.skipIf(gpu.available)(`without a GPU (${gpu.available ? 'a GPU is present' : gpu.reason})`, () => {
-  it('skips a bench with the reason instead of crashing', async () => {
+  it('skips a bench with the reason instead of crashing, after compiling it (CPU-only CI)', async () => {
     const result = await run({ problem: vectorAddition, solution: solution('vector-addition', 'vector_add.cu') })
-    expect(result.skipped).toMatch(/^no usable CUDA GPU: /)
+    expect(result.skipped).toMatch(/^no usable CUDA GPU: .* — solution and reference compiled and signature-checked for sm_90a;/)
+    // cuBLAS is the GEMM reference: only the solution is compiled.
+    const gemm = await run({ problem: matrixMultiplication, solution: solution('matrix-multiplication', 'sgemm_naive.cu') })
+    expect(gemm.skipped).toMatch(/ — solution compiled and signature-checked for sm_90a; verification and timing need a GPU$/)
     expect(result.cases).toEqual([])
   })
 })

@@ -14,7 +14,7 @@ import type { ReportSource } from '../../src/report/charts/cases.js'
 import type { Chart } from '../../src/report/charts/plot.js'
 import { renderHtml } from '../../src/report/html.js'
 import { outputFiles, resolveReportSettings } from '../../src/report/options.js'
-import { writeReports } from '../../src/reporter.js'
+import { writeReports } from '../../src/report/files.js'
 import { loadFixture } from '../fixtures/results/index.js'
 import { FIXTURE_ENDED, FIXTURE_TOOLS, fixtureResultsFile } from '../fixtures/results/results-file.js'
 

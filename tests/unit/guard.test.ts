@@ -5,13 +5,14 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { guardResult, resolveBaselineSettings, type GuardContext } from '../../src/baseline/guard.js'
+import { guardResult, resolveBaselineSettings, type GuardContext, type GuardRules } from '../../src/baseline/guard.js'
 import { keyString, readBaseline } from '../../src/baseline/store.js'
-import { splitFloors } from '../../src/bench.js'
+import { resolveSpec } from '../../src/bench.js'
 import type { DeviceReport } from '../../src/engine/messages.js'
 import { DEFAULT_MEASURE_OPTIONS } from '../../src/options.js'
 import { renderKernelResult } from '../../src/report/kernel-table.js'
 import { failureMessage, type CaseResult, type KernelBenchResult } from '../../src/results.js'
+import { vectorAddition } from '../../problems/index.js'
 
 const H100 = 'NVIDIA H100 80GB HBM3'
 const A100 = 'NVIDIA A100-SXM4-80GB'
@@ -71,8 +72,9 @@ let root: string
 let benchFile: string
 const NOW = new Date('2026-01-02T03:04:05.000Z')
 
-function context(overrides: Partial<GuardContext> = {}): GuardContext {
-  return { benchFile, root, floors: {}, settings: resolveBaselineSettings(), update: false, now: NOW, ...overrides }
+/** The guard's context; `floors` and `allowAboveRoofline` go into its rules. */
+function context({ floors = {}, allowAboveRoofline = false, ...overrides }: Partial<GuardContext & GuardRules> = {}): GuardContext {
+  return { benchFile, root, rules: { floors, allowAboveRoofline }, settings: resolveBaselineSettings(), update: false, now: NOW, ...overrides }
 }
 
 beforeEach(() => {
@@ -162,7 +164,7 @@ describe('guardResult', () => {
   })
 
   it('floors fail the case, with or without a baseline, in update mode too', () => {
-    const floors = splitFloors({ minTflops: 12, maxRuntimeMs: 20, minSolPercent: 20 }).floors
+    const floors = { minTflops: 12, maxRuntimeMs: 20, minSolPercent: 20 }
     for (const update of [false, true]) {
       const judged = guardResult(benchResult('sgemm', [timedCase('4096', 10)]), context({ floors, update }))
       const v = judged.cases[0]!.verdict!
@@ -250,12 +252,17 @@ describe('settings and floors', () => {
     expect(() => resolveBaselineSettings({ tolerence: 0.1 } as never)).toThrow(/unknown baseline option 'tolerence'/)
   })
 
-  it('splitFloors separates floors from measurement options and checks them', () => {
-    const { floors, rest } = splitFloors({ minTflops: 5, maxRuntimeMs: 2, targetCv: 0.02, minGflops: undefined })
-    expect(floors).toEqual({ minTflops: 5, maxRuntimeMs: 2 })
-    expect(rest).toEqual({ targetCv: 0.02 })
-    expect(() => splitFloors({ minTflops: -1 })).toThrow(/floor minTflops/)
-    expect(() => splitFloors({ minSolPercent: '50' as never })).toThrow(/floor minSolPercent/)
+  it('resolveSpec separates the guard rules from measurement options and checks them', () => {
+    const settings = { device: 0, cacheDir: root, measure: { targetCv: 0.03 } }
+    const spec = { problem: vectorAddition, solution: 'x.cu' }
+    const resolved = resolveSpec({ ...spec, minTflops: 5, maxRuntimeMs: 2, minGflops: undefined, minTimeMs: 7 }, settings)
+    expect(resolved.guard).toEqual({ floors: { minTflops: 5, maxRuntimeMs: 2 }, allowAboveRoofline: false })
+    expect(resolved.options).toMatchObject({ targetCv: 0.03, minTimeMs: 7 })
+    expect(resolveSpec(spec, { ...settings, allowAboveRoofline: true }).guard.allowAboveRoofline).toBe(true)
+    expect(resolveSpec({ ...spec, allowAboveRoofline: false }, { ...settings, allowAboveRoofline: true }).guard.allowAboveRoofline).toBe(false)
+    expect(() => resolveSpec({ ...spec, minTflops: -1 }, settings)).toThrow(/floor minTflops/)
+    expect(() => resolveSpec({ ...spec, minSolPercent: '50' as never }, settings)).toThrow(/floor minSolPercent/)
+    expect(() => resolveSpec({ ...spec, allowAboveRoofline: 'yes' as never }, settings)).toThrow(/allowAboveRoofline must be true or false/)
   })
 })
 
@@ -280,10 +287,10 @@ describe('failureMessage and the table', () => {
     const plain = stripVTControlCharacters(renderKernelResult(benchResult('sgemm', [timedCase('4096', 10)])))
     expect(plain).not.toContain('vs baseline')
 
-    guardResult(benchResult('sgemm', [timedCase('1024', 1, 0)], A100), context({ update: true }))
+    guardResult(benchResult('sgemm', [timedCase('1024', 20, 0)], A100), context({ update: true }))
     guardResult(benchResult('sgemm', [timedCase('4096', 10, 0), timedCase('2048', 2, 0)]), context({ update: true }))
     const judged = guardResult(
-      benchResult('sgemm', [timedCase('4096', 12.5, 0), timedCase('2048', 1.6, 0), timedCase('512', 20), timedCase('1024', 1)]),
+      benchResult('sgemm', [timedCase('4096', 12.5, 0), timedCase('2048', 1.6, 0), timedCase('512', 20), timedCase('1024', 2)]),
       context({ floors: { minTflops: 9 } }),
     )
     const lines = stripVTControlCharacters(renderKernelResult(judged)).split('\n')
@@ -295,3 +302,41 @@ describe('failureMessage and the table', () => {
     expect(cell('1024')).toMatch(/ other GPU$/)
   })
 })
+
+describe('the roofline check', () => {
+  // SOL on an H100 (67 TFLOPS FP32): floor = 1e11 / 67e12 s = 1.493 ms, so a 1 ms median is 149% of the roofline.
+  const impossible = () => benchResult('sgemm', [timedCase('4096', 1), timedCase('2048', 10)])
+
+  it('fails a case faster than the datasheet roofline, with the figures, in update mode too, and records no baseline for it', () => {
+    for (const update of [false, true]) {
+      const judged = guardResult(impossible(), context({ update }))
+      expect(judged.cases[0]!.verdict).toMatchObject({ kind: 'above-roofline', fails: true })
+      expect(failureMessage(judged)).toBe(
+        'sgemm (matrix-multiplication, float32):\n' +
+          "✗ case '4096': faster than this GPU can go: the measurement missed work or the solution skipped it " +
+          '(SOL 149.3% of the datasheet roofline: floor 1.493 ms, measured median 1.000 ms; if this GPU\'s peak entry is wrong, set allowAboveRoofline)',
+      )
+    }
+    const recorded = readBaseline(baselineFile())!
+    expect(Object.keys(recorded.entries)).toEqual([keyString({ bench: 'sgemm', caseName: '2048', dtype: 'float32', gpu: H100 })])
+  })
+
+  it('the table marks the case, says why under it, and omits the geometric mean', () => {
+    const lines = stripVTControlCharacters(renderKernelResult(guardResult(impossible(), context()))).split('\n')
+    expect(lines.find((l) => l.trimStart().startsWith('4096 '))).toMatch(/149% ⚠ .* ✗ SOL > 100%$/)
+    expect(lines.slice(-2)).toEqual([
+      '  no geometric mean: 1 case failed',
+      '  ✗ SOL above 100% fails the case: faster than this GPU can go, so the measurement missed work or the solution skipped it',
+    ])
+  })
+
+  it('allowAboveRoofline (spec or plugin) keeps only the warning and the baseline comparison', () => {
+    const judged = guardResult(impossible(), context({ allowAboveRoofline: true }))
+    expect(judged.cases[0]!.verdict).toMatchObject({ kind: 'no-baseline', fails: false })
+    expect(failureMessage(judged)).toBeUndefined()
+    const text = stripVTControlCharacters(renderKernelResult(judged))
+    expect(text).toContain('geometric mean over 2 cases')
+    expect(text).toContain('⚠ SOL above 100%: faster than the hardware allows, so the measurement missed work or hit a warm cache (accepted: allowAboveRoofline is set)')
+  })
+})
+

@@ -16,7 +16,7 @@ import {
 import { renderMarkdown } from '../../src/report/markdown.js'
 import { outputFiles, resolveReportSettings, splitReportOptions } from '../../src/report/options.js'
 import { writeFileAtomic } from '../../src/atomic-write.js'
-import { writeReports } from '../../src/reporter.js'
+import { writeReports } from '../../src/report/files.js'
 import { FIXTURES, loadFixture } from '../fixtures/results/index.js'
 
 const TOOLS: ToolVersions = { vitestKernelBench: '0.1.0', vitest: '4.1.12', node: 'v20.19.0' }
@@ -95,9 +95,9 @@ describe('buildResultsFile', () => {
     expect(result.cases.map((c) => c.verdict?.kind)).toEqual(['same', 'regression', 'improvement', 'no-baseline'])
   })
 
-  it('adds metrics from the median to timed cases only, and geometric means per bench', () => {
-    const file = readBack([loadFixture('wrong-answer'), loadFixture('sol-over-100')])
-    const [wrong, sol] = file.benches.map((b) => b.result!)
+  it('adds metrics from the median to timed cases only, and geometric means per bench where no case failed', () => {
+    const file = readBack([loadFixture('wrong-answer'), loadFixture('sol-over-100'), loadFixture('skipped-verification-throttled')])
+    const [wrong, sol, passed] = file.benches.map((b) => b.result!)
     const timed = wrong!.cases[0]!
     // 2^20 floats: 2^20 FLOP and 12 × 2^20 B in 6.63 µs on an H100 SXM (3350 GB/s).
     expect(timed.metrics!.tflops).toBeCloseTo(2 ** 20 / (timed.summary!.median * 1e-3) / 1e12, 12)
@@ -105,12 +105,16 @@ describe('buildResultsFile', () => {
     expect(timed.metrics!.bandwidthPercent).toBeCloseTo((timed.metrics!.gbPerSecond / 3350) * 100, 9)
     expect(timed.metrics).toMatchObject({ bound: 'memory' })
     expect(wrong!.cases.slice(1).map((c) => c.metrics)).toEqual([undefined, undefined])
-    // The geometric mean of one case is that case (up to the rounding of exp(log x)).
-    expect(wrong!.geometricMean!.cases).toBe(1)
-    expect(wrong!.geometricMean!.runtimeMs).toBeCloseTo(timed.summary!.median, 12)
-    expect(wrong!.geometricMean!.tflops).toBeCloseTo(timed.metrics!.tflops, 12)
+    // A wrong answer, a fault or a SOL above the roofline withholds the mean, and the file says why.
+    expect(wrong).not.toHaveProperty('geometricMean')
+    expect(wrong!.geometricMeanOmitted).toBe('no geometric mean: 2 cases failed')
     expect(sol!.cases[0]!.metrics!.solPercent).toBeGreaterThan(100)
-    expect(sol!.geometricMean!.cases).toBe(2)
+    expect(sol).not.toHaveProperty('geometricMean')
+    expect(sol!.geometricMeanOmitted).toBe('no geometric mean: 1 case failed')
+    const [a, b] = passed!.cases.map((c) => c.summary!.median)
+    expect(passed!.geometricMean!.cases).toBe(2)
+    expect(passed!.geometricMean!.runtimeMs).toBeCloseTo(Math.sqrt(a! * b!), 9)
+    expect(passed).not.toHaveProperty('geometricMeanOmitted')
   })
 
   it('writes an unknown clock as null and leaves out what does not apply', () => {

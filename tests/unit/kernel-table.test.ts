@@ -101,7 +101,7 @@ describe('renderKernelResult', () => {
         n = 2^20         6.60 µs   ±2.3%  158.9 GFLOPS  1907 GB/s    0.2%   40%  40%    1890  200 (-3)  max-time
         n = 2^22  ✗ wrong answer
         n = 2^23     ✗ CudaError
-        geometric mean over 2 cases: 36.3 µs, 230.9 GFLOPS"
+        no geometric mean: 2 cases failed"
     `)
   })
 
@@ -153,14 +153,22 @@ describe('renderKernelResult', () => {
     expect(plain(renderKernelResult(RECORDED))).not.toContain('VERIFICATION SKIPPED')
   })
 
-  it('flags a SOL above 100% in the row and with a warning line', () => {
+  it('flags a SOL above 100% in the row, and with a warning line where the guard accepted it (allowAboveRoofline)', () => {
     // 2^26 floats in 0.1 ms would be 8053 GB/s, beyond the H200's 4800 GB/s: SOL 167.8%.
     const text = plain(renderKernelResult(result([vectorCase(N26, ok(timing(1975, 'target-cv')), summary(0.1, 0.004, 50))])))
     const lines = text.split('\n')
     expect(lines[2]).toContain('168% ⚠')
     expect(lines.at(-1)).toBe(
-      '  ⚠ SOL above 100%: faster than the hardware allows, so the measurement missed work or hit a warm cache',
+      '  ⚠ SOL above 100%: faster than the hardware allows, so the measurement missed work or hit a warm cache (accepted: allowAboveRoofline is set)',
     )
+  })
+
+  it('counts samples dropped for interference with the throttled ones, and marks a padding fallback with its reason', () => {
+    const fallback = 'the solution blocked the host for 12 ms while the spin kernel held the stream; matmul padding was used instead'
+    const t = { ...timing(1975, 'target-cv', 3), droppedInterference: 2, checkedCalls: 4, paddingFallback: fallback }
+    const lines = plain(renderKernelResult(result([vectorCase(N26, ok(t), summary(0.2, 0.004, 50))]))).split('\n')
+    expect(lines[2]).toMatch(/^ {2}n = 2\^26 +200\.0 µs † .* 50 \(-5\) {2}cv$/)
+    expect(lines.at(-1)).toBe(`  † n = 2^26: ${fallback}`)
   })
 
   it('has no SOL warning when every case is under the floor', () => {

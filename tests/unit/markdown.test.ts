@@ -68,25 +68,32 @@ describe('renderMarkdown marks', () => {
     const banner = lines.indexOf('> **⚠ VERIFICATION SKIPPED: these numbers may come from a wrong kernel**')
     expect(banner).toBeGreaterThan(0)
     expect(banner).toBeLessThan(lines.findIndex((l) => l.startsWith('| case |')))
-    expect(row(text, '4096x4096x4096')[8]).toBe('_41 (-6)_')
-    expect(row(text, '8192x8192x8192')[1]).toBe('71.34 ms _±1.7%_')
-    expect(text).toContain('> samples n (-k): k more were taken below 75% of the maximum SM clock (throttled) and dropped')
+    // 6 throttled and 2 with interference; the second case fell back from spin padding.
+    expect(row(text, '4096x4096x4096')[8]).toBe('_41 (-8)_')
+    expect(row(text, '8192x8192x8192')[1]).toBe('_71.34 ms †_ _±1.7%_')
+    expect(text).toContain('> † 8192x8192x8192: the solution blocked the host for 41 ms while the spin kernel held the stream; matmul padding')
+    expect(text).toContain(
+      '> samples n (-k): k more were dropped, taken below 75% of the maximum SM clock (throttled) or with foreign GPU work or a host stall inside their timed window',
+    )
     expect(text).toContain('> _CV in italics_: above the target 1.0%')
     expect(renderMarkdown([loadFixture('sgemm-verdicts')])).not.toMatch(/VERIFICATION SKIPPED|throttled|CV in italics/)
   })
 
-  it('flags a SOL above 100% in its cell and under the table', () => {
+  it('flags a SOL above 100% in its cell, its verdict and under the table', () => {
     const text = renderMarkdown([loadFixture('sol-over-100')])
     expect(row(text, 'n = 2^24')[6]).toBe('**146% ⚠**')
+    expect(row(text, 'n = 2^24')[10]).toBe('**✗ SOL above 100%**')
     expect(row(text, 'n = 2^26')[6]).toBe('90%')
-    expect(text).toContain('> **⚠ SOL above 100%: faster than the hardware allows')
+    expect(text).toContain('> **✗ SOL above 100% fails the case: faster than this GPU can go')
+    expect(text).toContain('(SOL 146.1% of the datasheet roofline: floor 41.9 µs, measured median 28.7 µs;')
     expect(renderMarkdown([loadFixture('sgemm-verdicts')])).not.toContain('SOL above 100%')
   })
 
-  it('adds a geometric-mean line per bench with more than one timed case', () => {
-    expect(renderMarkdown([loadFixture('sgemm-verdicts')])).toContain('_geometric mean over 4 cases: 22.91 ms, 17.0 TFLOPS_')
-    // One timed case: its row already says it all.
-    expect(renderMarkdown([loadFixture('wrong-answer')])).not.toContain('geometric mean')
+  it('adds a geometric-mean line per bench with more than one timed case, and says why not when a case failed', () => {
+    expect(renderMarkdown([loadFixture('skipped-verification-throttled')])).toContain('_geometric mean over 2 cases: 24.46 ms, 15.9 TFLOPS_')
+    // A regression and two violated floors, or a wrong answer and a fault: a mean over the rest would flatter the bench.
+    expect(renderMarkdown([loadFixture('sgemm-verdicts')])).toContain('_no geometric mean: 2 cases failed_')
+    expect(renderMarkdown([loadFixture('wrong-answer')])).toContain('_no geometric mean: 2 cases failed_')
   })
 
   it('escapes names so that a pipe cannot split a cell or a star start emphasis', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULT_MEASURE_OPTIONS, measureOptionsFromEnv, resolveMeasureOptions, type MeasureOptions } from '../../src/options.js'
 
 describe('resolveMeasureOptions: defaults', () => {
-  it('returns the protocol defaults of DESIGN §3 with no layers', () => {
+  it('returns the protocol defaults (docs/protocol.md) with no layers', () => {
     expect(resolveMeasureOptions()).toEqual({
       minIterations: 5,
       maxIterations: 10_000,

@@ -1,9 +1,9 @@
 // Every example solution, drop-in and planted wrong solution and CUDA reference in the repository compiles with the real
 // nvcc against its problem's prototype (no GPU needed: nothing is loaded or run).
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
 import { compileReference } from '../../src/compile/harness.js'
 import { compile } from '../../src/compile/nvcc.js'
 import type { Problem } from '../../src/problem.js'
@@ -12,8 +12,10 @@ import { dropIns, examples, planted } from '../catalog/index.js'
 
 const ARCH = 'sm_90a'
 const COMPILE_TIMEOUT = 180_000
-const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-sources-'))
-afterAll(() => fs.rmSync(cacheDir, { recursive: true, force: true }))
+// The plugin's default cache, which `npm test`'s example benches compile into as well (without a GPU too): each
+// library is compiled once per run, whichever asks first. A cached library is keyed by its exact source and flags.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const cacheDir = path.join(root, 'node_modules/.cache/vitest-kernel-bench')
 
 const relative = (file: string) => path.relative(process.cwd(), file)
 const solutions = [...examples, ...dropIns, ...planted].map((e) => [`${e.problem.name} (${e.dtype}): ${relative(e.solution)}`, e] as const)

@@ -5,7 +5,7 @@ import pc from 'picocolors'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { startVitest } from 'vitest/node'
 import { kernelBenchPlugin } from '../../src/plugin.js'
-import { formatProgressLine, updateRunningBench, type RunningBench } from '../../src/reporter.js'
+import { formatProgressLine, updateRunningBench, type RunningBench } from '../../src/report/progress-line.js'
 
 const plain = pc.createColors(false)
 const sgemm: RunningBench = {

@@ -81,8 +81,14 @@ describe('the problem catalog', () => {
     expect(findProblem(catalog, 'matmul')).toEqual({ problem: matrixMultiplication, importName: 'matmul' })
   })
 
-  it('lists the problems when the name is unknown', () => {
-    expect(() => findProblem(catalog, 'softmaxx')).toThrow(`unknown problem 'softmaxx'. The problems are:\n${listProblems(catalog)}`)
+  it('suggests the closest names for a typo, and names every problem on one line when nothing is close', () => {
+    const count = catalog.length
+    expect(() => findProblem(catalog, 'softmaxx')).toThrow(`unknown problem 'softmaxx'. Did you mean 'softmax'? (\`vitest-kernel-bench init --list\` describes all ${count})`)
+    expect(() => findProblem(catalog, 'matmull')).toThrow(/Did you mean 'matrix-multiplication'\?/)
+    expect(() => findProblem(catalog, 'vector_addtion')).toThrow(/Did you mean 'vector-addition'\?/)
+    expect(() => findProblem(catalog, 'fft')).toThrow(
+      `unknown problem 'fft'. The problems are: ${catalog.map((e) => e.problem.name).join(', ')}. (\`vitest-kernel-bench init --list\` describes all ${count})`,
+    )
   })
 
   it('refuses a name that two problems answer to', () => {

@@ -3,8 +3,7 @@
 // now / (1 + change).
 import * as Plot from '@observablehq/plot'
 import type { CaseVerdict } from '../../results.js'
-import { formatPercent as formatChange } from '../../baseline/verdict.js'
-import { formatFlops } from '../format.js'
+import { formatFlops, formatFraction } from '../format.js'
 import type { BenchEntry, CasePoint } from './cases.js'
 import { COLORS, POINTS_CLASS, renderSvg, slug, type Chart } from './plot.js'
 
@@ -16,6 +15,7 @@ const VERDICT_COLOR: Record<CaseVerdict['kind'], string> = {
   'no-baseline': COLORS.muted,
   'other-gpu': COLORS.muted,
   untracked: COLORS.muted,
+  'above-roofline': COLORS.failed,
 }
 
 interface Compared {
@@ -29,7 +29,7 @@ function compared(p: CasePoint): Compared | undefined {
   const verdict = p.case.verdict
   if (!p.figures || verdict?.change === undefined) return undefined
   const after = p.figures.flopsPerSecond / 1e12
-  return { label: `${p.case.name} ${formatChange(verdict.change, true)}`, before: after / (1 + verdict.change), after, verdict }
+  return { label: `${p.case.name} ${formatFraction(verdict.change, true)}`, before: after / (1 + verdict.change), after, verdict }
 }
 
 function baselineChart(bench: BenchEntry, rows: readonly Compared[]): Chart {

@@ -46,6 +46,7 @@ function caseReasons(result: KernelBenchResult, c: CaseResult, f: CaseFigures | 
     ...((f?.roofline?.solPercent ?? 0) > 100 ? ['SOL above 100%: the measurement missed work or hit a warm cache'] : []),
     ...(f && f.cv > result.options.targetCv ? [`noisy: CV above the target ${result.options.targetCv * 100}%`] : []),
     ...(f?.droppedThrottled ? [`${f.droppedThrottled} throttled samples dropped`] : []),
+    ...(f?.droppedInterference ? [`${f.droppedInterference} samples dropped for a host stall or other GPU work`] : []),
     ...(result.options.skipVerification ? ['verification skipped'] : []),
   ]
   return { status: flagged.length > 0 ? 'flagged' : 'ok', reasons: flagged }

@@ -8,7 +8,11 @@ import { COLORS, POINTS_CLASS, renderSvg, slug, type Chart } from './plot.js'
 /** The case's row label: name, median, spread and sample count, with the throttled samples that were dropped. */
 function rowLabel(p: CasePoint): string {
   const f = p.figures!
-  const dropped = f.droppedThrottled ? ` (−${f.droppedThrottled} throttled)` : ''
+  const drops = [
+    ...(f.droppedThrottled ? [`${f.droppedThrottled} throttled`] : []),
+    ...(f.droppedInterference ? [`${f.droppedInterference} interference`] : []),
+  ]
+  const dropped = drops.length > 0 ? ` (−${drops.join(', −')})` : ''
   return `${p.case.name} · ${formatTime(f.medianMs)} ${formatCv(f.cv)} · n ${f.samples}${dropped}`
 }
 

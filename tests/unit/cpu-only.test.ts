@@ -1,0 +1,84 @@
+// CPU-only CI: on a machine with nvcc and no GPU, `vitest run` and `vitest bench` still compile every solution and
+// reference, so a syntax error, a signature mismatch and a missing file fail with the user's file and line, and the
+// rest is skipped with its reason in the default output. Runs both commands on tests/cpu-only/broken.bench.ts.
+import { execFile } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { findNvcc } from '../../src/compile/nvcc.js'
+import { probeGpu } from '../../src/native/cuda.js'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const vitestBin = path.join(root, 'node_modules/vitest/vitest.mjs')
+const config = 'tests/cpu-only/vitest.config.ts'
+const gpu = probeGpu()
+const nvcc = (() => {
+  try {
+    return findNvcc()
+  } catch {
+    return undefined
+  }
+})()
+const skipReason = gpu.available ? 'a GPU is present' : nvcc === undefined ? 'no nvcc' : undefined
+
+/** Runs a Vitest command on the broken benches; resolves with its exit code and all of its output, without colours. */
+async function vitest(...args: string[]): Promise<{ code: number; output: string }> {
+  const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, CI: '1' }
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [vitestBin, ...args, '--config', config], { cwd: root, env })
+    return { code: 0, output: stdout + stderr }
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string }
+    return { code: e.code, output: e.stdout + e.stderr }
+  }
+}
+
+describe.skipIf(skipReason !== undefined)(`CPU-only CI${skipReason ? ` (skipped: ${skipReason})` : ''}`, { timeout: 120_000 }, () => {
+  let run: { code: number; output: string }
+  let bench: { code: number; output: string }
+  let passing: { code: number; output: string }
+  beforeAll(async () => {
+    ;[run, bench, passing] = await Promise.all([vitest('run'), vitest('bench', '--run'), vitest('run', '-t', 'compiles')])
+  }, 120_000)
+
+  const solutions = path.join(root, 'tests/fixtures/solutions')
+  const expectedErrors = [
+    `CompileError: nvcc failed to compile ${solutions}/syntax_error.cu:5`,
+    `  ${solutions}/syntax_error.cu:5: identifier "undeclared_function_call" is undefined`,
+    "SignatureMismatchError: wrong_signature.cu: the solution's signature does not match the problem.",
+    `  found at ${solutions}/wrong_signature.cu:7: extern "C" void solution(const float* d_input1, const float* d_input2, float* d_output, int n) {`,
+    `SolutionNotFoundError: solution file not found: ${path.join(root, 'tests/cpu-only/no_such_kernel.cu')}`,
+    "  kernelBench 'missing file' in broken.bench.ts names solution './no_such_kernel.cu', which is resolved against the bench file's folder",
+  ]
+  const skipped = /no usable CUDA GPU: .* — solution and reference compiled and signature-checked for sm_90a; verification and timing need a GPU/
+
+  it('vitest run fails the three broken benches with file and line, and skips the one that compiles with the reason', () => {
+    expect(run.code).toBe(1)
+    const lines = run.output.split('\n')
+    for (const line of expectedErrors) expect(lines).toContain(line)
+    expect(run.output).toContain('Tests  3 failed | 1 skipped (4)')
+    expect(lines.find((l) => l.includes('↓ compiles'))).toMatch(skipped)
+  })
+
+  it("a file that passes shows the reason under its line, where Vitest's default reporter shows only a count", () => {
+    expect(passing.code).toBe(0)
+    const lines = passing.output.split('\n')
+    const file = lines.findIndex((l) => l.includes('tests/cpu-only/broken.bench.ts (4 tests | 4 skipped)'))
+    expect(file).toBeGreaterThanOrEqual(0)
+    expect(lines[file + 1]).toMatch(/^ {3}↓ 1 skipped: no usable CUDA GPU: /)
+    expect(lines[file + 1]).toMatch(skipped)
+  })
+
+  it('vitest bench says the same, the reason in the kernel table', () => {
+    expect(bench.code).toBe(1)
+    const lines = bench.output.split('\n')
+    for (const line of expectedErrors) expect(lines).toContain(line)
+    expect(lines).toContain('compiles vector-addition · float32 · ../../problems/vector-addition/solutions/vector_add.cu')
+    expect(lines.find((l) => l.startsWith('  skipped: '))).toMatch(skipped)
+  })
+
+  it('points at the user\'s file, not at this package: no code frame of ours', () => {
+    for (const { output } of [run, bench]) expect(output).not.toMatch(/src\/(bench|compile)/)
+  })
+})

@@ -1,0 +1,52 @@
+// The plugin's config hook: `vitest run` gets KernelTestReporter where Vitest's default reporter would be (so skip
+// reasons show), other reporters are kept; the workers get the measurement options resolved once and the
+// allowAboveRoofline default.
+import { describe, expect, it } from 'vitest'
+import type { ViteUserConfig } from 'vitest/config'
+import { DEFAULT_MEASURE_OPTIONS } from '../../src/options.js'
+import { kernelBenchPlugin, type KernelBenchPluginOptions } from '../../src/plugin.js'
+import { SETTINGS_KEY } from '../../src/registry.js'
+import { KernelTestReporter } from '../../src/reporter.js'
+import type { PluginSettings } from '../../src/bench.js'
+
+type Reporters = NonNullable<NonNullable<ViteUserConfig['test']>['reporters']>
+
+/** Runs the plugin's config hook on a user config; returns the user config as the hook left it and what it returned. */
+function configure(test: NonNullable<ViteUserConfig['test']> = {}, options: KernelBenchPluginOptions = {}) {
+  const config: ViteUserConfig = { root: '/project', test }
+  const hook = kernelBenchPlugin(options).config as (c: ViteUserConfig) => { test: { provide: Record<string, PluginSettings> } }
+  const returned = hook(config)
+  return { reporters: config.test!.reporters as unknown[], settings: returned.test.provide[SETTINGS_KEY]! }
+}
+
+const isKernelTestReporter = (r: unknown) => r instanceof KernelTestReporter
+
+describe('kernelBenchPlugin', () => {
+  it("puts KernelTestReporter in place of Vitest's default reporter, named or implied", () => {
+    for (const reporters of [undefined, 'default', ['default'], [['default']]] as Array<Reporters | undefined>) {
+      const result = configure(reporters === undefined ? {} : { reporters }).reporters
+      expect(result).toHaveLength(1)
+      expect(isKernelTestReporter(result[0])).toBe(true)
+    }
+  })
+
+  it('keeps every other reporter, and the options given with the default one', () => {
+    const custom = { onInit() {} }
+    const { reporters } = configure({ reporters: ['default', ['json', { outputFile: 'r.json' }], custom] })
+    expect(isKernelTestReporter(reporters[0])).toBe(true)
+    expect(reporters.slice(1)).toEqual([['json', { outputFile: 'r.json' }], custom])
+    expect(configure({ reporters: 'verbose' }).reporters).toBe('verbose')
+    expect(configure({ reporters: ['dot'] }).reporters).toEqual(['dot'])
+    const withOptions = configure({ reporters: [['default', { summary: false }]] }).reporters
+    expect(withOptions).toHaveLength(1)
+    expect(isKernelTestReporter(withOptions[0])).toBe(true)
+  })
+
+  it('passes the measurement options resolved with the defaults, and allowAboveRoofline, to the workers', () => {
+    const { settings } = configure({}, { targetCv: 0.02, allowAboveRoofline: true })
+    expect(settings.measure).toEqual({ ...DEFAULT_MEASURE_OPTIONS, targetCv: 0.02 })
+    expect(settings.allowAboveRoofline).toBe(true)
+    expect(configure().settings.allowAboveRoofline).toBeUndefined()
+    expect(() => kernelBenchPlugin({ targetCv: -1 })).toThrow(/targetCv/)
+  })
+})
