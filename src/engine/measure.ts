@@ -62,6 +62,7 @@ function time(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, call
     let batch = Math.min(options.minIterations, MAX_BATCH)
     for (;;) {
       const batchStart = performance.now()
+      const checkingBefore = iterations.checkingMs
       iterations.enqueue(batch)
       // Read while the batch runs: the clock the samples are taken at.
       const clock = session.smClockMHz()
@@ -87,7 +88,8 @@ function time(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, call
           auditedCalls: iterations.auditedCalls,
         }
       }
-      const perIterationMs = (performance.now() - batchStart) / batch
+      // Sized by the batch's own time: a slow reference check must not shrink batches (more batches, more checks).
+      const perIterationMs = (performance.now() - batchStart - (iterations.checkingMs - checkingBefore)) / batch
       const remaining = Math.max(1, options.maxIterations - filtered.kept.length)
       batch = Math.max(1, Math.min(MAX_BATCH, remaining, Math.round(BATCH_TARGET_MS / perIterationMs)))
     }

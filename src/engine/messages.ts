@@ -56,7 +56,7 @@ export interface TimingResult {
   wallMs: number
   /** Solution calls behind one sample (graph mode batches them; each sample is already per call). */
   callsPerSample: number
-  /** Timed calls whose outputs were verified against the reference after their batch (one per batch, at random). */
+  /** Timed calls whose outputs were verified against the reference after their batch (picked at random, in batches drawn at random). */
   checkedCalls: number
   /** Set when spin padding was abandoned for this case: why, and that matmul padding was used instead. */
   paddingFallback?: string

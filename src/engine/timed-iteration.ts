@@ -5,8 +5,8 @@
 //   3. the L2 flush: reading a scratch buffer twice the L2 (a memset would leave dirty lines whose write-back is
 //      charged to the timed call);
 //   4. the call between its timer's marks: events on the legacy stream, CUPTI's kernel timestamps, or a CUDA graph;
-//   5. for one call per batch, picked at random: its outputs copied aside and its inputs digested after its window,
-//      then checked against the reference once the batch is done.
+//   5. for one call picked at random, in batches drawn at random: its outputs copied aside and its inputs digested
+//      after its window, then checked against the reference once the batch is done.
 // Timing modes and padding kinds live here and nowhere else; measure.ts runs the batches and the stopping rule.
 import { randomInt } from 'node:crypto'
 import * as cublas from '../native/cublas.js'
@@ -30,6 +30,8 @@ export class EscapedWorkError extends Error {
 const BATCH_SPIN_TIMEOUT_NS = 1e9
 /** Long enough for any solution() that does not wait for the GPU to return. */
 const PROBE_SPIN_TIMEOUT_NS = 1e8
+/** On average, checking picked calls may take this share of the timing loop's wall time. */
+const CHECK_SHARE = 0.2
 /** One batch in this many, drawn at random, is audited for escaped work (and the first batch always). */
 const AUDIT_ONE_IN = 4
 /** Repetitions of the held pre-window work whose fastest is the cover. */
@@ -47,6 +49,8 @@ export interface TimedIterations {
   readonly paddingFallback: string | undefined
   /** Timed calls whose outputs and inputs were checked so far. */
   readonly checkedCalls: number
+  /** Wall time spent checking them: not time the batches took. */
+  readonly checkingMs: number
   /** Enqueues `count` iterations without waiting for the GPU. */
   enqueue(count: number): void
   /** Waits for the batch, audits it, checks its picked call, and returns its trusted samples (ms per call). */
@@ -55,15 +59,19 @@ export interface TimedIterations {
 }
 
 /**
- * What happens around every timed call besides timing it: one call per batch, picked at random, has its outputs
- * copied aside and its inputs digested right after its window; the batch's end checks them against the reference on
- * the same draw of inputs. The copy comes after the call returns, so no call can tell whether it is the one checked.
+ * What happens around every timed call besides timing it: one call picked at random, in batches drawn at random, has
+ * its outputs copied aside and its inputs digested right after its window; the batch's end checks them against the
+ * reference on the same draw of inputs. The copy comes after the call returns, so no call can tell whether it is the one checked.
  * And no call may leave persisting L2 behind.
  */
 class CallChecks {
   checked = 0
+  /** Wall time spent checking picked calls so far. */
+  spentMs = 0
   private picked?: number
   private readonly persistingAllowed = cuda.persistingL2Bytes()
+  private lastCheckEnd = performance.now()
+  private lastCheckMs = 0
 
   constructor(
     private readonly session: DeviceSession,
@@ -72,10 +80,16 @@ class CallChecks {
     private readonly enabled: boolean,
   ) {}
 
-  /** A new batch of `count` calls: returns the index of the one to check. */
+  /**
+   * A new batch of `count` calls: returns the index of the one to check, or -1 for none. The first batch is always
+   * checked; later ones at random, often enough that checking takes about CHECK_SHARE of the time on average (a
+   * slow reference must not starve the timing), and never predictably.
+   */
   pick(count: number): number {
     this.picked = undefined
-    return randomInt(count)
+    const sinceMs = performance.now() - this.lastCheckEnd
+    const chance = this.checked === 0 ? 1 : (CHECK_SHARE * sinceMs) / Math.max(this.lastCheckMs, 1e-3)
+    return Math.random() < chance ? randomInt(count) : -1
   }
 
   /** After a call's window has closed. */
@@ -91,8 +105,12 @@ class CallChecks {
   /** After the batch has finished on the GPU. */
   checkPicked(): void {
     if (this.picked === undefined) return
+    const start = performance.now()
     checkCall(this.session, this.plan, this.buffers, this.picked, 'saved', PICKED_CALL)
     this.checked++
+    this.lastCheckEnd = performance.now()
+    this.lastCheckMs = this.lastCheckEnd - start
+    this.spentMs += this.lastCheckMs
   }
 }
 
@@ -163,6 +181,9 @@ function eventIterations(
     },
     get checkedCalls() {
       return checks.checked
+    },
+    get checkingMs() {
+      return checks.spentMs
     },
     enqueue(count) {
       const events = session.events(3 * count)
@@ -256,6 +277,9 @@ function cuptiIterations(
     paddingFallback: undefined,
     get checkedCalls() {
       return checks.checked
+    },
+    get checkingMs() {
+      return checks.spentMs
     },
     enqueue(count) {
       const pick = checks.pick(count)
