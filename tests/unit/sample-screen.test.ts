@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { auditCalls, COVER_MARGIN, PRE_WINDOW_SLACK, screenBatch, type IterationRecord } from '../../src/engine/sample-screen.js'
+import { auditCalls, COVER_MARGIN, NEGLIGIBLE_EXCESS, PRE_WINDOW_SLACK, screenBatch, type IterationRecord } from '../../src/engine/sample-screen.js'
 
 /** An iteration of a healthy batch: 80 µs of work in front of a 5 µs window, 20 µs of host enqueue. */
 const healthy = (overrides: Partial<IterationRecord> = {}): IterationRecord => ({
@@ -33,7 +33,8 @@ describe('screenBatch', () => {
 
   it('puts the host bound at the cover margin', () => {
     const atBound = healthy({ hostMs: 0.002 + COVER_MARGIN * COVER_MS - 1e-6 })
-    const past = healthy({ hostMs: 0.002 + COVER_MARGIN * COVER_MS + 1e-6 })
+    // Past the bound by more than the negligible share of the 5 µs sample.
+    const past = healthy({ hostMs: 0.002 + COVER_MARGIN * COVER_MS + 1e-4 })
     expect(screenBatch([atBound, healthy(), healthy()], COVER_MS, true).interference).toBe(0)
     expect(screenBatch([past, healthy(), healthy()], COVER_MS, true).interference).toBe(1)
   })
@@ -43,10 +44,20 @@ describe('screenBatch', () => {
   })
 
   it('drops a sample whose pre-window ran long: the GPU idled or was shared around it', () => {
-    const shared = healthy({ preWindowMs: PRE_WINDOW_SLACK * COVER_MS * 1.01, sampleMs: 0.15 })
+    const shared = healthy({ preWindowMs: PRE_WINDOW_SLACK * COVER_MS * 1.05, sampleMs: 0.15 })
     expect(screenBatch([healthy(), shared], COVER_MS, false)).toEqual({ kept: [0.005], interference: 1 })
     const slightlySlow = healthy({ preWindowMs: PRE_WINDOW_SLACK * COVER_MS * 0.99 })
     expect(screenBatch([slightlySlow], COVER_MS, false).interference).toBe(0)
+  })
+
+  it('keeps a long sample whose excess could not move it by more than NEGLIGIBLE_EXCESS', () => {
+    // A 40 ms kernel: 100 µs of host stall or of a late pre-window is 0.25% of it.
+    const long = { sampleMs: 40, callHostMs: 0.002 }
+    const hostLate = healthy({ ...long, hostMs: 0.002 + COVER_MARGIN * COVER_MS + 0.1 })
+    const gpuLate = healthy({ ...long, preWindowMs: PRE_WINDOW_SLACK * COVER_MS + 0.1 })
+    expect(screenBatch([hostLate, gpuLate], COVER_MS, true)).toEqual({ kept: [40, 40], interference: 0 })
+    const tooLate = healthy({ ...long, hostMs: 0.002 + COVER_MARGIN * COVER_MS + NEGLIGIBLE_EXCESS * 40 * 1.1 })
+    expect(screenBatch([tooLate, healthy(long)], COVER_MS, true).interference).toBe(1)
   })
 
   it('handles an empty batch', () => {
