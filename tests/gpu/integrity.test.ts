@@ -87,7 +87,8 @@ describe.skipIf(!gpu.available)(`integrity on the GPU${gpu.available ? '' : ` (s
       // from run to run with how the GPU interleaves the two streams (0.96-1.32× in runs on an H100).
       expect(a.median / b.median).toBeGreaterThan(0.8)
       expect(a.median / b.median).toBeLessThan(1.5)
-      expect(a.cv).toBeLessThan(0.25)
+      // At 2^20 the host's gap between the two launches is most of the span, for one stream as for two (CV 15-28%).
+      if (power >= 25) expect(a.cv).toBeLessThan(0.1)
     })
 
     it("two private streams under 'graph' timing: nothing runs in the graph, so the checked answer is wrong", async () => {
