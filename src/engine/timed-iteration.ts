@@ -126,10 +126,18 @@ export function timedIterations(
   nextDraw: () => number,
   checkOutputs: boolean,
 ): TimedIterations {
-  const checks = new CallChecks(session, plan, buffers, checkOutputs)
-  return plan.options.timing === 'cupti'
-    ? cuptiIterations(session, plan, buffers, solution, nextDraw, checks)
-    : eventIterations(session, plan, buffers, solution, nextDraw, checks)
+  const timed: TimedCase = { session, plan, buffers, solution, nextDraw, checks: new CallChecks(session, plan, buffers, checkOutputs) }
+  return plan.options.timing === 'cupti' ? cuptiIterations(timed) : eventIterations(timed)
+}
+
+/** What every timing mode works with. */
+interface TimedCase {
+  session: DeviceSession
+  plan: CasePlan
+  buffers: CaseBuffers
+  solution: SolutionCall
+  nextDraw: () => number
+  checks: CallChecks
 }
 
 /**
@@ -143,14 +151,8 @@ export function timedIterations(
  * 65,536 blocks by 10% on an H100, and a timed sample must not carry that. A solution cannot tell an audited batch
  * from another, so escaping the timer in some batches is caught as surely as in all of them.
  */
-function eventIterations(
-  session: DeviceSession,
-  plan: CasePlan,
-  buffers: CaseBuffers,
-  solution: SolutionCall,
-  nextDraw: () => number,
-  checks: CallChecks,
-): TimedIterations {
+function eventIterations(timed: TimedCase): TimedIterations {
+  const { session, plan, buffers, solution, nextDraw, checks } = timed
   const options = plan.options
   let padding = options.padding
   let paddingFallback: string | undefined
@@ -259,14 +261,8 @@ function eventIterations(
  * the last end. The GPU is idle when the call starts (synchronized after the flush), so nothing the harness queued
  * can overlap any of the call's work; padding is not needed, since timestamps leave the host's enqueue out.
  */
-function cuptiIterations(
-  session: DeviceSession,
-  plan: CasePlan,
-  buffers: CaseBuffers,
-  solution: SolutionCall,
-  nextDraw: () => number,
-  checks: CallChecks,
-): TimedIterations {
+function cuptiIterations(timed: TimedCase): TimedIterations {
+  const { session, plan, buffers, solution, nextDraw, checks } = timed
   const cupti = session.cupti()
   cupti.start()
   let draws: number[] = []
