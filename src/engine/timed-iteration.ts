@@ -61,8 +61,8 @@ export interface TimedIterations {
 /**
  * What happens around every timed call besides timing it: one call picked at random, in batches drawn at random, has
  * its outputs copied aside and its inputs digested right after its window; the batch's end checks them against the
- * reference on the same draw of inputs. The copy comes after the call returns, so no call can tell whether it is the one checked.
- * And no call may leave persisting L2 behind.
+ * reference on the same draw of inputs. The copy comes after the call returns, so no call can tell whether it is the
+ * one checked. And no call may leave persisting L2 behind.
  */
 class CallChecks {
   checked = 0
