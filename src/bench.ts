@@ -52,6 +52,8 @@ export interface PluginSettings {
   /** The compile target (default: the GPU's own; without a GPU, CPU_ONLY_ARCH). */
   arch?: string
   nvccFlags?: string[]
+  /** At most this many nvcc processes at once on this host (see resolveCompileJobs). */
+  compileJobs?: number
   /** The plugin's measurement options (resolved with the defaults when the config loaded). */
   measure: Partial<MeasureOptions>
   /** Also verify each bench's smallest case under compute-sanitizer's memcheck (see src/engine/sanitizer.ts). */
@@ -145,11 +147,11 @@ function argPlans(problem: Problem, dtype: Dtype, c: TestCase): ArgPlan[] {
   })
 }
 
-function referencePlan(problem: Problem, dtype: Dtype, build: BuildSettings): ReferencePlan {
+async function referencePlan(problem: Problem, dtype: Dtype, build: BuildSettings): Promise<ReferencePlan> {
   const reference = problem.reference
   if (reference.kind === 'gemm') return { kind: 'gemm', dtype }
   const entry = reference.entry ?? 'reference'
-  const library = compileReference(reference.file, cPrototype(problem.signature, dtype, entry), dtype, build)
+  const library = await compileReference(reference.file, cPrototype(problem.signature, dtype, entry), dtype, build)
   return { kind: 'library', target: { library: library.path, entry, params: koffiParams(problem.signature) } }
 }
 
@@ -175,11 +177,16 @@ function solutionFile(name: string, spec: ResolvedSpec, benchFile: string): stri
  * device host imports. Graph timing needs launches it can capture: `<<<>>>` then goes to the per-thread default
  * stream, because the legacy stream cannot be captured.
  */
-function solutionTarget(spec: ResolvedSpec, file: string, settings: PluginSettings, build: BuildSettings): CallTarget | ModuleTarget {
+async function solutionTarget(
+  spec: ResolvedSpec,
+  file: string,
+  settings: PluginSettings,
+  build: BuildSettings,
+): Promise<CallTarget | ModuleTarget> {
   if (MODULE_SOLUTION.test(file)) return { module: file }
   const { problem, dtype, options } = spec
   const flags = [...(settings.nvccFlags ?? DEFAULT_NVCC_FLAGS), ...(options.timing === 'graph' ? ['--default-stream', 'per-thread'] : [])]
-  const compiled = compile({
+  const compiled = await compile({
     source: file,
     prototype: cPrototype(problem.signature, dtype),
     alternatives: cPrototypeAlternatives(problem.signature, dtype),
@@ -199,7 +206,7 @@ export const CPU_ONLY_ARCH = 'sm_90a'
  * CPU-only CI: without a GPU the solution and reference still compile, so a compile error, a signature mismatch
  * or a missing file fails here, with the compiler's file and line. Returns what was checked, for the skip reason.
  */
-function compileWithoutGpu(spec: ResolvedSpec, file: string, settings: PluginSettings): string {
+async function compileWithoutGpu(spec: ResolvedSpec, file: string, settings: PluginSettings): Promise<string> {
   const arch = settings.arch ?? CPU_ONLY_ARCH
   try {
     findNvcc(settings.nvcc)
@@ -207,14 +214,44 @@ function compileWithoutGpu(spec: ResolvedSpec, file: string, settings: PluginSet
     if (error instanceof NvccNotFoundError) return 'nvcc not found either, so nothing was compiled'
     throw error
   }
-  const build: BuildSettings = { arch, cacheDir: settings.cacheDir, nvcc: settings.nvcc }
+  const build = buildSettings(settings, arch)
   // A TypeScript solution is set up on the GPU, and a cuBLAS reference has nothing to compile.
   const compiled = [
-    ...('module' in solutionTarget(spec, file, settings, build) ? [] : ['solution']),
-    ...(referencePlan(spec.problem, spec.dtype, build).kind === 'library' ? ['reference'] : []),
+    ...('module' in (await solutionTarget(spec, file, settings, build)) ? [] : ['solution']),
+    ...((await referencePlan(spec.problem, spec.dtype, build)).kind === 'library' ? ['reference'] : []),
   ]
   const checked = compiled.length === 0 ? 'nothing to compile' : `${compiled.join(' and ')} compiled and signature-checked for ${arch}`
   return `${checked}; verification and timing need a GPU`
+}
+
+function buildSettings(settings: PluginSettings, arch: string): BuildSettings {
+  return { arch, cacheDir: settings.cacheDir, nvcc: settings.nvcc, jobs: settings.compileJobs }
+}
+
+/** The worker's device host (one per configuration, see deviceHost). */
+function hostFor(settings: PluginSettings, sanitizer?: string): DeviceHost {
+  const { device, cacheDir, nvcc, arch, compileJobs } = settings
+  return deviceHost({ device, cacheDir, nvcc, arch, compileJobs, ...(sanitizer && { sanitizer }) })
+}
+
+/**
+ * Starts compiling a bench's solution and reference as soon as its file is collected (the runner calls it for
+ * every bench that will run), so all of a file's compiles run at once, bounded by compileJobs across processes,
+ * and the first benches run while the rest compile. prepareKernelBench asks compile() for the same libraries and
+ * is given these builds, errors included: it reports them, so here they are dropped.
+ */
+export function startCompiles(name: string, spec: KernelBenchSpec, benchFile: string, settings: PluginSettings): void {
+  const start = async () => {
+    const resolved = resolveSpec(spec, settings)
+    const file = solutionFile(name, resolved, benchFile)
+    const status = await hostFor(settings).ready()
+    // Without a GPU, the CPU-only CI target; a GPU that failed to come up fails the bench when it runs.
+    const arch = status.available ? status.arch : status.noGpu ? (settings.arch ?? CPU_ONLY_ARCH) : undefined
+    if (arch === undefined) return
+    const build = buildSettings(settings, arch)
+    await Promise.allSettled([solutionTarget(resolved, file, settings, build), referencePlan(resolved.problem, resolved.dtype, build)])
+  }
+  start().catch(() => {})
 }
 
 /** A kernelBench compiled and ready to run test cases on the GPU (or skipped where there is none). */
@@ -279,21 +316,22 @@ export async function prepareKernelBench(name: string, spec: ResolvedSpec, conte
   const { options, cases } = spec
   const header = emptyResult(name, spec, context.mode)
   const file = solutionFile(name, spec, context.file)
-  const { device, cacheDir, nvcc, arch: archOverride } = context.settings
-  const host = deviceHost({ device, cacheDir, nvcc, arch: archOverride })
+  const { settings } = context
+  const host = hostFor(settings)
   const status = await host.ready()
   if (!status.available) {
     if (!status.noGpu) throw new Error(`the GPU could not be prepared: ${status.reason}`)
-    return skippedBench(header, cases, `no usable CUDA GPU: ${status.reason} — ${compileWithoutGpu(spec, file, context.settings)}`)
+    return skippedBench(header, cases, `no usable CUDA GPU: ${status.reason} — ${await compileWithoutGpu(spec, file, settings)}`)
   }
   const ceilings = await benchCeilings(host, status.device, context, options)
   Object.assign(header, { device: status.device, arch: status.arch, ...(ceilings && { ceilings }) })
 
-  const build: BuildSettings = { arch: status.arch, cacheDir, nvcc }
-  const run = caseRunner(name, spec, solutionTarget(spec, file, context.settings, build), referencePlan(spec.problem, spec.dtype, build))
+  const build = buildSettings(settings, status.arch)
+  // Both builds were started when the file was collected (startCompiles): the solution's error comes first.
+  const solution = await solutionTarget(spec, file, settings, build)
+  const run = caseRunner(name, spec, solution, await referencePlan(spec.problem, spec.dtype, build))
   const sanitizeCase = async (c: TestCase): Promise<CaseResult> => {
-    const sanitizer = findSanitizer(findNvcc(nvcc))
-    const sanitized = deviceHost({ device, cacheDir, nvcc, arch: archOverride, sanitizer })
+    const sanitized = hostFor(settings, findSanitizer(findNvcc(settings.nvcc)))
     const slow = { ...options, caseTimeoutMs: options.caseTimeoutMs * SANITIZER_SLOWDOWN }
     return { ...(await run(c, sanitized, 'verify', slow)), name: memcheckName(c) }
   }

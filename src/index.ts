@@ -26,13 +26,14 @@ function register(this: Modifiers, name: string, spec: KernelBenchSpec): void {
     shared().specs.set(task, { name, spec })
     return
   }
-  registerTest(this, name, async (context) => {
+  const test = registerTest(this, name, async (context) => {
     const result = await runKernelBench(name, spec, { file: context.task.file.filepath, mode: 'verify', settings: inject(SETTINGS_KEY) })
     context.task.meta.kernelBench = result
     if (result.skipped) context.skip(result.skipped)
     const failure = failureMessage(result)
     if (failure) throw new Error(failure)
   })
+  shared().specs.set(test, { name, spec }) // for the runner, which starts its compiles once the file is collected
 }
 
 export const kernelBench = withModifiers(register)

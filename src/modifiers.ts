@@ -1,5 +1,6 @@
 // What kernelBench() and kernelProperty() share as Vitest entries: the .skip/.only/.todo chain, the check that the
 // plugin's runner is installed, and registration as an ordinary Vitest test (so describe, -t and file filters apply).
+import { getCurrentSuite, type Test } from '@vitest/runner'
 import { createChainable } from '@vitest/runner/utils'
 import { test, type TestFunction } from 'vitest'
 import { shared } from './registry.js'
@@ -22,8 +23,11 @@ export function kernelMode(api: string): 'benchmark' | 'test' {
 /** Vitest's own limit is per test; a kernel test verifies many cases, each bounded by caseTimeoutMs. */
 const KERNEL_TEST_TIMEOUT_MS = 30 * 60 * 1000
 
-/** Registers `fn` as a Vitest test carrying the chain's modifier. */
-export function registerTest(modifiers: Modifiers, name: string, fn: TestFunction): void {
+/** Registers `fn` as a Vitest test carrying the chain's modifier, and returns the test. */
+export function registerTest(modifiers: Modifiers, name: string, fn: TestFunction): Test {
   const vitestTest = modifiers.skip ? test.skip : modifiers.only ? test.only : modifiers.todo ? test.todo : test
+  const suite = getCurrentSuite()
   vitestTest(name, fn, KERNEL_TEST_TIMEOUT_MS)
+  // test() adds the task to the suite being collected, last.
+  return suite.tasks.at(-1) as Test
 }

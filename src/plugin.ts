@@ -6,6 +6,7 @@ import type { Plugin } from 'vite'
 import type { ViteUserConfig } from 'vitest/config'
 import { resolveBaselineSettings, type BaselineOptions } from './baseline/guard.js'
 import type { PluginSettings } from './bench.js'
+import { resolveCompileJobs } from './compile/build-locks.js'
 import { resolveMeasureOptions, type MeasureOptions } from './options.js'
 import { DEFAULT_CACHE_DIR } from './paths.js'
 import { SETTINGS_KEY } from './registry.js'
@@ -24,6 +25,11 @@ export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, Repor
   nvccFlags?: string[]
   /** Where compiled libraries are cached (default node_modules/.cache/vitest-kernel-bench under the root). */
   cacheDir?: string
+  /**
+   * At most this many nvcc processes at once on this host, across all workers and runs sharing the cache directory
+   * (default KERNELBENCH_COMPILE_JOBS, else the number of cores).
+   */
+  compileJobs?: number
   /**
    * The CI guard (`vitest bench`): a case slower than its baseline by more than max(tolerance, noiseFactor ×
    * noise) fails the run; `vitest bench -u` records the baselines instead. Defaults: tolerance 0.05, noiseFactor 3,
@@ -73,11 +79,12 @@ function withSkipReasons(reporters: Reporters | undefined): Reporters {
 
 export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugin {
   const { report, rest } = splitReportOptions(options)
-  const { device, nvcc, arch, nvccFlags, cacheDir, baseline: baselineOptions, sanitize, ceilings, allowAboveRoofline, ...measure } = rest
+  const { device, nvcc, arch, nvccFlags, cacheDir, compileJobs, baseline: baselineOptions, sanitize, ceilings, allowAboveRoofline, ...measure } = rest
   // Checked once, when the config loads (a bad option fails here, not in every worker); each worker overlays a
   // bench's spec and the environment on it (bench.ts resolveSpec).
   const measureOptions = resolveMeasureOptions(measure)
   const baseline = resolveBaselineSettings(baselineOptions)
+  const jobs = resolveCompileJobs(compileJobs)
   return {
     name: 'vitest-kernel-bench',
     config(config) {
@@ -90,6 +97,7 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
         nvcc,
         arch,
         nvccFlags,
+        compileJobs: jobs,
         measure: measureOptions,
         baseline,
         sanitize: sanitize ?? process.env.KERNELBENCH_SANITIZE === '1',

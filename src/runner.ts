@@ -1,12 +1,13 @@
-// The Vitest runner the plugin installs. In bench mode it runs kernelBench tasks through the engine, judges them
-// against their baselines and floors (the CI guard) and fills Vitest's benchmark result and task meta; plain
-// bench() tasks still go to tinybench. In test mode it is
-// Vitest's own runner (kernelBench registers ordinary tests there).
-import { updateTask, type Suite, type Task, type Test } from '@vitest/runner'
+// The Vitest runner the plugin installs. In both modes it starts compiling every kernelBench that will run as soon as
+// its file is collected. In bench mode it runs kernelBench tasks through the engine, judges them against their
+// baselines and floors (the CI guard) and fills Vitest's benchmark result and task meta; plain bench() tasks still
+// go to tinybench. In test mode it is Vitest's own runner otherwise (kernelBench registers ordinary tests there).
+import { updateTask, type File, type Suite, type Task, type Test } from '@vitest/runner'
+import { getTests } from '@vitest/runner/utils'
 import { BenchmarkRunner, inject, TestRunner } from 'vitest'
 import type { SerializedConfig } from 'vitest'
 import { guardResult } from './baseline/guard.js'
-import { resolveSpec, runResolvedBench, type KernelBenchSpec } from './bench.js'
+import { resolveSpec, runResolvedBench, startCompiles, type KernelBenchSpec } from './bench.js'
 import { geometricMean } from './engine/stats.js'
 import { SETTINGS_KEY, shared } from './registry.js'
 import { failureMessage, type KernelBenchResult } from './results.js'
@@ -36,7 +37,20 @@ function vitestBenchmark(result: KernelBenchResult) {
   }
 }
 
+/** Starts compiling every kernelBench of the collected files that will run (filters and .skip applied). */
+function startCollectedCompiles(files: File[]): void {
+  const settings = inject(SETTINGS_KEY)
+  for (const test of files.flatMap((file) => getTests(file))) {
+    const entry = shared().specs.get(test)
+    if (entry && runnable(test)) startCompiles(entry.name, entry.spec, test.file.filepath, settings)
+  }
+}
+
 class KernelBenchmarkRunner extends BenchmarkRunner {
+  onCollected(files: File[]): void {
+    startCollectedCompiles(files)
+  }
+
   override async runSuite(suite: Suite): Promise<void> {
     await this.runKernelTasks(suite)
     await super.runSuite(suite)
@@ -109,7 +123,13 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
  * Vitest constructs the configured runner for both `vitest run` and `vitest bench`; a constructor that returns
  * an object makes `new` yield that object, so this picks the right runner for the mode.
  */
+class KernelTestRunner extends TestRunner {
+  onCollected(files: File[]): void {
+    startCollectedCompiles(files)
+  }
+}
+
 export default function KernelBenchRunner(config: SerializedConfig) {
   shared().mode = config.mode
-  return config.mode === 'benchmark' ? new KernelBenchmarkRunner(config) : new TestRunner(config)
+  return config.mode === 'benchmark' ? new KernelBenchmarkRunner(config) : new KernelTestRunner(config)
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { packagePath } from '../paths.js'
 import type { BuildSettings } from './harness.js'
-import { compile, DEFAULT_NVCC_FLAGS, findNvcc, type CompiledLibrary } from './nvcc.js'
+import { compileSync, DEFAULT_NVCC_FLAGS, findNvcc, type CompiledLibrary } from './nvcc.js'
 
 /** Where CUPTI's header and library are, inside one toolkit. */
 export interface CuptiLocation {
@@ -63,7 +63,8 @@ export function cuptiFlags(cupti: CuptiLocation): string[] {
   ]
 }
 
+/** Blocking: the device host builds it in the middle of a case's synchronous setup. */
 export function compileCuptiShim(settings: BuildSettings): CompiledLibrary {
   const cupti = findCupti(toolkitRootOf(findNvcc(settings.nvcc)))
-  return compile({ source: packagePath('cuda/cupti_shim.cpp'), flags: cuptiFlags(cupti), ...settings })
+  return compileSync({ source: packagePath('cuda/cupti_shim.cpp'), flags: cuptiFlags(cupti), ...settings })
 }

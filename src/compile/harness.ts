@@ -2,19 +2,22 @@
 // solutions.
 import { DTYPE_CTYPE, type Dtype } from '../dtype.js'
 import { packagePath } from '../paths.js'
-import { compile, type CompiledLibrary } from './nvcc.js'
+import { compile, compileSync, type CompiledLibrary } from './nvcc.js'
 
 export interface BuildSettings {
   arch: string
   cacheDir: string
   nvcc?: string
+  /** At most this many nvcc processes at once on this host (see resolveCompileJobs). */
+  jobs?: number
 }
 
+/** Blocking: the device host compiles it before it can answer anything. */
 export function compileHarness(settings: BuildSettings): CompiledLibrary {
-  return compile({ source: packagePath('cuda/harness.cu'), ...settings })
+  return compileSync({ source: packagePath('cuda/harness.cu'), ...settings })
 }
 
 /** A reference file is written once for any element type: KB_T names it. */
-export function compileReference(file: string, prototype: string, dtype: Dtype, settings: BuildSettings): CompiledLibrary {
+export function compileReference(file: string, prototype: string, dtype: Dtype, settings: BuildSettings): Promise<CompiledLibrary> {
   return compile({ source: file, prototype, defines: { KB_T: DTYPE_CTYPE[dtype] }, ...settings })
 }

@@ -1,10 +1,12 @@
 // The nvcc driver: turns a .cu file into a shared library that koffi can load. Results are cached by a hash of
 // everything that affects the output; errors are reported with the user's file and line.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { waitForLock, waitForLockSync, type Attempt } from '../lock-file.js'
 import { DEFAULT_TOOLKIT_ROOTS, findOnPath, toolkitRoots } from '../native/library.js'
+import { resolveCompileJobs, tryJobSlot, tryLibraryLock } from './build-locks.js'
 
 export class NvccNotFoundError extends Error {
   constructor(looked: readonly string[]) {
@@ -152,6 +154,8 @@ export interface CompileRequest {
   flags?: readonly string[]
   nvcc?: string
   cacheDir: string
+  /** At most this many nvcc processes at once on this host (default: resolveCompileJobs). */
+  jobs?: number
 }
 
 export interface CompiledLibrary {
@@ -228,43 +232,12 @@ export function includedTexts(file: string, text: string, seen = new Set<string>
   return texts
 }
 
-/**
- * Compiles (or finds in the cache) a library for the request. A solution may spell its prototype any of the ways
- * in `alternatives` (ABI-identical, e.g. `size_t* shape` for `const size_t* shape`): each is tried in turn when
- * the previous one conflicts with the user's declaration, and a mismatch with all of them reports the first.
- */
-export function compile(req: CompileRequest): CompiledLibrary {
-  const nvcc = findNvcc(req.nvcc)
-  let sourceText: string
-  try {
-    sourceText = fs.readFileSync(req.source, 'utf8')
-  } catch {
-    throw new Error(`solution file not found: ${req.source}`)
-  }
-  const spellings = req.prototype ? [req.prototype, ...(req.alternatives ?? [])] : [undefined]
-  const includes = includedTexts(req.source, sourceText)
-  const units = spellings.map((prototype) => translationUnit({ ...req, prototype }, nvcc, [sourceText, ...includes]))
-  const cached = units.find((unit) => fs.existsSync(unit.output))
-  if (cached) return { path: cached.output, cached: true }
-  let mismatch: SignatureMismatchError | undefined
-  for (const unit of units) {
-    try {
-      return build(unit, nvcc, sourceText)
-    } catch (error) {
-      if (!(error instanceof SignatureMismatchError)) throw error
-      mismatch ??= error
-    }
-  }
-  throw mismatch
-}
-
 interface TranslationUnit {
   req: CompileRequest
   wrapper: string
   /** The cached library's path, named by a hash of everything that affects it. */
   output: string
 }
-
 /** `texts`: the source and every header it includes, all part of the cache key. */
 function translationUnit(req: CompileRequest, nvcc: string, texts: readonly string[]): TranslationUnit {
   const wrapper = wrapperSource(req)
@@ -277,28 +250,173 @@ function translationUnit(req: CompileRequest, nvcc: string, texts: readonly stri
   return { req, wrapper, output: path.join(req.cacheDir, `${base}.so`) }
 }
 
-function build({ req, wrapper, output }: TranslationUnit, nvcc: string, sourceText: string): CompiledLibrary {
-  fs.mkdirSync(req.cacheDir, { recursive: true })
-  const input = output.replace(/\.so$/, '.cu')
-  fs.writeFileSync(input, wrapper)
-  // Compile to a private name and rename: two workers compiling the same file never see a partial library.
-  const temp = `${output}.${process.pid}.tmp`
-  const result = spawnSync(nvcc, nvccArgs(req, input, temp), { encoding: 'utf8' })
-  if (result.error) throw new Error(`could not run ${nvcc}: ${result.error.message}`)
-  if (result.status !== 0) {
-    fs.rmSync(temp, { force: true })
-    const log = `${result.stdout}${result.stderr}`
-    const diagnostics = parseDiagnostics(log)
-    const prototypeLine = wrapper.split('\n').indexOf(PROTOTYPE_MARKER) + 2
-    const entry = req.prototype && entryName(req.prototype)
-    const mismatched =
-      diagnostics.some((d) => d.file === input && d.line === prototypeLine) ||
-      (entry && new RegExp(`undefined (reference to|symbol:) \`?${entry}\\b`).test(log))
-    if (req.prototype && entry && mismatched) {
-      throw new SignatureMismatchError(req.source, req.prototype, findDeclaration(req.source, sourceText, entry))
-    }
-    throw new CompileError(req.source, diagnostics, log)
+/** What the build procedure asks of whoever drives it: to wait for a lock, or to run nvcc. */
+type Step = { lock: () => Attempt } | { nvcc: string; args: readonly string[] }
+type StepResult = (() => void) | NvccRun
+interface NvccRun {
+  status: number | null
+  /** stdout, then stderr. */
+  log: string
+  /** Set when nvcc could not be started at all. */
+  error?: Error
+}
+type Build = Generator<Step, CompiledLibrary, StepResult>
+
+interface BuildPlan {
+  nvcc: string
+  sourceText: string
+  /** One per spelling of the prototype, the requested one first. */
+  units: readonly TranslationUnit[]
+}
+
+function planBuild(req: CompileRequest): BuildPlan {
+  const nvcc = findNvcc(req.nvcc)
+  let sourceText: string
+  try {
+    sourceText = fs.readFileSync(req.source, 'utf8')
+  } catch {
+    throw new Error(`solution file not found: ${req.source}`)
   }
-  fs.renameSync(temp, output)
-  return { path: output, cached: false }
+  const spellings = req.prototype ? [req.prototype, ...(req.alternatives ?? [])] : [undefined]
+  const includes = includedTexts(req.source, sourceText)
+  const units = spellings.map((prototype) => translationUnit({ ...req, prototype }, nvcc, [sourceText, ...includes]))
+  return { nvcc, sourceText, units }
+}
+
+/**
+ * The build, as steps that compileSync runs blocking and compile runs concurrently. A solution may spell its
+ * prototype any of the ways in `alternatives` (ABI-identical, e.g. `size_t* shape` for `const size_t* shape`):
+ * each is tried in turn when the previous one conflicts with the user's declaration, and a mismatch with all of
+ * them reports the first.
+ */
+function* buildSteps({ nvcc, sourceText, units }: BuildPlan): Build {
+  const cached = units.find((unit) => fs.existsSync(unit.output))
+  if (cached) return { path: cached.output, cached: true }
+  let mismatch: SignatureMismatchError | undefined
+  for (const unit of units) {
+    try {
+      return yield* buildUnit(unit, nvcc, sourceText)
+    } catch (error) {
+      if (!(error instanceof SignatureMismatchError)) throw error
+      mismatch ??= error
+    }
+  }
+  throw mismatch
+}
+
+function* buildUnit({ req, wrapper, output }: TranslationUnit, nvcc: string, sourceText: string): Build {
+  fs.mkdirSync(req.cacheDir, { recursive: true })
+  const releaseLibrary = (yield { lock: () => tryLibraryLock(output) }) as () => void
+  try {
+    // Whoever held the lock before us may have compiled it.
+    if (fs.existsSync(output)) return { path: output, cached: true }
+    const input = output.replace(/\.so$/, '.cu')
+    fs.writeFileSync(input, wrapper)
+    // Compile to a private name and rename: a process loading the library never sees a partial one.
+    const temp = `${output}.${process.pid}.tmp`
+    const releaseJob = (yield { lock: () => tryJobSlot(req.cacheDir, req.jobs ?? resolveCompileJobs(undefined)) }) as () => void
+    let run: NvccRun
+    try {
+      run = (yield { nvcc, args: nvccArgs(req, input, temp) }) as NvccRun
+    } finally {
+      releaseJob()
+    }
+    if (run.error) throw new Error(`could not run ${nvcc}: ${run.error.message}`)
+    if (run.status !== 0) {
+      fs.rmSync(temp, { force: true })
+      throw buildError(req, wrapper, input, run.log, sourceText)
+    }
+    fs.renameSync(temp, output)
+    return { path: output, cached: false }
+  } finally {
+    releaseLibrary()
+  }
+}
+
+/** A failed build as the user should see it: a signature mismatch, or the compiler's errors at their lines. */
+function buildError(req: CompileRequest, wrapper: string, input: string, log: string, sourceText: string): SourceError {
+  const diagnostics = parseDiagnostics(log)
+  const prototypeLine = wrapper.split('\n').indexOf(PROTOTYPE_MARKER) + 2
+  const entry = req.prototype && entryName(req.prototype)
+  const mismatched =
+    diagnostics.some((d) => d.file === input && d.line === prototypeLine) ||
+    (entry && new RegExp(`undefined (reference to|symbol:) \`?${entry}\\b`).test(log))
+  if (req.prototype && entry && mismatched) {
+    return new SignatureMismatchError(req.source, req.prototype, findDeclaration(req.source, sourceText, entry))
+  }
+  return new CompileError(req.source, diagnostics, log)
+}
+
+/**
+ * Compiles (or finds in the cache) a library for the request, blocking: for the device host, which compiles its
+ * own harness between synchronous steps. Waits like compile() for the library's lock and a job slot.
+ */
+export function compileSync(req: CompileRequest): CompiledLibrary {
+  const build = buildSteps(planBuild(req))
+  let step = build.next()
+  while (!step.done) {
+    const current = step.value
+    try {
+      step = build.next('lock' in current ? waitForLockSync(current.lock) : nvccSync(current.nvcc, current.args))
+    } catch (error) {
+      step = build.throw(error)
+    }
+  }
+  return step.value
+}
+
+function nvccSync(nvcc: string, args: readonly string[]): NvccRun {
+  const result = spawnSync(nvcc, args, { encoding: 'utf8' })
+  return { status: result.status, log: `${result.stdout}${result.stderr}`, error: result.error }
+}
+
+/** Builds under way or failed in this process, by library path: a bench asks again for what its file started. */
+const BUILDS = Symbol.for('vitest-kernel-bench.builds')
+
+function builds(): Map<string, Promise<CompiledLibrary>> {
+  const global = globalThis as typeof globalThis & { [BUILDS]?: Map<string, Promise<CompiledLibrary>> }
+  global[BUILDS] ??= new Map()
+  return global[BUILDS]
+}
+
+/**
+ * Compiles (or finds in the cache) a library for the request, in an nvcc child process, so one worker can run many
+ * builds at once. Across processes, the library's lock lets one compile it while the others wait, and the job
+ * slots bound how many nvcc run at once. A failed build is kept, so asking again reports the same error.
+ */
+export async function compile(req: CompileRequest): Promise<CompiledLibrary> {
+  const plan = planBuild(req)
+  const key = plan.units[0]!.output
+  let build = builds().get(key)
+  if (!build) {
+    build = driveAsync(buildSteps(plan))
+    builds().set(key, build)
+    build.then(() => builds().delete(key), () => {})
+  }
+  return build
+}
+
+async function driveAsync(build: Build): Promise<CompiledLibrary> {
+  let step = build.next()
+  while (!step.done) {
+    const current = step.value
+    try {
+      step = build.next('lock' in current ? await waitForLock(current.lock) : await nvccAsync(current.nvcc, current.args))
+    } catch (error) {
+      step = build.throw(error)
+    }
+  }
+  return step.value
+}
+
+function nvccAsync(nvcc: string, args: readonly string[]): Promise<NvccRun> {
+  return new Promise((resolve) => {
+    const child = spawn(nvcc, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.on('error', (error) => resolve({ status: null, log: '', error }))
+    child.on('close', (status) => resolve({ status, log: `${stdout}${stderr}` }))
+  })
 }

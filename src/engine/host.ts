@@ -17,6 +17,8 @@ export interface HostConfig {
   nvcc?: string
   /** Overrides the architecture derived from the device, e.g. 'sm_90'. */
   arch?: string
+  /** At most this many nvcc processes at once on this host (see resolveCompileJobs). */
+  compileJobs?: number
   /** Sanitize mode: the compute-sanitizer executable the host runs under (see client.ts). */
   sanitizer?: string
 }
@@ -45,7 +47,7 @@ function start(config: HostConfig, warm: boolean): DeviceSession | undefined {
   try {
     const identity = cuda.gpuIdentity(config.device)
     const arch = config.arch ?? archForComputeCapability(identity.computeCapability)
-    const build = { arch, cacheDir: config.cacheDir, nvcc: config.nvcc }
+    const build = { arch, cacheDir: config.cacheDir, nvcc: config.nvcc, jobs: config.compileJobs }
     const harness = compileHarness(build)
     // Creating a context and loading modules is GPU work: never while another process times on this GPU.
     const release = lockGpu(identity.pciBusId, config.device)

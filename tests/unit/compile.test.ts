@@ -49,9 +49,9 @@ const EXAMPLES: ReadonlyArray<readonly [string, Problem]> = [
 describe('compile: the example solutions', () => {
   it.each(EXAMPLES)(
     '%s compiles against its problem\'s prototype, then comes from the cache',
-    (relative, problem) => {
+    async (relative, problem) => {
       const request = { source: path.join(PACKAGE_ROOT, relative), prototype: cPrototype(problem.signature, 'float32'), arch: ARCH, cacheDir }
-      const first = compile(request)
+      const first = await compile(request)
       expect(first.cached).toBe(false)
       expect(path.dirname(first.path)).toBe(cacheDir)
       expect(path.basename(first.path)).toMatch(new RegExp(`^${path.basename(relative).replace('.', '_')}-sm_90a-[0-9a-f]{24}\\.so$`))
@@ -61,7 +61,7 @@ describe('compile: the example solutions', () => {
       // No temporary file is left next to the library.
       expect(fs.readdirSync(cacheDir).filter((f) => f.endsWith('.tmp'))).toEqual([])
 
-      const second = compile(request)
+      const second = await compile(request)
       expect(second).toEqual({ path: first.path, cached: true })
     },
     COMPILE_TIMEOUT,
@@ -69,15 +69,15 @@ describe('compile: the example solutions', () => {
 
   it(
     'recompiles when the source changes (the cache key covers the file content)',
-    () => {
+    async () => {
       const source = path.join(scratch, 'edited.cu')
       fs.copyFileSync(path.join(PACKAGE_ROOT, 'problems/vector-addition/solutions/vector_add.cu'), source)
       const request = { source, prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir }
-      const before = compile(request)
-      expect(compile(request)).toEqual({ path: before.path, cached: true })
+      const before = await compile(request)
+      expect(await compile(request)).toEqual({ path: before.path, cached: true })
 
       fs.appendFileSync(source, '\n// edited\n')
-      const after = compile(request)
+      const after = await compile(request)
       expect(after.cached).toBe(false)
       expect(after.path).not.toBe(before.path)
     },
@@ -97,7 +97,7 @@ describe('includedTexts: headers in the cache key', () => {
 
   it(
     'recompiles when an included header changes',
-    () => {
+    async () => {
       const dir = fs.mkdtempSync(path.join(scratch, 'header-'))
       const source = path.join(dir, 'uses_header.cu')
       fs.writeFileSync(path.join(dir, 'scale.cuh'), '#define SCALE 1.0f\n')
@@ -107,9 +107,9 @@ describe('includedTexts: headers in the cache key', () => {
           'extern "C" void solution(const float* d_input1, const float* d_input2, float* d_output, size_t n) { add<<<1, 32>>>(d_input1, d_input2, d_output, n); }\n',
       )
       const request = { source, prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir }
-      const before = compile(request)
+      const before = await compile(request)
       fs.writeFileSync(path.join(dir, 'scale.cuh'), '#define SCALE 2.0f\n')
-      const after = compile(request)
+      const after = await compile(request)
       expect(after.cached).toBe(false)
       expect(after.path).not.toBe(before.path)
     },
@@ -120,8 +120,8 @@ describe('includedTexts: headers in the cache key', () => {
 describe('compile: errors', () => {
   it(
     'a syntax error is a CompileError naming the user\'s file and line, with nvcc\'s message',
-    () => {
-      const error = captureError(() => compile({ source: fixture('syntax_error.cu'), prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir }))
+    async () => {
+      const error = await rejection(compile({ source: fixture('syntax_error.cu'), prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir }))
       expect(error).toBeInstanceOf(CompileError)
       const compileError = error as CompileError
       expect(compileError.message).toContain('syntax_error.cu:5')
@@ -140,8 +140,8 @@ describe('compile: errors', () => {
 
   it(
     'a solution with other parameter types is a SignatureMismatchError showing the expected prototype and the user\'s line',
-    () => {
-      const error = captureError(() => compile({ source: fixture('wrong_signature.cu'), prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir }))
+    async () => {
+      const error = await rejection(compile({ source: fixture('wrong_signature.cu'), prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir }))
       expect(error).toBeInstanceOf(SignatureMismatchError)
       const message = (error as Error).message
       expect(message).toContain(
@@ -155,8 +155,8 @@ describe('compile: errors', () => {
 
   it(
     'a file without the entry point is a SignatureMismatchError saying there is no such function',
-    () => {
-      const error = captureError(() => compile({ source: fixture('no_entry.cu'), prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir }))
+    async () => {
+      const error = await rejection(compile({ source: fixture('no_entry.cu'), prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir }))
       expect(error).toBeInstanceOf(SignatureMismatchError)
       expect((error as Error).message).toContain(`no such function in ${fixture('no_entry.cu')}`)
       expect((error as Error).message).toContain('expected: extern "C" void solution(')
@@ -164,9 +164,9 @@ describe('compile: errors', () => {
     COMPILE_TIMEOUT,
   )
 
-  it('a missing solution file is named', () => {
+  it('a missing solution file is named', async () => {
     const missing = path.join(scratch, 'missing.cu')
-    expect(() => compile({ source: missing, prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir })).toThrow(`solution file not found: ${missing}`)
+    await expect(compile({ source: missing, prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir })).rejects.toThrow(`solution file not found: ${missing}`)
   })
 })
 
@@ -190,10 +190,10 @@ describe('compile: other spellings of the prototype', () => {
     ['shape_mutable.cu', 'size_t* shape'],
   ])(
     '%s (%s) compiles, then comes from the cache without another try',
-    (file, shape) => {
+    async (file, shape) => {
       const source = solutionWith(file, shape)
-      expect(compile(request(source)).cached).toBe(false)
-      const again = compile(request(source))
+      expect((await compile(request(source))).cached).toBe(false)
+      const again = await compile(request(source))
       expect(again.cached).toBe(true)
       expect(definedSymbols(again.path)).toContain('solution')
     },
@@ -202,8 +202,8 @@ describe('compile: other spellings of the prototype', () => {
 
   it(
     'a spelling that matches none is a SignatureMismatchError showing the main prototype',
-    () => {
-      const error = captureError(() => compile(request(solutionWith('shape_int.cu', 'const int* shape'))))
+    async () => {
+      const error = await rejection(compile(request(solutionWith('shape_int.cu', 'const int* shape'))))
       expect(error).toBeInstanceOf(SignatureMismatchError)
       expect((error as Error).message).toContain(
         'expected: extern "C" void solution(const float* input, int dim, float* output, const size_t* shape, size_t ndim);',
@@ -344,6 +344,15 @@ describe('wrapperSource', () => {
     expect(wrapperSource({ source: '/x.cu', arch: ARCH, cacheDir: '/tmp' })).not.toContain('extern "C"')
   })
 })
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected an error, but none was thrown')
+}
 
 function captureError(fn: () => unknown): unknown {
   try {

@@ -28,8 +28,8 @@ const references = problems.flatMap((problem: Problem) => {
 })
 
 describe.concurrent('compile with nvcc', () => {
-  it.each(solutions)('solution %s', (_label, e) => {
-    const library = compile({
+  it.each(solutions)('solution %s', async (_label, e) => {
+    const library = await compile({
       source: e.solution,
       prototype: cPrototype(e.problem.signature, e.dtype),
       alternatives: cPrototypeAlternatives(e.problem.signature, e.dtype),
@@ -39,9 +39,9 @@ describe.concurrent('compile with nvcc', () => {
     expect(fs.statSync(library.path).size).toBeGreaterThan(0)
   }, COMPILE_TIMEOUT)
 
-  it.each(references)('reference %s', (_label, problem, dtype, reference) => {
+  it.each(references)('reference %s', async (_label, problem, dtype, reference) => {
     const entry = reference.entry ?? 'reference'
-    const library = compileReference(reference.file, cPrototype(problem.signature, dtype, entry), dtype, { arch: ARCH, cacheDir })
+    const library = await compileReference(reference.file, cPrototype(problem.signature, dtype, entry), dtype, { arch: ARCH, cacheDir })
     expect(fs.statSync(library.path).size).toBeGreaterThan(0)
   }, COMPILE_TIMEOUT)
 })

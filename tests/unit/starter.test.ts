@@ -187,10 +187,10 @@ describe('the .cu starter', () => {
   ]
   it.concurrent.each(targets)(
     'compiles with nvcc against the prototype: %s (%s)',
-    (_label: string, dtype: Dtype, problem: Problem) => {
+    async (_label: string, dtype: Dtype, problem: Problem) => {
       const source = path.join(scratch, `${problem.name}-${dtype}.cu`)
       fs.writeFileSync(source, starterSource(problem, dtype))
-      const library = compile({ source, prototype: cPrototype(problem.signature, dtype), arch: ARCH, cacheDir: path.join(scratch, 'cache') })
+      const library = await compile({ source, prototype: cPrototype(problem.signature, dtype), arch: ARCH, cacheDir: path.join(scratch, 'cache') })
       expect(fs.statSync(library.path).size).toBeGreaterThan(0)
     },
     COMPILE_TIMEOUT,

@@ -1,0 +1,87 @@
+// Exclusive lock files shared by processes on one host: created with O_EXCL semantics, holding the owner's pid. A
+// lock whose owner is gone is stale and taken over. The GPU lock (engine/gpu-lock.ts) and the compile locks
+// (compile/build-locks.ts) are both built on it.
+import fs from 'node:fs'
+
+const LOCK_POLL_MS = 100
+
+/** The pid in a lock file while that process runs; undefined for a lock that is gone, unreadable or stale. */
+function liveOwner(file: string): number | undefined {
+  let pid: number
+  try {
+    pid = Number(fs.readFileSync(file, 'utf8'))
+  } catch {
+    return undefined // vanished between our attempt and this read: not held
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return undefined
+  try {
+    process.kill(pid, 0)
+    return pid
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined
+  }
+}
+
+/**
+ * Creates the lock file holding our pid, or returns false if it exists. The pid is written to a private file
+ * that is then hard-linked into place, so the lock file never exists empty: a waiter reading it between an
+ * exclusive create and the write would take the empty file for a stale lock, and both would hold it.
+ */
+function tryCreate(file: string): boolean {
+  const temp = `${file}.${process.pid}.tmp`
+  fs.writeFileSync(temp, String(process.pid))
+  try {
+    fs.linkSync(temp, file)
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw error
+  } finally {
+    fs.rmSync(temp, { force: true })
+  }
+}
+
+/** One attempt at the lock, taking over a stale one: the release function, or the pid of the live owner. */
+export function tryLock(file: string): (() => void) | number {
+  for (;;) {
+    if (tryCreate(file)) return () => fs.rmSync(file, { force: true })
+    const owner = liveOwner(file)
+    if (owner !== undefined) return owner
+    fs.rmSync(file, { force: true })
+  }
+}
+
+/** What one attempt at a lock (or at one of several) gives: the release function, or whom it waits for. */
+export type Attempt = (() => void) | number
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+}
+
+/** Repeats the attempt, pausing between tries, until it gives a release function; onWait hears the first owner. */
+function* attempts(attempt: () => Attempt, onWait: (owner: number) => void): Generator<void, () => void> {
+  for (let waited = false; ; waited = true) {
+    const result = attempt()
+    if (typeof result === 'function') return result
+    if (!waited) onWait(result)
+    yield
+  }
+}
+
+/** Blocks until the attempt succeeds: for the device host, which works synchronously between messages. */
+export function waitForLockSync(attempt: () => Attempt, onWait: (owner: number) => void = () => {}): () => void {
+  const tries = attempts(attempt, onWait)
+  for (let step = tries.next(); ; step = tries.next()) {
+    if (step.done) return step.value
+    sleepSync(LOCK_POLL_MS)
+  }
+}
+
+/** waitForLockSync without blocking the event loop: for a Vitest worker running many compiles at once. */
+export async function waitForLock(attempt: () => Attempt, onWait: (owner: number) => void = () => {}): Promise<() => void> {
+  const tries = attempts(attempt, onWait)
+  for (let step = tries.next(); ; step = tries.next()) {
+    if (step.done) return step.value
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS))
+  }
+}
