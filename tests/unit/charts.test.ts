@@ -193,7 +193,8 @@ describe('writing the charts', () => {
   })
 })
 
-describe('the report command (npx tsx src/cli.ts report)', () => {
+// Each test starts Node with tsx: seconds on a loaded 2-core runner, so the default 5 s is too tight.
+describe('the report command (npx tsx src/cli.ts report)', { timeout: 60_000 }, () => {
   const cli = (...args: string[]) => spawnSync('npx', ['tsx', 'src/cli.ts', 'report', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8' })
   let dir: string
   beforeEach(() => {
