@@ -1,13 +1,14 @@
-// The Vitest runner the plugin installs. In bench mode it runs kernelBench tasks through the engine, judges them
-// against their baselines and floors (the CI guard) and fills Vitest's benchmark result and task meta; plain
-// bench() tasks still go to tinybench. In test mode it is
-// Vitest's own runner (kernelBench registers ordinary tests there).
-import { updateTask, type Suite, type Task, type Test } from '@vitest/runner'
+// The Vitest runner the plugin installs under Vitest 4 only (Vitest 5 has no benchmark runner: there a kernelBench
+// is an ordinary test, src/index.ts). In bench mode it registers kernelBench entries as benchmark tasks, runs them
+// through the engine, judges them against their baselines and floors (the CI guard) and fills Vitest's benchmark
+// result and task meta; plain bench() tasks still go to tinybench. In test mode it is Vitest's own runner
+// (kernelBench registers ordinary tests there).
 import { BenchmarkRunner, inject, TestRunner } from 'vitest'
-import type { SerializedConfig } from 'vitest'
-import { guardResult } from './baseline/guard.js'
-import { resolveSpec, runResolvedBench, type KernelBenchSpec } from './bench.js'
+import type { RunnerTask as Task, RunnerTaskEventPack, RunnerTestCase as Test, RunnerTestSuite as Suite, SerializedConfig, VitestTestRunner } from 'vitest'
+import type { KernelBenchSpec } from './bench.js'
 import { geometricMean } from './engine/stats.js'
+import { runGuardedBench } from './guarded-bench.js'
+import type { Modifiers } from './modifiers.js'
 import { SETTINGS_KEY, shared } from './registry.js'
 import { failureMessage, type KernelBenchResult } from './results.js'
 
@@ -36,7 +37,16 @@ function vitestBenchmark(result: KernelBenchResult) {
   }
 }
 
+function registerBenchTask(modifiers: Modifiers, name: string, spec: KernelBenchSpec): void {
+  const task: Test = TestRunner.getCurrentSuite().task(name, { ...modifiers, meta: {} })
+  if (!modifiers.todo && task.mode === 'todo') task.mode = 'run'
+  shared().specs.set(task, { name, spec })
+}
+
 class KernelBenchmarkRunner extends BenchmarkRunner {
+  /** Set on every runner by Vitest's worker (VitestRunner's optional hook), which sends the updates to the reporters. */
+  declare onTaskUpdate?: VitestTestRunner['onTaskUpdate']
+
   override async runSuite(suite: Suite): Promise<void> {
     await this.runKernelTasks(suite)
     await super.runSuite(suite)
@@ -56,35 +66,33 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
     }
   }
 
+  /** Sends the task's state and meta to the reporters now (Vitest's own updates are batched the same way). */
+  private report(task: Test, event: RunnerTaskEventPack[1]): Promise<void> | undefined {
+    return this.onTaskUpdate?.([[task.id, task.result, task.meta]], [[task.id, event, undefined]])
+  }
+
   private async runKernelTask(task: Test, name: string, spec: KernelBenchSpec): Promise<void> {
     const start = performance.now()
     task.result = { state: 'run', startTime: Date.now() }
-    updateTask('test-prepare', task, this)
+    await this.report(task, 'test-prepare')
     try {
-      const settings = inject(SETTINGS_KEY)
-      const resolved = resolveSpec(spec, settings)
-      const measured = await runResolvedBench(name, resolved, {
-        file: task.file.filepath,
-        mode: 'bench',
-        settings,
-        // 'test-prepare' carries the task's meta to the reporter's onTestCaseReady (Vitest's built-in reporters
-        // ignore a repeat): sent again for each case, it moves the progress line on (src/reporter.ts).
-        onCase: (index, total, caseName) => {
-          task.meta.kernelBenchProgress = { case: caseName, index, total }
-          updateTask('test-prepare', task, this)
+      const result = await runGuardedBench(
+        name,
+        spec,
+        {
+          file: task.file.filepath,
+          settings: inject(SETTINGS_KEY),
+          root: this.config.root,
+          updateBaselines: this.config.snapshotOptions.updateSnapshot === 'all', // vitest bench -u
+          // 'test-prepare' carries the task's meta to the reporter's onTestCaseReady (Vitest's built-in reporters
+          // ignore a repeat): sent again for each case, it moves the progress line on (src/reporter.ts).
+          onCase: (index, total, caseName) => {
+            task.meta.kernelBenchProgress = { case: caseName, index, total }
+            void this.report(task, 'test-prepare')
+          },
         },
-      })
-      task.meta.kernelBench = measured // the table still shows the numbers if the baseline file is unreadable
-      // The CI guard (docs/architecture.md): regressions against the baseline, violated floors and a SOL above the
-      // roofline fail like wrong answers.
-      const result = guardResult(measured, {
-        benchFile: task.file.filepath,
-        root: this.config.root,
-        rules: resolved.guard,
-        settings: settings.baseline,
-        update: this.config.snapshotOptions.updateSnapshot === 'all', // vitest bench -u
-      })
-      task.meta.kernelBench = result
+        task.meta,
+      )
       const failure = failureMessage(result)
       if (result.skipped) {
         // The reason travels in task.meta.kernelBench.skipped; the reporter prints it.
@@ -101,7 +109,7 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
     }
     delete task.meta.kernelBenchProgress // the run is over: the results (JSON, Markdown) should not carry it
     task.result = { ...task.result, duration: performance.now() - start }
-    updateTask('test-finished', task, this)
+    await this.report(task, 'test-finished')
   }
 }
 
@@ -110,6 +118,7 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
  * an object makes `new` yield that object, so this picks the right runner for the mode.
  */
 export default function KernelBenchRunner(config: SerializedConfig) {
-  shared().mode = config.mode
-  return config.mode === 'benchmark' ? new KernelBenchmarkRunner(config) : new TestRunner(config)
+  if (config.mode !== 'benchmark') return new TestRunner(config)
+  shared().registerBenchTask = registerBenchTask
+  return new KernelBenchmarkRunner(config)
 }
