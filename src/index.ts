@@ -17,6 +17,7 @@ export type { Dtype } from './dtype.js'
 export type { MeasureOptions, FlushMode, PaddingMode } from './options.js'
 export { defineProblem } from './problem.js'
 export { kernelProperty, type KernelPropertySpec } from './verify/property.js'
+export { kernelMatchers, measureKernel } from './matchers.js'
 
 function register(this: Modifiers, name: string, spec: KernelBenchSpec): void {
   const run = runContext('kernelBench')

@@ -53,3 +53,15 @@ it(`runs kernelBench entries with their modifiers under vitest run and vitest be
     'group > bench in group: run, passed|skipped, bench',
   ])
 })
+
+it('registers the kernel matchers on the expect of the installed Vitest', async () => {
+  const { kernelMatchers } = await import('vitest-kernel-bench')
+  // 2 TFLOP in 100 ms: 20 TFLOPS, and the same case 50% slower.
+  const timed = (bench: string, median: number) =>
+    ({ bench, device: { name: 'GPU' }, cases: [{ name: 'c', flops: 2e12, outcome: { status: 'ok' }, summary: { median, cv: 0.01 } }] }) as never
+  expect(Object.keys(kernelMatchers).sort()).toEqual(['toOutperform', 'toReachTflops'])
+  expect(timed('fast', 100)).toReachTflops(20)
+  expect(timed('fast', 100)).not.toReachTflops(21)
+  expect(timed('fast', 100)).toOutperform(timed('slow', 150))
+  expect(timed('slow', 150)).not.toOutperform(timed('fast', 100))
+})
