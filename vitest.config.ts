@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 import { kernelBenchPlugin } from './src/plugin.js'
 
 const local = (path: string) => fileURLToPath(new URL(path, import.meta.url))
@@ -19,6 +19,8 @@ export default defineConfig({
   test: {
     // The example benches are correctness tests under `vitest run` (each case verified, nothing timed).
     include: ['tests/**/*.test.ts', 'bench/**/*.bench.ts'],
+    // A fresh project's files, run by .ci/compat against the packed package.
+    exclude: [...configDefaults.exclude, 'tests/compat/**'],
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
     // The slow test files wait on nvcc processes, not on Node: one worker per core keeps every core compiling
     // (Vitest's default, one worker fewer than the cores, is a single worker on CI's two).

@@ -1,5 +1,6 @@
-// kernelBenchPlugin(): installs the kernel runner, the reporter and the settings every worker needs, and makes
-// watch mode re-run a bench or test file when a .cu file it names changes.
+// kernelBenchPlugin(): installs the reporter, the settings every worker needs and (Vitest 4) the kernel runner, and
+// makes watch mode re-run a bench or test file when a .cu file it names changes. Works with Vitest 4.1 and 5.
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
@@ -9,9 +10,9 @@ import type { PluginSettings } from './bench.js'
 import { resolveCompileJobs } from './compile/build-locks.js'
 import { resolveMeasureOptions, type MeasureOptions } from './options.js'
 import { DEFAULT_CACHE_DIR } from './paths.js'
-import { SETTINGS_KEY } from './registry.js'
+import { RUN_KEY, SETTINGS_KEY, type RunContext } from './registry.js'
 import { splitReportOptions, type ReportOptions } from './report/options.js'
-import { KernelBenchReporter, KernelTestReporter } from './reporter.js'
+import { isBenchmarkProject, KernelBenchReporter, KernelTestReporter } from './reporter.js'
 import { cudaSourcesNamedBy } from './watch-cu.js'
 
 export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, ReportOptions {
@@ -60,22 +61,30 @@ function siblingModule(name: string): string {
   return path.join(path.dirname(self), `${name}${path.extname(self)}`)
 }
 
+/** The installed Vitest's major version (the peer dependency allows 4 and 5). */
+function vitestMajor(): number {
+  const { version } = createRequire(import.meta.url)('vitest/package.json') as { version: string }
+  return Number(version.split('.')[0])
+}
+
 type Reporters = NonNullable<NonNullable<ViteUserConfig['test']>['reporters']>
+type DefaultReporterOptions = ConstructorParameters<typeof KernelTestReporter>[0]
 
 /**
- * `vitest run`'s reporters with Vitest's default one (named, or implied by none) replaced by KernelTestReporter,
- * which also prints why tests were skipped; every other reporter is kept as configured.
+ * The configured reporters with Vitest's default one (named, or implied by none) replaced by `ours`, which is built
+ * with the options given to the default one; every other reporter is kept as configured.
  */
-function withSkipReasons(reporters: Reporters | undefined): Reporters {
-  if (reporters === undefined || reporters === 'default') return [new KernelTestReporter()]
+function replaceDefaultReporter(reporters: Reporters | undefined, ours: (options?: DefaultReporterOptions) => object): Reporters {
+  if (reporters === undefined || reporters === 'default') return [ours()] as Reporters
   if (!Array.isArray(reporters)) return reporters
   return reporters.map((entry) => {
-    if (entry === 'default') return new KernelTestReporter()
+    if (entry === 'default') return ours()
     // Vitest pairs 'default' with DefaultReporterOptions; the config type does not narrow the pair by name.
-    if (Array.isArray(entry) && entry[0] === 'default') return new KernelTestReporter(entry[1] as ConstructorParameters<typeof KernelTestReporter>[0])
+    if (Array.isArray(entry) && entry[0] === 'default') return ours(entry[1] as DefaultReporterOptions)
     return entry
   }) as Reporters
 }
+
 
 export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugin {
   const { report, rest } = splitReportOptions(options)
@@ -85,11 +94,17 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
   const measureOptions = resolveMeasureOptions(measure)
   const baseline = resolveBaselineSettings(baselineOptions)
   const jobs = resolveCompileJobs(compileJobs)
+  const vitest4 = vitestMajor() === 4
   return {
     name: 'vitest-kernel-bench',
     config(config) {
+      // Vitest 4 has separate reporters for `vitest bench`; Vitest 5 one list for tests and benchmark projects, where
+      // KernelBenchReporter prints the kernel tables of benchmark projects and the skip reasons of the others.
+      const ours = vitest4
+        ? (options?: DefaultReporterOptions) => new KernelTestReporter(options)
+        : (options?: DefaultReporterOptions) => new KernelBenchReporter(report, { ...options, testsToo: true })
       // Set on the config itself: a returned array would be appended to the user's, keeping Vitest's default too.
-      config.test = { ...config.test, reporters: withSkipReasons(config.test?.reporters) }
+      config.test = { ...config.test, reporters: replaceDefaultReporter(config.test?.reporters, ours) }
       const root = path.resolve(config.root ?? process.cwd())
       const settings: PluginSettings = {
         device: device ?? Number(process.env.KERNELBENCH_DEVICE ?? 0),
@@ -106,12 +121,20 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
       }
       return {
         test: {
-          runner: siblingModule('runner'),
           pool: 'forks',
           provide: { [SETTINGS_KEY]: settings },
-          benchmark: { reporters: [new KernelBenchReporter(report)] },
+          ...(vitest4 && { runner: siblingModule('runner'), benchmark: { reporters: [new KernelBenchReporter(report)] } }),
         },
       }
+    },
+    // Per project, as Vitest 5 adds a benchmark project next to each project when benchmarks run.
+    configureVitest({ project, vitest }) {
+      const run: RunContext = {
+        mode: vitest.mode === 'benchmark' || isBenchmarkProject(project.config) ? 'benchmark' : 'test',
+        root: project.config.root,
+        updateBaselines: vitest.config.snapshotOptions.updateSnapshot === 'all',
+      }
+      project.provide(RUN_KEY, run)
     },
     // A watched file becomes an import of the module in Vite's module graph, and Vitest re-runs every test file
     // whose imports reach a changed file.

@@ -1,20 +1,36 @@
 // State shared between the bench files, the runner and the plugin inside one Vitest worker. Kept on globalThis
 // because Vitest may evaluate this module more than once per worker (once per isolated test file).
-import type { Test } from '@vitest/runner'
+import type { RunnerTestCase } from 'vitest'
 import type { KernelBenchSpec, PluginSettings } from './bench.js'
+import type { Modifiers } from './modifiers.js'
 
 export const SETTINGS_KEY = 'vitest-kernel-bench'
+export const RUN_KEY = 'vitest-kernel-bench-run'
+
+/** What the plugin tells the workers of one Vitest project about the run (plugin.ts configureVitest). */
+export interface RunContext {
+  /** 'benchmark' in `vitest bench` (Vitest 4) and in Vitest 5's benchmark projects, else 'test'. */
+  mode: 'benchmark' | 'test'
+  /** The project's root: baseline files are relative to it. */
+  root: string
+  /** `-u`: record the baselines instead of judging against them. */
+  updateBaselines: boolean
+}
 
 declare module 'vitest' {
   interface ProvidedContext {
     [SETTINGS_KEY]: PluginSettings
+    [RUN_KEY]: RunContext
   }
 }
 
 interface Shared {
-  /** 'benchmark' or 'test', set by the runner before any bench file is collected. */
-  mode?: string
-  specs: WeakMap<Test, { name: string; spec: KernelBenchSpec }>
+  /**
+   * Vitest 4's `vitest bench`: registers a kernelBench as a task without a function, which the plugin's runner
+   * (src/runner.ts) installs this for and runs. Absent under Vitest 5, where a kernelBench is an ordinary test.
+   */
+  registerBenchTask?(modifiers: Modifiers, name: string, spec: KernelBenchSpec): void
+  specs: WeakMap<RunnerTestCase, { name: string; spec: KernelBenchSpec }>
 }
 
 const KEY = Symbol.for('vitest-kernel-bench.shared')

@@ -1,9 +1,11 @@
-// Vitest's default reporter, extended. KernelTestReporter (`vitest run`) prints under each file why its tests were
-// skipped, which Vitest itself shows only in verbose output. KernelBenchReporter (`vitest bench`): Vitest's default
-// output (files, failures, summary) plus a kernel table per bench, and after `vitest bench -u` the baseline files
-// written. At the end of a run it writes the JSON results file and the Markdown report (a file, and GitHub's job
-// summary) where the options and the environment ask for them. On an interactive terminal a one-line progress
-// indicator (src/report/progress-line.ts) replaces Vitest's live summary while benches run.
+// Vitest's default reporter, extended. KernelTestReporter (`vitest run` under Vitest 4) prints under each file why its
+// tests were skipped, which Vitest itself shows only in verbose output. KernelBenchReporter (`vitest bench`): Vitest's
+// default output (files, failures, summary) plus a kernel table per bench, and after `vitest bench -u` the baseline
+// files written. At the end of a run it writes the JSON results file and the Markdown report (a file, and GitHub's
+// job summary) where the options and the environment ask for them. On an interactive terminal a one-line progress
+// indicator (src/report/progress-line.ts) replaces Vitest's live summary while benches run. Under Vitest 5, which has
+// one list of reporters for tests and benchmarks, KernelBenchReporter does both: tables for the files of benchmark
+// projects, skip reasons for the others.
 import fs from 'node:fs'
 import path from 'node:path'
 import pc from 'picocolors'
@@ -59,13 +61,26 @@ export function skipReasons(module: TestModule): string[] {
   return lines
 }
 
+/** Vitest 5 marks the config of the benchmark project it adds next to each project (`benchmark.enabled`). */
+export function isBenchmarkProject(config: object): boolean {
+  return (config as { benchmark?: { enabled?: boolean } }).benchmark?.enabled === true
+}
+
+/** The skip reasons to print under a file, unless Vitest already shows each skipped test with its note. */
+function skipReasonLines(testModule: TestModule, shown: { renderSucceed: boolean; hideSkippedTests: boolean }): string[] {
+  // Where Vitest prints every test (a run of one file, a failed file) each skipped one already shows its note.
+  if (shown.renderSucceed || testModule.state() === 'failed' || shown.hideSkippedTests) return []
+  return skipReasons(testModule).map((reason) => pc.yellow(`   ↓ ${reason}`))
+}
+
+type DefaultReporterOptions = NonNullable<ConstructorParameters<typeof DefaultReporter>[0]>
+
 /** `vitest run`'s reporter (the plugin puts it where Vitest's default one would be): the default, plus skip reasons. */
 export class KernelTestReporter extends DefaultReporter {
   protected override printTestModule(testModule: TestModule): void {
     super.printTestModule(testModule)
-    // Where Vitest prints every test (a run of one file, a failed file) each skipped one already shows its note.
-    if (this.renderSucceed || testModule.state() === 'failed' || this.ctx.config.hideSkippedTests) return
-    for (const reason of skipReasons(testModule)) this.log(pc.yellow(`   ↓ ${reason}`))
+    const shown = { renderSucceed: this.renderSucceed, hideSkippedTests: this.ctx.config.hideSkippedTests }
+    for (const line of skipReasonLines(testModule, shown)) this.log(line)
   }
 }
 
@@ -78,12 +93,15 @@ export class KernelBenchReporter extends DefaultReporter {
   private readonly modulesSeen = new Set<TestModule>()
   private readonly settings: ReportSettings
   private readonly progress?: ProgressLine
+  /** Vitest 5: this reporter also reports the test files of the run (see isBench). */
+  private readonly testsToo: boolean
 
-  constructor(options: ReportOptions = {}) {
+  constructor(options: ReportOptions = {}, { testsToo = false, ...defaults }: DefaultReporterOptions & { testsToo?: boolean } = {}) {
     const settings = resolveReportSettings(options)
     // Vitest's live summary and the progress line would both redraw the bottom of the terminal: keep one.
-    super({ summary: !settings.progress })
+    super({ ...defaults, summary: !settings.progress && defaults.summary !== false })
     this.settings = settings
+    this.testsToo = testsToo
     // isTTY is Vitest's: stdout is a terminal and no CI environment was detected.
     if (settings.progress && this.isTTY) this.progress = new ProgressLine()
   }
@@ -93,14 +111,20 @@ export class KernelBenchReporter extends DefaultReporter {
     ctx.onClose(() => this.progress?.stop())
   }
 
+  /** Whether a file's results are benchmarks: every file under Vitest 4's `vitest bench`, a benchmark project's under Vitest 5. */
+  private isBench(testModule: TestModule): boolean {
+    return !this.testsToo || isBenchmarkProject(testModule.project.config)
+  }
+
   override onTestCaseReady(test: TestCase): void {
     super.onTestCaseReady(test)
-    this.progress?.update(test.id, { name: test.name, file: this.relative(test.module.moduleId), progress: test.meta().kernelBenchProgress })
+    if (this.isBench(test.module)) this.progress?.update(test.id, { name: test.name, file: this.relative(test.module.moduleId), progress: test.meta().kernelBenchProgress })
   }
 
   override onTestCaseResult(test: TestCase): void {
     this.progress?.finish(test.id)
     super.onTestCaseResult(test)
+    if (!this.isBench(test.module)) return
     // Rewrite the JSON, Markdown and chart files after every bench, so a run interrupted later (Ctrl-C, a killed CI job)
     // still leaves the results of every bench that finished. The job summary is appended once, at the end.
     this.modulesSeen.add(test.module)
@@ -109,6 +133,11 @@ export class KernelBenchReporter extends DefaultReporter {
 
   protected override printTestModule(testModule: TestModule): void {
     super.printTestModule(testModule)
+    if (!this.isBench(testModule)) {
+      const shown = { renderSucceed: this.renderSucceed, hideSkippedTests: this.ctx.config.hideSkippedTests }
+      for (const line of skipReasonLines(testModule, shown)) this.log(line)
+      return
+    }
     const written = new Set<string>()
     for (const test of testModule.children.allTests()) {
       const result = test.meta().kernelBench
@@ -130,7 +159,10 @@ export class KernelBenchReporter extends DefaultReporter {
     super.onTestRunEnd(testModules, unhandledErrors, reason)
   }
 
-  private writeOutputs(testModules: ReadonlyArray<TestModule>, { final }: { final: boolean }): void {
+  private writeOutputs(allModules: ReadonlyArray<TestModule>, { final }: { final: boolean }): void {
+    const testModules = allModules.filter((m) => this.isBench(m))
+    // A Vitest 5 run without benchmark projects (`vitest run`) has no kernel results to write.
+    if (this.testsToo && testModules.length === 0) return
     const root = this.ctx.config.root
     const all = outputFiles(this.settings, process.env, root)
     const files = final ? all : { ...all, stepSummary: undefined }

@@ -1,14 +1,14 @@
-// The Vitest runner the plugin installs. In both modes it starts compiling every kernelBench that will run as soon as
-// its file is collected. In bench mode it runs kernelBench tasks through the engine, judges them against their
-// baselines and floors (the CI guard) and fills Vitest's benchmark result and task meta; plain bench() tasks still
-// go to tinybench. In test mode it is Vitest's own runner otherwise (kernelBench registers ordinary tests there).
-import { updateTask, type File, type Suite, type Task, type Test } from '@vitest/runner'
-import { getTests } from '@vitest/runner/utils'
+// The Vitest runner the plugin installs under Vitest 4 only (Vitest 5 has no benchmark runner: there a kernelBench
+// is an ordinary test, src/index.ts). In bench mode it registers kernelBench entries as benchmark tasks, starts
+// compiling all of a file's entries as soon as the file is collected, runs them through the engine, judges them
+// against their baselines and floors (the CI guard) and fills Vitest's benchmark result and task meta; plain bench()
+// tasks still go to tinybench. In test mode it is Vitest's own runner (kernelBench registers ordinary tests there).
 import { BenchmarkRunner, inject, TestRunner } from 'vitest'
-import type { SerializedConfig } from 'vitest'
-import { guardResult } from './baseline/guard.js'
-import { resolveSpec, runResolvedBench, startCompiles, type KernelBenchSpec } from './bench.js'
+import type { RunnerTask as Task, RunnerTaskEventPack, RunnerTestCase as Test, RunnerTestSuite as Suite, SerializedConfig, VitestTestRunner } from 'vitest'
+import { startCompiles, type KernelBenchSpec } from './bench.js'
 import { geometricMean } from './engine/stats.js'
+import { runGuardedBench } from './guarded-bench.js'
+import type { Modifiers } from './modifiers.js'
 import { SETTINGS_KEY, shared } from './registry.js'
 import { failureMessage, type KernelBenchResult } from './results.js'
 
@@ -37,18 +37,32 @@ function vitestBenchmark(result: KernelBenchResult) {
   }
 }
 
-/** Starts compiling every kernelBench of the collected files that will run (filters and .skip applied). */
-function startCollectedCompiles(files: File[]): void {
-  const settings = inject(SETTINGS_KEY)
-  for (const test of files.flatMap((file) => getTests(file))) {
-    const entry = shared().specs.get(test)
-    if (entry && runnable(test)) startCompiles(entry.name, entry.spec, test.file.filepath, settings)
-  }
+function registerBenchTask(modifiers: Modifiers, name: string, spec: KernelBenchSpec): void {
+  const task: Test = TestRunner.getCurrentSuite().task(name, { ...modifiers, meta: {} })
+  if (!modifiers.todo && task.mode === 'todo') task.mode = 'run'
+  shared().specs.set(task, { name, spec })
+}
+
+/** The kernelBench tasks of a collected suite that will run (filters, .skip and .only applied). */
+function runnableKernelTasks(suite: Suite): Test[] {
+  return suite.tasks.flatMap((task) => {
+    if (!runnable(task)) return []
+    if (task.type === 'suite') return runnableKernelTasks(task)
+    return shared().specs.has(task as Test) ? [task as Test] : []
+  })
 }
 
 class KernelBenchmarkRunner extends BenchmarkRunner {
-  onCollected(files: File[]): void {
-    startCollectedCompiles(files)
+  /** Set on every runner by Vitest's worker (VitestRunner's optional hook), which sends the updates to the reporters. */
+  declare onTaskUpdate?: VitestTestRunner['onTaskUpdate']
+
+  /** Starts compiling every kernelBench of the file that will run: the first one times while the others compile. */
+  onCollected(files: Suite[]): void {
+    const settings = inject(SETTINGS_KEY)
+    for (const task of files.flatMap(runnableKernelTasks)) {
+      const { name, spec } = shared().specs.get(task)!
+      startCompiles(name, spec, task.file.filepath, settings)
+    }
   }
 
   override async runSuite(suite: Suite): Promise<void> {
@@ -70,35 +84,33 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
     }
   }
 
+  /** Sends the task's state and meta to the reporters now (Vitest's own updates are batched the same way). */
+  private report(task: Test, event: RunnerTaskEventPack[1]): Promise<void> | undefined {
+    return this.onTaskUpdate?.([[task.id, task.result, task.meta]], [[task.id, event, undefined]])
+  }
+
   private async runKernelTask(task: Test, name: string, spec: KernelBenchSpec): Promise<void> {
     const start = performance.now()
     task.result = { state: 'run', startTime: Date.now() }
-    updateTask('test-prepare', task, this)
+    await this.report(task, 'test-prepare')
     try {
-      const settings = inject(SETTINGS_KEY)
-      const resolved = resolveSpec(spec, settings)
-      const measured = await runResolvedBench(name, resolved, {
-        file: task.file.filepath,
-        mode: 'bench',
-        settings,
-        // 'test-prepare' carries the task's meta to the reporter's onTestCaseReady (Vitest's built-in reporters
-        // ignore a repeat): sent again for each case, it moves the progress line on (src/reporter.ts).
-        onCase: (index, total, caseName) => {
-          task.meta.kernelBenchProgress = { case: caseName, index, total }
-          updateTask('test-prepare', task, this)
+      const result = await runGuardedBench(
+        name,
+        spec,
+        {
+          file: task.file.filepath,
+          settings: inject(SETTINGS_KEY),
+          root: this.config.root,
+          updateBaselines: this.config.snapshotOptions.updateSnapshot === 'all', // vitest bench -u
+          // 'test-prepare' carries the task's meta to the reporter's onTestCaseReady (Vitest's built-in reporters
+          // ignore a repeat): sent again for each case, it moves the progress line on (src/reporter.ts).
+          onCase: (index, total, caseName) => {
+            task.meta.kernelBenchProgress = { case: caseName, index, total }
+            void this.report(task, 'test-prepare')
+          },
         },
-      })
-      task.meta.kernelBench = measured // the table still shows the numbers if the baseline file is unreadable
-      // The CI guard (docs/architecture.md): regressions against the baseline, violated floors and a SOL above the
-      // roofline fail like wrong answers.
-      const result = guardResult(measured, {
-        benchFile: task.file.filepath,
-        root: this.config.root,
-        rules: resolved.guard,
-        settings: settings.baseline,
-        update: this.config.snapshotOptions.updateSnapshot === 'all', // vitest bench -u
-      })
-      task.meta.kernelBench = result
+        task.meta,
+      )
       const failure = failureMessage(result)
       if (result.skipped) {
         // The reason travels in task.meta.kernelBench.skipped; the reporter prints it.
@@ -115,7 +127,7 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
     }
     delete task.meta.kernelBenchProgress // the run is over: the results (JSON, Markdown) should not carry it
     task.result = { ...task.result, duration: performance.now() - start }
-    updateTask('test-finished', task, this)
+    await this.report(task, 'test-finished')
   }
 }
 
@@ -123,13 +135,8 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
  * Vitest constructs the configured runner for both `vitest run` and `vitest bench`; a constructor that returns
  * an object makes `new` yield that object, so this picks the right runner for the mode.
  */
-class KernelTestRunner extends TestRunner {
-  onCollected(files: File[]): void {
-    startCollectedCompiles(files)
-  }
-}
-
 export default function KernelBenchRunner(config: SerializedConfig) {
-  shared().mode = config.mode
-  return config.mode === 'benchmark' ? new KernelBenchmarkRunner(config) : new KernelTestRunner(config)
+  if (config.mode !== 'benchmark') return new TestRunner(config)
+  shared().registerBenchTask = registerBenchTask
+  return new KernelBenchmarkRunner(config)
 }

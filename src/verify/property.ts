@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { inject } from 'vitest'
 import { prepareKernelBench, resolveSpec, type BenchContext, type PreparedKernelBench } from '../bench.js'
 import type { Dtype } from '../dtype.js'
-import { kernelMode, registerTest, withModifiers, type Modifiers } from '../modifiers.js'
+import { registerTest, runContext, withModifiers, type Modifiers } from '../modifiers.js'
 import type { Problem, ShapeSpace, TestCase } from '../problem.js'
 import { SETTINGS_KEY } from '../registry.js'
 import { failureMessage, type CaseResult } from '../results.js'
@@ -85,7 +85,7 @@ export async function checkOnShapes(
 }
 
 function register(this: Modifiers, name: string, spec: KernelPropertySpec): void {
-  if (kernelMode('kernelProperty') === 'benchmark') return
+  if (runContext('kernelProperty').mode === 'benchmark') return
   registerTest(this, name, async (context) => {
     const outcome = await checkKernelProperty(name, spec, { file: context.task.file.filepath, settings: inject(SETTINGS_KEY) })
     if (outcome.status === 'skipped') context.skip(outcome.reason)

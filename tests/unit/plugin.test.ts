@@ -1,11 +1,11 @@
 // The plugin's config hook: `vitest run` gets KernelTestReporter where Vitest's default reporter would be (so skip
 // reasons show), other reporters are kept; the workers get the measurement options resolved once and the
-// allowAboveRoofline default.
+// allowAboveRoofline default. Its configureVitest hook tells each project's workers whether they benchmark.
 import { describe, expect, it } from 'vitest'
 import type { ViteUserConfig } from 'vitest/config'
 import { DEFAULT_MEASURE_OPTIONS } from '../../src/options.js'
 import { kernelBenchPlugin, type KernelBenchPluginOptions } from '../../src/plugin.js'
-import { SETTINGS_KEY } from '../../src/registry.js'
+import { RUN_KEY, SETTINGS_KEY } from '../../src/registry.js'
 import { KernelTestReporter } from '../../src/reporter.js'
 import type { PluginSettings } from '../../src/bench.js'
 
@@ -20,6 +20,15 @@ function configure(test: NonNullable<ViteUserConfig['test']> = {}, options: Kern
 }
 
 const isKernelTestReporter = (r: unknown) => r instanceof KernelTestReporter
+
+/** Runs the configureVitest hook for one project (its config as given) of a Vitest in `mode`; returns what it provided. */
+function provided(projectConfig: object, mode: string, updateSnapshot = 'new') {
+  const values = new Map<string, unknown>()
+  const project = { config: { root: '/project', ...projectConfig }, provide: (key: string, value: unknown) => values.set(key, value) }
+  const vitest = { mode, config: { snapshotOptions: { updateSnapshot } } }
+  ;(kernelBenchPlugin().configureVitest as (context: object) => void)({ project, vitest })
+  return values.get(RUN_KEY)
+}
 
 describe('kernelBenchPlugin', () => {
   it("puts KernelTestReporter in place of Vitest's default reporter, named or implied", () => {
@@ -48,5 +57,13 @@ describe('kernelBenchPlugin', () => {
     expect(settings.allowAboveRoofline).toBe(true)
     expect(configure().settings.allowAboveRoofline).toBeUndefined()
     expect(() => kernelBenchPlugin({ targetCv: -1 })).toThrow(/targetCv/)
+  })
+
+  it("tells each project's workers whether it benchmarks (Vitest 4's bench mode, Vitest 5's benchmark projects), its root and -u", () => {
+    expect(provided({}, 'test')).toEqual({ mode: 'test', root: '/project', updateBaselines: false })
+    expect(provided({}, 'benchmark', 'all')).toEqual({ mode: 'benchmark', root: '/project', updateBaselines: true })
+    // Vitest 5: one mode, 'test'; the benchmark project it adds next to a project has benchmark.enabled.
+    expect(provided({ benchmark: { enabled: true } }, 'test')).toEqual({ mode: 'benchmark', root: '/project', updateBaselines: false })
+    expect(provided({ benchmark: { enabled: false, include: ['**/*.bench.ts'] } }, 'test')).toEqual({ mode: 'test', root: '/project', updateBaselines: false })
   })
 })

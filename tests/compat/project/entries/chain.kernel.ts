@@ -1,0 +1,14 @@
+// Run by ../glue.test.ts: kernelBench and kernelProperty with each modifier and in a describe, on one small case.
+import { describe } from 'vitest'
+import { kernelBench, kernelProperty } from 'vitest-kernel-bench'
+import { matmul } from 'vitest-kernel-bench/problems'
+
+const spec = { problem: matmul, solution: '../kernels/sgemm.cu', cases: [{ name: '256x256x256', params: { m: 256, n: 256, k: 256 } }] }
+
+kernelBench('bench', spec)
+kernelBench.skip('bench skip', spec)
+kernelBench.todo('bench todo', spec)
+describe('group', () => {
+  kernelBench('bench in group', spec)
+})
+kernelProperty('property', { ...spec, numRuns: 2 })

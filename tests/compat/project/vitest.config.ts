@@ -1,0 +1,10 @@
+// The README's first benchmark, as a fresh project has it: .ci/compat copies this folder next to an install of the
+// packed package and of one Vitest major.
+import { defineConfig } from 'vitest/config'
+import { kernelBenchPlugin } from 'vitest-kernel-bench/plugin'
+
+export default defineConfig({
+  plugins: [kernelBenchPlugin({ targetCv: 0.01 })],
+  // `vitest bench` finds *.bench.ts by default; `vitest run` (correctness only) needs them in test.include.
+  test: { include: ['**/*.bench.ts', '**/*.test.ts'] },
+})
