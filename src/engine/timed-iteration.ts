@@ -156,7 +156,7 @@ function eventIterations(timed: TimedCase): TimedIterations {
   const options = plan.options
   let padding = options.padding
   let paddingFallback: string | undefined
-  if (padding === 'spin' && solutionWaitsForGpu(session, plan, buffers, solution, nextDraw)) {
+  if (padding === 'spin' && solutionWaitsForGpu(timed)) {
     padding = 'matmul'
     paddingFallback =
       'solution() waits for the GPU (it synchronizes or copies to the host), which a spin kernel holding the stream ' +
@@ -169,7 +169,7 @@ function eventIterations(timed: TimedCase): TimedIterations {
   const auditor = typeof audit === 'object' ? audit : undefined
   let auditing = false
   let auditedCalls = 0
-  let coverMs = measureCover(session, plan, buffers, padding, nextDraw)
+  let coverMs = measureCover(timed, padding)
   let pending: Array<{ draw: number; events: [bigint, bigint, bigint]; hostMs: number; callHostMs: number }> = []
 
   return {
@@ -201,13 +201,8 @@ function eventIterations(timed: TimedCase): TimedIterations {
           const [preWindow, windowStart, windowEnd] = events.slice(3 * i, 3 * i + 3) as [bigint, bigint, bigint]
           const hostStart = performance.now()
           cuda.eventRecord(preWindow)
-          const preWindowWork = () => {
-            fillInputs(session, plan, buffers, draw)
-            if (padding === 'matmul') pad(session, options)
-            flushL2(session, options)
-          }
           // The audit's opening mark is the end of this work: nothing extra is queued in front of the window.
-          tag(auditId(draw, 'before'), preWindowWork)
+          tag(auditId(draw, 'before'), () => queuePreWindow(timed, padding, draw))
           cuda.eventRecord(windowStart)
           const callStart = performance.now()
           tag(auditId(draw, 'work'), invoke)
@@ -245,7 +240,7 @@ function eventIterations(timed: TimedCase): TimedIterations {
         // The batch was not all queued while the spin held the stream: none of its windows can be trusted.
         padding = 'matmul'
         paddingFallback = 'the spin kernel timed out before the batch was queued (the host stalled): padded with a matmul instead'
-        coverMs = measureCover(session, plan, buffers, padding, nextDraw)
+        coverMs = measureCover(timed, padding)
         return { kept: [], interference: records.length }
       }
       return screenBatch(records, coverMs, padding === 'matmul')
@@ -282,8 +277,7 @@ function cuptiIterations(timed: TimedCase): TimedIterations {
       draws = []
       for (let i = 0; i < count; i++) {
         const draw = nextDraw()
-        fillInputs(session, plan, buffers, draw)
-        flushL2(session, plan.options)
+        queuePreWindow(timed, 'none', draw)
         cuda.synchronize()
         tagged(cupti, draw, solution)
         // CUPTI times every stream, so the checked copy must wait for every stream too, not the legacy one alone.
@@ -307,10 +301,17 @@ function cuptiIterations(timed: TimedCase): TimedIterations {
   }
 }
 
-/** Queues a cuBLAS fp32 matmul that keeps the GPU busy while the host enqueues what follows it. */
-function pad(session: DeviceSession, options: MeasureOptions): void {
-  const { a, b, c, size } = session.paddingMatrices(options.paddingSize)
-  cublas.sgemm(a, b, c, size, size, size)
+/**
+ * Queues the work in front of a window: draw `draw`'s inputs, then with matmul padding a cuBLAS fp32 product that
+ * keeps the GPU busy while the host enqueues what follows it, then the L2 flush.
+ */
+function queuePreWindow({ session, plan, buffers }: TimedCase, padding: MeasureOptions['padding'], draw: number): void {
+  fillInputs(session, plan, buffers, draw)
+  if (padding === 'matmul') {
+    const { a, b, c, size } = session.paddingMatrices(plan.options.paddingSize)
+    cublas.sgemm(a, b, c, size, size, size)
+  }
+  flushL2(session, plan.options)
 }
 
 /** Evicts the solution's data from L2 by reading a buffer of flushFactor × L2 (or writing it, for comparison). */
@@ -341,7 +342,7 @@ function spinTimedOut(session: DeviceSession): boolean {
  * Whether solution() waits for its own GPU work before returning (a synchronize, a copy to the host): with the
  * stream held by a spin it then cannot return until the spin gives up, which the spin records.
  */
-function solutionWaitsForGpu(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, solution: SolutionCall, nextDraw: () => number): boolean {
+function solutionWaitsForGpu({ session, plan, buffers, solution, nextDraw }: TimedCase): boolean {
   hold(session, PROBE_SPIN_TIMEOUT_NS)
   try {
     fillInputs(session, plan, buffers, nextDraw())
@@ -357,15 +358,14 @@ function solutionWaitsForGpu(session: DeviceSession, plan: CasePlan, buffers: Ca
  * The GPU time of the work in front of a window (fresh inputs, padding, flush) with the stream held until all of
  * it is queued, so it contains no wait for the host: the least time the GPU needs before it reaches a window.
  */
-function measureCover(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, padding: MeasureOptions['padding'], nextDraw: () => number): number {
+function measureCover(timed: TimedCase, padding: MeasureOptions['padding']): number {
+  const { session, nextDraw } = timed
   const [start, end] = session.events(2) as [bigint, bigint]
   let fastest = Infinity
   for (let i = 0; i < COVER_REPETITIONS; i++) {
     hold(session, BATCH_SPIN_TIMEOUT_NS)
     cuda.eventRecord(start)
-    fillInputs(session, plan, buffers, nextDraw())
-    if (padding === 'matmul') pad(session, plan.options)
-    flushL2(session, plan.options)
+    queuePreWindow(timed, padding, nextDraw())
     cuda.eventRecord(end)
     release(session)
     cuda.synchronize()
