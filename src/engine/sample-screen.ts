@@ -3,6 +3,7 @@
 // A sample is the GPU time between two events around one call. It is wrong when the GPU sat idle inside that
 // window waiting for the host (a host stall longer than the padding in front of the call), when another context's
 // work ran on the GPU during it, or when the call left work that the window does not contain.
+import { summarize } from './stats.js'
 
 /** What one timed iteration recorded, in ms. */
 export interface IterationRecord {
@@ -33,12 +34,6 @@ export const COVER_MARGIN = 0.9
  */
 export const NEGLIGIBLE_EXCESS = 0.01
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
-
 /**
  * `coverMs`: the GPU time of the work in front of each window (inputs, padding, flush) measured with the stream
  * held, so with no idle gaps. `hostMayStall`: whether host enqueue time can reach into a window (matmul padding);
@@ -52,7 +47,7 @@ function median(values: readonly number[]): number {
  * window; an excess under NEGLIGIBLE_EXCESS of the sample is kept.
  */
 export function screenBatch(records: readonly IterationRecord[], coverMs: number, hostMayStall: boolean): ScreenedBatch {
-  const typicalCallMs = records.length > 0 ? median(records.map((r) => r.callHostMs)) : 0
+  const typicalCallMs = records.length > 0 ? summarize(records.map((r) => r.callHostMs)).median : 0
   const kept: number[] = []
   let interference = 0
   for (const r of records) {
