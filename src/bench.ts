@@ -11,7 +11,7 @@ import { compileReference, type BuildSettings } from './compile/harness.js'
 import { compile, DEFAULT_NVCC_FLAGS, findNvcc, NvccNotFoundError, SourceError } from './compile/nvcc.js'
 import { findCeilings } from './ceilings-cache.js'
 import { parseDtype, type Dtype } from './dtype.js'
-import { deviceHost, type DeviceHost } from './engine/client.js'
+import { gpuPool, type DeviceSelection, type GpuPool } from './engine/gpu-pool.js'
 import { findSanitizer } from './engine/sanitizer.js'
 import type { ArgPlan, CallTarget, CasePlan, DeviceReport, MeasuredCeilings, ModuleTarget, ReferencePlan } from './engine/messages.js'
 import { summarize } from './engine/stats.js'
@@ -46,7 +46,8 @@ export interface KernelBenchSpec extends Partial<MeasureOptions>, Floors {
 
 /** What the plugin passes to every worker (see plugin.ts). */
 export interface PluginSettings {
-  device: number
+  /** The GPUs cases are spread over (see src/engine/gpu-pool.ts). */
+  devices: DeviceSelection
   cacheDir: string
   nvcc?: string
   /** The compile target (default: the GPU's own; without a GPU, CPU_ONLY_ARCH). */
@@ -228,10 +229,10 @@ function buildSettings(settings: PluginSettings, arch: string): BuildSettings {
   return { arch, cacheDir: settings.cacheDir, nvcc: settings.nvcc, jobs: settings.compileJobs }
 }
 
-/** The worker's device host (one per configuration, see deviceHost). */
-function hostFor(settings: PluginSettings, sanitizer?: string): DeviceHost {
-  const { device, cacheDir, nvcc, arch, compileJobs } = settings
-  return deviceHost({ device, cacheDir, nvcc, arch, compileJobs, ...(sanitizer && { sanitizer }) })
+/** The worker's GPUs (one pool per configuration, see gpuPool). */
+function poolFor(settings: PluginSettings): GpuPool {
+  const { devices, cacheDir, nvcc, arch, compileJobs } = settings
+  return gpuPool(devices, { cacheDir, nvcc, arch, compileJobs })
 }
 
 /**
@@ -244,7 +245,7 @@ export function startCompiles(name: string, spec: KernelBenchSpec, benchFile: st
   const start = async () => {
     const resolved = resolveSpec(spec, settings)
     const file = solutionFile(name, resolved, benchFile)
-    const status = await hostFor(settings).ready()
+    const status = await poolFor(settings).ready()
     // Without a GPU, the CPU-only CI target; a GPU that failed to come up fails the bench when it runs.
     const arch = status.available ? status.arch : status.noGpu ? (settings.arch ?? CPU_ONLY_ARCH) : undefined
     if (arch === undefined) return
@@ -282,18 +283,18 @@ function skippedBench(header: KernelBenchResult, cases: readonly TestCase[], ski
   return { header: { ...header, skipped }, cases, runCase: rejected, sanitizeCase: rejected }
 }
 
-/** Runs one case of a compiled bench on a device host and collects its outcome with the case's figures. */
-type CaseRunner = (c: TestCase, on: DeviceHost, mode: CasePlan['mode'], options: MeasureOptions) => Promise<CaseResult>
+/** Runs one case of a compiled bench on a free GPU of the pool and collects its outcome with the case's figures. */
+type CaseRunner = (c: TestCase, mode: CasePlan['mode'], options: MeasureOptions, sanitizer?: string) => Promise<CaseResult>
 
-function caseRunner(name: string, spec: ResolvedSpec, solution: CallTarget | ModuleTarget, reference: ReferencePlan): CaseRunner {
+function caseRunner(name: string, spec: ResolvedSpec, solution: CallTarget | ModuleTarget, reference: ReferencePlan, pool: GpuPool): CaseRunner {
   const { problem, dtype } = spec
   const tolerance = toleranceFor(problem, dtype)
-  return async (c, on, mode, options) => {
+  return async (c, mode, options, sanitizer) => {
     const seed = caseSeed(problem.name, c.name)
     const args = argPlans(problem, dtype, c)
     const plan: CasePlan = { benchName: name, caseName: c.name, seed, args, tolerance, solution, reference, mode, options }
-    const outcome = await on.run(plan)
-    const result: CaseResult = { name: c.name, params: { ...c.params }, flops: problem.flops(c), bytes: problem.bytes(c, dtype), outcome }
+    const { outcome, gpu } = await pool.run(plan, sanitizer)
+    const result: CaseResult = { name: c.name, params: { ...c.params }, gpu, flops: problem.flops(c), bytes: problem.bytes(c, dtype), outcome }
     if (outcome.status === 'ok' && outcome.timing && outcome.timing.samplesMs.length > 0) result.summary = summarize(outcome.timing.samplesMs)
     return result
   }
@@ -301,13 +302,14 @@ function caseRunner(name: string, spec: ResolvedSpec, solution: CallTarget | Mod
 
 /** The GPU's ceilings for a bench-mode result: cached ones, or measured now where the plugin asks for it. */
 async function benchCeilings(
-  host: DeviceHost,
+  pool: GpuPool,
   device: DeviceReport,
   context: BenchContext,
   options: MeasureOptions,
 ): Promise<MeasuredCeilings | undefined> {
   if (context.mode !== 'bench') return undefined
-  const measure = context.settings.ceilings ? () => host.ceilings(options) : undefined
+  // Every GPU of the pool is of one model: the first one's ceilings stand for all.
+  const measure = context.settings.ceilings ? () => pool.firstHost().ceilings(options) : undefined
   return (await findCeilings({ cacheDir: context.settings.cacheDir, device, measure }))?.ceilings
 }
 
@@ -317,25 +319,25 @@ export async function prepareKernelBench(name: string, spec: ResolvedSpec, conte
   const header = emptyResult(name, spec, context.mode)
   const file = solutionFile(name, spec, context.file)
   const { settings } = context
-  const host = hostFor(settings)
-  const status = await host.ready()
+  const pool = poolFor(settings)
+  const status = await pool.ready()
   if (!status.available) {
     if (!status.noGpu) throw new Error(`the GPU could not be prepared: ${status.reason}`)
     return skippedBench(header, cases, `no usable CUDA GPU: ${status.reason} — ${await compileWithoutGpu(spec, file, settings)}`)
   }
-  const ceilings = await benchCeilings(host, status.device, context, options)
-  Object.assign(header, { device: status.device, arch: status.arch, ...(ceilings && { ceilings }) })
+  const ceilings = await benchCeilings(pool, status.device, context, options)
+  const devices = status.devices.map(({ index, pciBusId }) => ({ index, pciBusId }))
+  Object.assign(header, { device: status.device, devices, arch: status.arch, ...(ceilings && { ceilings }) })
 
   const build = buildSettings(settings, status.arch)
   // Both builds were started when the file was collected (startCompiles): the solution's error comes first.
   const solution = await solutionTarget(spec, file, settings, build)
-  const run = caseRunner(name, spec, solution, await referencePlan(spec.problem, spec.dtype, build))
+  const run = caseRunner(name, spec, solution, await referencePlan(spec.problem, spec.dtype, build), pool)
   const sanitizeCase = async (c: TestCase): Promise<CaseResult> => {
-    const sanitized = hostFor(settings, findSanitizer(findNvcc(settings.nvcc)))
     const slow = { ...options, caseTimeoutMs: options.caseTimeoutMs * SANITIZER_SLOWDOWN }
-    return { ...(await run(c, sanitized, 'verify', slow)), name: memcheckName(c) }
+    return { ...(await run(c, 'verify', slow, findSanitizer(findNvcc(settings.nvcc)))), name: memcheckName(c) }
   }
-  return { header, cases, runCase: (c) => run(c, host, context.mode, options), sanitizeCase }
+  return { header, cases, runCase: (c) => run(c, context.mode, options), sanitizeCase }
 }
 
 /** The case that moves the fewest bytes: the quickest to run under memcheck. */
@@ -343,19 +345,36 @@ function smallestCase(problem: Problem, dtype: Dtype, cases: readonly TestCase[]
   return cases.reduce((best, c) => (problem.bytes(c, dtype) < problem.bytes(best, dtype) ? c : best))
 }
 
-/** Runs every case of a resolved spec (after a memcheck run of the smallest, in sanitize mode). */
+/** Runs `run` over the items, at most `width` at a time, and gives the results in the items' order. */
+async function runAtMost<T, R>(items: readonly T[], width: number, run: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = []
+  let next = 0
+  const lane = async () => {
+    for (let index = next++; index < items.length; index = next++) results[index] = await run(items[index]!, index)
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, lane))
+  return results
+}
+
+/**
+ * Runs every case of a resolved spec (after a memcheck run of the smallest, in sanitize mode), as many at once as
+ * the run has GPUs: each case claims a free GPU (src/engine/gpu-pool.ts), so one bench file can fill them all.
+ */
 export async function runResolvedBench(name: string, spec: ResolvedSpec, context: BenchContext): Promise<KernelBenchResult> {
   const { header: result, cases, runCase, sanitizeCase } = await prepareKernelBench(name, spec, context)
   if (result.skipped) return result
-  const steps = cases.map((c) => ({ name: c.name, run: () => runCase(c) }))
+  const total = cases.length + (context.settings.sanitize ? 1 : 0)
   if (context.settings.sanitize) {
     const smallest = smallestCase(spec.problem, spec.dtype, cases)
-    steps.unshift({ name: memcheckName(smallest), run: () => sanitizeCase(smallest) })
+    context.onCase?.(0, total, memcheckName(smallest))
+    result.cases.push(await sanitizeCase(smallest))
   }
-  for (const [index, step] of steps.entries()) {
-    context.onCase?.(index, steps.length, step.name)
-    result.cases.push(await step.run())
-  }
+  const first = result.cases.length
+  const timed = await runAtMost(cases, result.devices?.length ?? 1, (c, index) => {
+    context.onCase?.(first + index, total, c.name)
+    return runCase(c)
+  })
+  result.cases.push(...timed)
   return result
 }
 

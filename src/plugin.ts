@@ -8,6 +8,7 @@ import type { ViteUserConfig } from 'vitest/config'
 import { resolveBaselineSettings, type BaselineOptions } from './baseline/guard.js'
 import type { PluginSettings } from './bench.js'
 import { resolveCompileJobs } from './compile/build-locks.js'
+import { checkDeviceSelection, deviceSelectionFromEnv } from './engine/gpu-pool.js'
 import { resolveMeasureOptions, type MeasureOptions } from './options.js'
 import { DEFAULT_CACHE_DIR } from './paths.js'
 import { RUN_KEY, SETTINGS_KEY, type RunContext } from './registry.js'
@@ -16,7 +17,12 @@ import { isBenchmarkProject, KernelBenchReporter, KernelTestReporter } from './r
 import { cudaSourcesNamedBy } from './watch-cu.js'
 
 export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, ReportOptions {
-  /** CUDA device index to benchmark on (default 0, or the KERNELBENCH_DEVICE environment variable). */
+  /**
+   * The GPUs cases are spread over, one case per GPU at a time: 'all' (default) is every GPU of device 0's model;
+   * a list names GPUs of one model. KERNELBENCH_DEVICES ('all' or '0,2') overrides it.
+   */
+  devices?: 'all' | number[]
+  /** One GPU: the same as `devices: [device]` (KERNELBENCH_DEVICE overrides it). */
   device?: number
   /** Path of nvcc (default: CUDA_HOME/bin, PATH, /usr/local/cuda/bin). */
   nvcc?: string
@@ -88,12 +94,13 @@ function replaceDefaultReporter(reporters: Reporters | undefined, ours: (options
 
 export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugin {
   const { report, rest } = splitReportOptions(options)
-  const { device, nvcc, arch, nvccFlags, cacheDir, compileJobs, baseline: baselineOptions, sanitize, ceilings, allowAboveRoofline, ...measure } = rest
+  const { devices, device, nvcc, arch, nvccFlags, cacheDir, compileJobs, baseline: baselineOptions, sanitize, ceilings, allowAboveRoofline, ...measure } = rest
   // Checked once, when the config loads (a bad option fails here, not in every worker); each worker overlays a
   // bench's spec and the environment on it (bench.ts resolveSpec).
   const measureOptions = resolveMeasureOptions(measure)
   const baseline = resolveBaselineSettings(baselineOptions)
   const jobs = resolveCompileJobs(compileJobs)
+  const selection = deviceSelectionFromEnv(process.env) ?? checkDeviceSelection(devices ?? (device === undefined ? 'all' : [device]), devices ? 'devices' : 'device')
   const vitest4 = vitestMajor() === 4
   return {
     name: 'vitest-kernel-bench',
@@ -107,7 +114,7 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
       config.test = { ...config.test, reporters: replaceDefaultReporter(config.test?.reporters, ours) }
       const root = path.resolve(config.root ?? process.cwd())
       const settings: PluginSettings = {
-        device: device ?? Number(process.env.KERNELBENCH_DEVICE ?? 0),
+        devices: selection,
         cacheDir: path.resolve(root, cacheDir ?? DEFAULT_CACHE_DIR),
         nvcc,
         arch,

@@ -1,7 +1,7 @@
 // What a kernelBench produces: plain data that travels from the Vitest worker to the reporter in task.meta.
 import type { Dtype } from './dtype.js'
 import type { SampleSummary } from './engine/stats.js'
-import type { CaseOutcome, DeviceReport, MeasuredCeilings } from './engine/messages.js'
+import type { CaseOutcome, DeviceReport, GpuRef, MeasuredCeilings } from './engine/messages.js'
 import type { MeasureOptions } from './options.js'
 
 export const RESULT_SCHEMA_VERSION = 1
@@ -9,6 +9,8 @@ export const RESULT_SCHEMA_VERSION = 1
 export interface CaseResult {
   name: string
   params: Record<string, number>
+  /** The GPU that ran the case (absent where no GPU ran it). */
+  gpu?: GpuRef
   flops: number
   /** Fewest bytes the case must move (each input read once, each output written once). */
   bytes: number
@@ -49,7 +51,10 @@ export interface KernelBenchResult {
   solution: string
   dtype: Dtype
   mode: 'verify' | 'bench'
+  /** The first GPU of the run's set: every GPU of the set is this model (src/engine/gpu-pool.ts). */
   device?: DeviceReport
+  /** Every GPU the run spread cases over; each case says which one ran it. */
+  devices?: GpuRef[]
   arch?: string
   /** The GPU's measured ceilings (cuBLAS GEMM per dtype, device-to-device copy), when measured or cached (bench mode). */
   ceilings?: MeasuredCeilings

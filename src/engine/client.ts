@@ -9,10 +9,10 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { HostConfig } from './host.js'
 import type { MeasureOptions } from '../options.js'
-import type { CaseOutcome, CasePlan, CeilingsOutcome, DeviceReport, ErrorOutcome, HostMessage, HostRequest } from './messages.js'
+import type { CaseOutcome, CasePlan, CeilingsOutcome, DeviceReport, ErrorOutcome, GpuListing, HostMessage, HostRequest } from './messages.js'
 import { firstSanitizerError } from './sanitizer.js'
 
-export type HostStatus = { available: true; device: DeviceReport; arch: string } | { available: false; reason: string; noGpu: boolean }
+export type HostStatus = { available: true; device: DeviceReport; arch: string; gpus: GpuListing[] } | { available: false; reason: string; noGpu: boolean }
 
 /** The answer to a request: a case's outcome, or the measured ceilings. */
 type Outcome = CaseOutcome | CeilingsOutcome
@@ -71,7 +71,7 @@ export class DeviceHost {
     this.child = child
     return new Promise<HostStatus>((resolve) => {
       child.on('message', (message: HostMessage) => {
-        if (message.type === 'ready') resolve({ available: true, device: message.device, arch: message.arch })
+        if (message.type === 'ready') resolve({ available: true, device: message.device, arch: message.arch, gpus: message.gpus })
         else if (message.type === 'init-failed') resolve({ available: false, reason: message.reason, noGpu: message.noGpu })
         else if ((message.type === 'result' || message.type === 'ceilings') && this.pending?.id === message.id) {
           // A host that lost its context exits right after this message: the next case must not be sent to it.

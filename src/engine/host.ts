@@ -9,7 +9,7 @@ import { measureCeilings } from './ceilings.js'
 import { DeviceSession } from './device-session.js'
 import { acquireGpuLock, lockPath } from './gpu-lock.js'
 import { contextLost, runCase } from './measure.js'
-import type { ErrorOutcome, HostMessage, HostRequest } from './messages.js'
+import type { ErrorOutcome, GpuListing, HostMessage, HostRequest } from './messages.js'
 
 export interface HostConfig {
   device: number
@@ -32,6 +32,14 @@ function lockGpu(pciBusId: string, device: number): () => void {
   return acquireGpuLock(lockPath(pciBusId), (owner) =>
     process.stderr.write(`vitest-kernel-bench: waiting for GPU ${device} (${pciBusId}), in use by process ${owner}\n`),
   )
+}
+
+/** Every GPU of the machine (properties only: no context is created on the others). */
+function listGpus(count: number): GpuListing[] {
+  return Array.from({ length: count }, (_, index) => {
+    const { name, pciBusId } = cuda.deviceInfo(index)
+    return { index, name, pciBusId }
+  })
 }
 
 function start(config: HostConfig, warm: boolean): DeviceSession | undefined {
@@ -61,6 +69,7 @@ function start(config: HostConfig, warm: boolean): DeviceSession | undefined {
     send({
       type: 'ready',
       arch,
+      gpus: listGpus(probe.count),
       device: {
         ...session.info,
         maxSmClockMHz: session.maxSmClockMHz,

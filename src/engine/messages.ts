@@ -144,8 +144,18 @@ export interface DeviceReport extends DeviceInfo {
   nvmlError?: string
 }
 
+/** A GPU of the machine, as the device host lists them all when it starts (for the run's choice of GPUs). */
+export interface GpuListing {
+  index: number
+  name: string
+  pciBusId: string
+}
+
+/** Which GPU ran a case. */
+export type GpuRef = Pick<GpuListing, 'index' | 'pciBusId'>
+
 export type HostMessage =
-  | { type: 'ready'; device: DeviceReport; arch: string }
+  | { type: 'ready'; device: DeviceReport; arch: string; gpus: GpuListing[] }
   | { type: 'init-failed'; reason: string; noGpu: boolean }
   | { type: 'result'; id: number; outcome: CaseOutcome }
   | { type: 'ceilings'; id: number; outcome: CeilingsOutcome }

@@ -49,7 +49,7 @@ function devicesSection(sources: readonly ReportSource[]): string {
     for (const { result } of file.benches) {
       if (!result?.device || !result.arch) continue
       const lines = [
-        `<p><strong>${escape(deviceLine(result.device, result.arch))}</strong>`,
+        `<p><strong>${escape(deviceLine(result.device, result.arch, result.devices))}</strong>`,
         ...(result.ceilings ? [`<br>${escape(ceilingsLine(result.ceilings))}`] : []),
         ...deviceNotes(result.device, result.ceilings).map((note) => `<br><span class="note">${escape(note)}</span>`),
         '</p>',

@@ -6,7 +6,7 @@
 import pc from 'picocolors'
 import { geometricMean } from '../engine/stats.js'
 import type { StopReason } from '../engine/stopping.js'
-import type { DeviceReport, MeasuredCeilings } from '../engine/messages.js'
+import type { DeviceReport, GpuRef, MeasuredCeilings } from '../engine/messages.js'
 import { caseFailures, type CaseResult, type CaseVerdict, type KernelBenchResult } from '../results.js'
 import { ceilingPeaks, ceilingsLine, peaksNote } from './ceilings.js'
 import { formatBandwidth, formatBytes, formatCv, formatFlops, formatFraction, formatPercent, formatTime, renderTable, type Align } from './format.js'
@@ -23,11 +23,15 @@ export const SOL_FAILURE =
 /** Marks a row whose case fell back from spin to matmul padding; the line under the table says why. */
 export const PADDING_FALLBACK_MARK = '†'
 
-/** The device in one line: model, SMs, L2, memory, clocks, driver, runtime and compile target. */
-export function deviceLine(device: DeviceReport, arch: string): string {
+/**
+ * The device in one line: model (and which GPUs, where a run spread cases over several of that model), SMs, L2,
+ * memory, clocks, driver, runtime and compile target. The clock is the first GPU's.
+ */
+export function deviceLine(device: DeviceReport, arch: string, devices: readonly GpuRef[] = []): string {
   const clock = Number.isFinite(device.startSmClockMHz) ? `${device.startSmClockMHz} MHz now, ` : ''
+  const model = devices.length > 1 ? `${devices.length} × ${device.name} (GPUs ${devices.map((d) => d.index).join(', ')})` : device.name
   return (
-    `${device.name}  ·  ${device.multiProcessors} SMs  ·  L2 ${formatBytes(device.l2CacheBytes)}  ·  ` +
+    `${model}  ·  ${device.multiProcessors} SMs  ·  L2 ${formatBytes(device.l2CacheBytes)}  ·  ` +
     `${formatBytes(device.totalMemoryBytes)}  ·  SM clock ${clock}${device.maxSmClockMHz} MHz max  ·  ` +
     `driver ${device.driverRelease ?? device.driverVersion} (CUDA ${device.driverVersion})  ·  runtime ${device.runtimeVersion}  ·  ${arch}`
   )
@@ -44,9 +48,9 @@ export function deviceNotes(device: DeviceReport, ceilings: MeasuredCeilings | u
 }
 
 /** The device line, its measured ceilings (when there are some) and its notes. */
-export function renderDeviceHeader(device: DeviceReport, arch: string, ceilings?: MeasuredCeilings): string {
+export function renderDeviceHeader(device: DeviceReport, arch: string, ceilings?: MeasuredCeilings, devices?: readonly GpuRef[]): string {
   return [
-    pc.bold(deviceLine(device, arch)),
+    pc.bold(deviceLine(device, arch, devices)),
     ...(ceilings ? [ceilingsLine(ceilings)] : []),
     ...deviceNotes(device, ceilings).map((note) => pc.yellow(note)),
   ].join('\n')
@@ -106,12 +110,16 @@ export interface Cell {
 const cell = (text: string, tone: Tone = 'plain'): Cell => ({ text, tone })
 
 /** The figure columns of a timed row, in table order. */
-const FIGURE_COLUMNS = ['median', 'cv', 'throughput', 'bandwidth', 'peak', 'bw', 'sol', 'practical', 'clock', 'n', 'stop'] as const
+const FIGURE_COLUMNS = ['median', 'cv', 'throughput', 'bandwidth', 'peak', 'bw', 'sol', 'practical', 'clock', 'gpu', 'n', 'stop'] as const
 export type FigureColumn = (typeof FIGURE_COLUMNS)[number]
 
-/** The columns a result's table has: 'practical' only where the GPU's ceilings were measured. */
+/**
+ * The columns a result's table has: 'practical' only where the GPU's ceilings were measured, 'gpu' (which GPU
+ * timed the case) only where the run spread cases over several.
+ */
 export function figureColumns(result: KernelBenchResult): FigureColumn[] {
-  return FIGURE_COLUMNS.filter((k) => k !== 'practical' || result.ceilings !== undefined)
+  const shown: Partial<Record<FigureColumn, boolean>> = { practical: result.ceilings !== undefined, gpu: (result.devices?.length ?? 1) > 1 }
+  return FIGURE_COLUMNS.filter((k) => shown[k] ?? true)
 }
 
 /** A timed case has a cell per figure column; any other case one status cell (wrong, error, verified). */
@@ -141,6 +149,7 @@ export function caseCells(result: KernelBenchResult, c: CaseResult): CaseCells {
       sol,
       practical: cell(formatPercent(f.practical?.solPercent)),
       clock: cell(Number.isFinite(f.smClockMHz) ? `${Math.round(f.smClockMHz)}` : '—'),
+      gpu: cell(c.gpu === undefined ? '—' : `${c.gpu.index}`),
       n: dropped ? cell(`${f.samples} (-${dropped})`, 'warn') : cell(`${f.samples}`),
       stop: cell(STOP_LABEL[f.stopReason]),
     },
@@ -266,6 +275,7 @@ const TITLE: Record<FigureColumn, string> = {
   sol: 'SOL',
   practical: 'practical',
   clock: 'SM MHz',
+  gpu: 'GPU',
   n: 'n',
   stop: 'stop',
 }

@@ -31,6 +31,7 @@ const COLUMN_TITLE: Record<OtherColumn, string> = {
   sol: 'SOL',
   practical: '% of practical peak',
   clock: 'SM MHz',
+  gpu: 'GPU',
   n: 'samples',
   stop: 'stop rule',
 }
@@ -140,7 +141,7 @@ function deviceLines(benches: readonly ReportedBench[]): string[] {
   const lines: string[] = []
   for (const { result } of benches) {
     if (!result?.device || !result.arch) continue
-    const block = [`**${escape(deviceLine(result.device, result.arch))}**`, '']
+    const block = [`**${escape(deviceLine(result.device, result.arch, result.devices))}**`, '']
     if (result.ceilings) block.push(escape(ceilingsLine(result.ceilings)), '')
     const notes = deviceNotes(result.device, result.ceilings)
     // One quote paragraph per note: consecutive quote lines would run together into one.

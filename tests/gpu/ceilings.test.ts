@@ -71,7 +71,7 @@ describe.skipIf(!gpu.available)(`ceilings on the GPU${gpu.available ? '' : ` (sk
 
   it('a bench run with the option uses the cached ceilings and reports % of practical peak', async () => {
     if (!measured) throw new Error('needs the ceilings of the test above')
-    const settings: PluginSettings = { device: 0, cacheDir, measure: {}, ceilings: true }
+    const settings: PluginSettings = { devices: [0], cacheDir, measure: {}, ceilings: true }
     const solution = '../../problems/vector-addition/solutions/vector_add.cu'
     const result = await runKernelBench('vector add', { problem: vectorAddition, solution, cases: (c) => c.params.n === 2 ** 26 }, { file, mode: 'bench', settings })
     expect(result.ceilings?.measuredAt).toBe(measured.measuredAt)

@@ -10,7 +10,7 @@ import { failureMessage } from '../../src/results.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')
-const settings: PluginSettings = { device: 0, cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
+const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
 const gpu = probeGpu()
 const fixture = (name: string) => `../fixtures/solutions/${name}`
 const honest = '../../problems/vector-addition/solutions/vector_add.cu'

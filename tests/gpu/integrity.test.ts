@@ -11,7 +11,7 @@ import { failureMessage, type CaseResult } from '../../src/results.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')
-const settings: PluginSettings = { device: 0, cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
+const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
 const gpu = probeGpu()
 const hostile = (name: string) => `../fixtures/solutions/hostile/${name}.cu`
 const honest = '../../problems/vector-addition/solutions/vector_add.cu'

@@ -10,7 +10,7 @@ import { dropIns, examples, planted } from '../catalog/index.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')
-const settings: PluginSettings = { device: 0, cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
+const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
 const gpu = probeGpu()
 const label = (e: { problem: { name: string }; dtype: string; solution: string }) => `${e.problem.name} (${e.dtype}) ${path.basename(e.solution)}`
 

@@ -14,7 +14,7 @@ import type { KernelBenchProgress } from '../../src/results.js'
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')
 const cacheDir = path.join(root, 'node_modules/.cache/vitest-kernel-bench')
-const settings: PluginSettings = { device: 0, cacheDir, measure: {} }
+const settings: PluginSettings = { devices: [0], cacheDir, measure: {} }
 const gpu = probeGpu()
 const twoCases = (c: { params: Readonly<Record<string, number>> }) => c.params.n === 2 ** 20 || c.params.n === 2 ** 22
 

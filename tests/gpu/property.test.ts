@@ -17,7 +17,7 @@ import { resolveShapeSpace } from '../../src/verify/shapes.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')
-const settings: PluginSettings = { device: 0, cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
+const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
 const gpu = probeGpu()
 const honest = '../../problems/vector-addition/solutions/vector_add.cu'
 /** Wrong from n = 257 on: element 256 is never written. */

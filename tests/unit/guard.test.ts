@@ -253,7 +253,7 @@ describe('settings and floors', () => {
   })
 
   it('resolveSpec separates the guard rules from measurement options and checks them', () => {
-    const settings = { device: 0, cacheDir: root, measure: { targetCv: 0.03 } }
+    const settings = { devices: [0], cacheDir: root, measure: { targetCv: 0.03 } }
     const spec = { problem: vectorAddition, solution: 'x.cu' }
     const resolved = resolveSpec({ ...spec, minTflops: 5, maxRuntimeMs: 2, minGflops: undefined, minTimeMs: 7 }, settings)
     expect(resolved.guard).toEqual({ floors: { minTflops: 5, maxRuntimeMs: 2 }, allowAboveRoofline: false })

@@ -171,6 +171,19 @@ describe('renderKernelResult', () => {
     expect(lines.at(-1)).toBe(`  † n = 2^26: ${fallback}`)
   })
 
+  it('says which GPU timed each case when the run spread cases over several', () => {
+    const onGpu = (c: CaseResult, index: number): CaseResult => ({ ...c, gpu: { index, pciBusId: `00000000:${19 + index}:00.0` } })
+    const devices = [0, 1].map((index) => ({ index, pciBusId: `00000000:${19 + index}:00.0` }))
+    const twoGpus = result([onGpu(RECORDED.cases[0]!, 1), onGpu(RECORDED.cases[1]!, 0)], { devices })
+    const cells = (line: string) => line.trim().split(/ {2,}/).slice(-4)
+    const [, header, first, second] = plain(renderKernelResult(twoGpus)).split('\n').map(cells)
+    expect(header).toEqual(['SM MHz', 'GPU', 'n', 'stop'])
+    expect(first).toEqual(['1975', '1', '120', 'cv'])
+    expect(second).toEqual(['1890', '0', '200 (-3)', 'max-time'])
+    // One GPU: no column, whatever the cases say.
+    expect(plain(renderKernelResult({ ...twoGpus, devices: devices.slice(0, 1) }))).not.toContain('GPU')
+  })
+
   it('has no SOL warning when every case is under the floor', () => {
     expect(plain(renderKernelResult(RECORDED))).not.toContain('SOL above 100%')
   })
@@ -182,6 +195,11 @@ describe('renderDeviceHeader', () => {
       'NVIDIA H200  ·  132 SMs  ·  L2 50 MiB  ·  140 GiB  ·  SM clock 1755 MHz now, 1980 MHz max  ·  ' +
         'driver 580.95.05 (CUDA 13.0)  ·  runtime 13.0  ·  sm_90a',
     )
+  })
+
+  it('names how many GPUs of the model, and which, when the run used several', () => {
+    const devices = [0, 1].map((index) => ({ index, pciBusId: `00000000:${19 + index}:00.0` }))
+    expect(plain(renderDeviceHeader(H200, 'sm_90a', undefined, devices))).toMatch(/^2 × NVIDIA H200 \(GPUs 0, 1\)  ·  132 SMs/)
   })
 
   it('leaves out the current clock when NVML gave none, and says why clocks are unknown', () => {

@@ -1,0 +1,47 @@
+// Several GPUs of one host: a bench's cases are spread over every GPU of the selection, each case says which GPU
+// timed it, and a selection of one GPU keeps every case there. Needs two GPUs of one model; skipped, with the
+// reason in the suite's name, elsewhere.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { vectorAddition } from '../../problems/index.js'
+import { runKernelBench, type PluginSettings } from '../../src/bench.js'
+import { probeGpu } from '../../src/native/cuda.js'
+import { failureMessage } from '../../src/results.js'
+
+const file = fileURLToPath(import.meta.url)
+const root = path.resolve(path.dirname(file), '../..')
+const cacheDir = path.join(root, 'node_modules/.cache/vitest-kernel-bench')
+const gpu = probeGpu()
+const gpus = gpu.available ? gpu.count : 0
+const why = gpu.available ? `this host has ${gpus} GPU${gpus === 1 ? '' : 's'}` : gpu.reason
+const spec = {
+  problem: vectorAddition,
+  solution: '../../problems/vector-addition/solutions/vector_add.cu',
+  cases: (c: { params: Readonly<Record<string, number>> }) => (c.params.n ?? 0) >= 2 ** 20 && (c.params.n ?? 0) <= 2 ** 24,
+  maxTimeMs: 300,
+}
+
+function run(devices: PluginSettings['devices']) {
+  return runKernelBench('multi-gpu', spec, { file, mode: 'bench', settings: { devices, cacheDir, measure: {} } })
+}
+
+describe.skipIf(gpus < 2)(`on several GPUs${gpus < 2 ? ` (skipped: ${why}; needs 2)` : ''}`, { timeout: 300_000 }, () => {
+  it("'all' spreads one bench's cases over the GPUs and names the GPU of each", async () => {
+    const result = await run('all')
+    expect(failureMessage(result)).toBeUndefined()
+    expect(result.devices!.length).toBeGreaterThanOrEqual(2)
+    const used = new Set(result.cases.map((c) => c.gpu!.index))
+    expect(used.size).toBeGreaterThanOrEqual(2)
+    for (const c of result.cases) {
+      expect(result.devices).toContainEqual(c.gpu)
+      expect(c.summary!.median).toBeGreaterThan(0)
+    }
+  })
+
+  it('a selection of one GPU keeps every case on it', async () => {
+    const result = await run([1])
+    expect(result.devices).toEqual([{ index: 1, pciBusId: expect.any(String) }])
+    expect(new Set(result.cases.map((c) => c.gpu!.index))).toEqual(new Set([1]))
+  })
+})

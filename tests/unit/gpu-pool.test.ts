@@ -1,0 +1,83 @@
+// Spreading cases over the GPUs of a host: which GPUs a selection names, and how a case claims a free one. The
+// claims are real lock files (in a scratch folder), so several claimants in one process behave as several workers.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { checkDeviceSelection, claimFirstFree, claimOrder, claimPath, deviceSelectionFromEnv, resolveDevices } from '../../src/engine/gpu-pool.js'
+import type { GpuListing } from '../../src/engine/messages.js'
+
+const H200 = 'NVIDIA H200'
+const gpus: GpuListing[] = [
+  { index: 0, name: H200, pciBusId: '00000000:19:00.0' },
+  { index: 1, name: H200, pciBusId: '00000000:3B:00.0' },
+  { index: 2, name: 'NVIDIA A100-SXM4-80GB', pciBusId: '00000000:4C:00.0' },
+  { index: 3, name: H200, pciBusId: '00000000:5D:00.0' },
+]
+
+describe('which GPUs a run uses', () => {
+  it("'all' takes every GPU of device 0's model and leaves other models out", () => {
+    expect(resolveDevices('all', gpus).map((g) => g.index)).toEqual([0, 1, 3])
+    expect(resolveDevices('all', [gpus[0]!])).toEqual([gpus[0]])
+  })
+
+  it('a list keeps its order and must name existing GPUs of one model', () => {
+    expect(resolveDevices([3, 0], gpus).map((g) => g.index)).toEqual([3, 0])
+    expect(() => resolveDevices([0, 2], gpus)).toThrow(/mixes GPU models: GPU 0 is NVIDIA H200, GPU 2 is NVIDIA A100/)
+    expect(() => resolveDevices([0, 7], gpus)).toThrow('devices names GPU 7, which does not exist: this host has 4 (0–3)')
+    expect(() => resolveDevices([5], gpus)).toThrow('GPU 5 does not exist: this host has 4')
+  })
+
+  it('reads KERNELBENCH_DEVICES, then the single KERNELBENCH_DEVICE', () => {
+    expect(deviceSelectionFromEnv({})).toBeUndefined()
+    expect(deviceSelectionFromEnv({ KERNELBENCH_DEVICES: 'all' })).toBe('all')
+    expect(deviceSelectionFromEnv({ KERNELBENCH_DEVICES: '1, 3,1' })).toEqual([1, 3])
+    expect(deviceSelectionFromEnv({ KERNELBENCH_DEVICE: '2' })).toEqual([2])
+    expect(deviceSelectionFromEnv({ KERNELBENCH_DEVICES: '0,1', KERNELBENCH_DEVICE: '2' })).toEqual([0, 1])
+    expect(() => deviceSelectionFromEnv({ KERNELBENCH_DEVICES: '0,,1' })).toThrow(/KERNELBENCH_DEVICES must be 'all' or CUDA device indices/)
+    expect(() => deviceSelectionFromEnv({ KERNELBENCH_DEVICE: 'gpu1' })).toThrow(/KERNELBENCH_DEVICE must be/)
+  })
+
+  it("checks the plugin's option", () => {
+    expect(checkDeviceSelection('all')).toBe('all')
+    expect(checkDeviceSelection([1, 0])).toEqual([1, 0])
+    expect(() => checkDeviceSelection([])).toThrow('devices must name at least one CUDA device index')
+    expect(() => checkDeviceSelection([0.5])).toThrow(/integers >= 0/)
+    expect(() => checkDeviceSelection('first')).toThrow(`devices must be 'all' or an array of CUDA device indices (got "first")`)
+  })
+})
+
+describe('claiming a free GPU for a case', () => {
+  let dir: string
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-gpu-pool-'))
+  })
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const two = gpus.slice(0, 2)
+
+  it('tries the GPU used last first', () => {
+    expect(claimOrder(two, undefined).map((g) => g.index)).toEqual([0, 1])
+    expect(claimOrder(two, 1).map((g) => g.index)).toEqual([1, 0])
+  })
+
+  it('takes the first free GPU, the next one while it is claimed, and waits while all are', async () => {
+    const first = await claimFirstFree(two, dir)
+    const second = await claimFirstFree(two, dir)
+    expect([first.gpu.index, second.gpu.index]).toEqual([0, 1])
+    expect(fs.readFileSync(claimPath(two[0]!.pciBusId, dir), 'utf8')).toBe(String(process.pid))
+
+    let third: number | undefined
+    const waiting = claimFirstFree(two, dir).then((claim) => (third = claim.gpu.index))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(third).toBeUndefined()
+    second.release()
+    await waiting
+    expect(third).toBe(1)
+    first.release()
+  })
+
+  it("takes over a claim whose process is gone", async () => {
+    fs.writeFileSync(claimPath(two[0]!.pciBusId, dir), '2147483646')
+    expect((await claimFirstFree(two, dir)).gpu.index).toBe(0)
+  })
+})
