@@ -1,5 +1,5 @@
 // CUPTI shim for the `cupti` timing mode: the GPU start and end timestamps of the work that one solution() call
-// launches, on every stream. The harness pushes an external correlation id (the iteration number) before calling
+// launches, on every stream, and how long the GPU was busy with it. The harness pushes an external correlation id (the iteration number) before calling
 // solution() and pops it after; CUPTI then tags every CUDA API call made in between, and so every kernel, memcpy
 // and memset those calls launched, with that id. Work launched outside push/pop (L2 flush, padding) has no id and
 // is left out. Compiled by src/compile/cupti-shim.ts, called through src/native/cupti.ts. Every entry point but
@@ -12,6 +12,8 @@
 #include <map>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -33,13 +35,36 @@ const CUpti_ActivityKind kKinds[] = {
 const size_t kBufferBytes = 8u << 20;
 const size_t kBufferAlignment = 8;  // what CUPTI requires of activity buffers
 
-struct Span {
-  uint64_t start;
-  uint64_t end;
+// The GPU work of one API call, or of every call of one iteration: each kernel's, copy's or memset's interval.
+struct Work {
+  std::vector<std::pair<uint64_t, uint64_t>> intervals;
 
-  void widen(const Span& other) {
-    start = std::min(start, other.start);
-    end = std::max(end, other.end);
+  void add(const Work& other) { intervals.insert(intervals.end(), other.intervals.begin(), other.intervals.end()); }
+
+  uint64_t start() const {
+    uint64_t first = UINT64_MAX;
+    for (const auto& interval : intervals) first = std::min(first, interval.first);
+    return first;
+  }
+
+  uint64_t end() const {
+    uint64_t last = 0;
+    for (const auto& interval : intervals) last = std::max(last, interval.second);
+    return last;
+  }
+
+  // Time in which at least one interval ran: work overlapping on several streams counts once, and the gaps
+  // between intervals (the GPU waiting for the host to launch the next kernel) not at all.
+  uint64_t busy() {
+    std::sort(intervals.begin(), intervals.end());
+    uint64_t total = 0;
+    uint64_t coveredUntil = 0;
+    for (const auto& [from, to] : intervals) {
+      uint64_t begin = std::max(from, coveredUntil);
+      if (to > begin) total += to - begin;
+      coveredUntil = std::max(coveredUntil, to);
+    }
+    return total;
   }
 };
 
@@ -47,8 +72,8 @@ struct Span {
 // of one API call can arrive in any order and in different buffers, so both halves of the join are kept until read.
 std::mutex mutex;
 std::unordered_map<uint32_t, uint64_t> iterationByCorrelation;  // correlationId -> pushed id
-std::unordered_map<uint32_t, Span> workByCorrelation;           // correlationId -> span of its GPU work
-std::map<uint64_t, Span> spanByIteration;                       // joined, not yet read; ordered by id
+std::unordered_map<uint32_t, Work> workByCorrelation;           // correlationId -> its GPU work
+std::map<uint64_t, Work> workByIteration;                       // joined, not yet read; ordered by id
 uint64_t lostRecords = 0;
 
 template <typename Record>
@@ -58,9 +83,8 @@ void addWork(const Record* record) {
     ++lostRecords;
     return;
   }
-  Span span{record->start, record->end};
-  auto [entry, inserted] = workByCorrelation.try_emplace(record->correlationId, span);
-  if (!inserted) entry->second.widen(span);  // one API call, several kernels: a CUDA graph launch
+  // One API call may launch several kernels: a CUDA graph launch.
+  workByCorrelation[record->correlationId].intervals.emplace_back(record->start, record->end);
 }
 
 void addRecord(const CUpti_Activity* record) {
@@ -104,15 +128,14 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
   std::free(buffer);
 }
 
-// Moves every joined (iteration, work) pair into spanByIteration. Called only after a flush that followed a device
+// Moves every joined (iteration, work) pair into workByIteration. Called only after a flush that followed a device
 // synchronize, so what stays unjoined never will be: work launched outside push/pop, or API calls inside it that
 // launched nothing. Caller holds the mutex.
 void joinAndDiscardTheRest() {
   for (const auto& [correlationId, work] : workByCorrelation) {
     auto iteration = iterationByCorrelation.find(correlationId);
     if (iteration == iterationByCorrelation.end()) continue;
-    auto [entry, inserted] = spanByIteration.try_emplace(iteration->second, work);
-    if (!inserted) entry->second.widen(work);
+    workByIteration[iteration->second].add(work);
   }
   workByCorrelation.clear();
   iterationByCorrelation.clear();
@@ -136,7 +159,7 @@ extern "C" int kb_cupti_start(void) {
     std::lock_guard<std::mutex> lock(mutex);
     iterationByCorrelation.clear();
     workByCorrelation.clear();
-    spanByIteration.clear();
+    workByIteration.clear();
     lostRecords = 0;
   }
   CUptiResult status = cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted);
@@ -161,17 +184,18 @@ extern "C" int kb_cupti_pop(void) {
 // complete. The mutex is not held here: CUPTI may run the callback on this thread, inside the flush.
 extern "C" int kb_cupti_flush(void) { return cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
 
-// Writes up to `capacity` spans (pushed id, earliest start, latest end, in ns) in increasing id order, sets *count,
-// and forgets them; spans that did not fit come with the next call. Call after kb_cupti_flush.
-extern "C" int kb_cupti_read(uint64_t* ids, uint64_t* starts, uint64_t* ends, size_t capacity, size_t* count) {
+// Writes up to `capacity` spans (pushed id, earliest start, latest end, busy time, in ns) in increasing id order,
+// sets *count, and forgets them; spans that did not fit come with the next call. Call after kb_cupti_flush.
+extern "C" int kb_cupti_read(uint64_t* ids, uint64_t* starts, uint64_t* ends, uint64_t* busy, size_t capacity, size_t* count) {
   std::lock_guard<std::mutex> lock(mutex);
   joinAndDiscardTheRest();
   size_t written = 0;
-  for (auto entry = spanByIteration.begin(); entry != spanByIteration.end() && written < capacity; ++written) {
+  for (auto entry = workByIteration.begin(); entry != workByIteration.end() && written < capacity; ++written) {
     ids[written] = entry->first;
-    starts[written] = entry->second.start;
-    ends[written] = entry->second.end;
-    entry = spanByIteration.erase(entry);
+    starts[written] = entry->second.start();
+    ends[written] = entry->second.end();
+    busy[written] = entry->second.busy();
+    entry = workByIteration.erase(entry);
   }
   *count = written;
   return CUPTI_SUCCESS;

@@ -11,12 +11,12 @@
 import { randomInt } from 'node:crypto'
 import * as cublas from '../native/cublas.js'
 import * as cuda from '../native/cuda.js'
-import type { Cupti } from '../native/cupti.js'
+import type { Cupti, GpuSpan } from '../native/cupti.js'
 import type { MeasureOptions } from '../options.js'
 import { bytesOfBuffer, fillInputs, type CaseBuffers } from './buffers.js'
 import type { DeviceSession } from './device-session.js'
 import type { CasePlan } from './messages.js'
-import { auditCalls, screenBatch, type ScreenedBatch, type Span } from './sample-screen.js'
+import { auditCalls, screenBatch, type ScreenedBatch } from './sample-screen.js'
 import { checkCall, checkNoPersistingL2, digestInputs } from './verify.js'
 
 /** Calls the solution once on the case's buffers. */
@@ -252,9 +252,11 @@ function eventIterations(timed: TimedCase): TimedIterations {
 }
 
 /**
- * `cupti`: one sample is CUPTI's span of all the GPU work one call launched, on any stream, from the first start to
- * the last end. The GPU is idle when the call starts (synchronized after the flush), so nothing the harness queued
- * can overlap any of the call's work; padding is not needed, since timestamps leave the host's enqueue out.
+ * `cupti`: one sample is the time the GPU was busy with the work one call launched, on any stream: the union of its
+ * kernels', copies' and memsets' intervals from CUPTI's timestamps. The GPU is idle when the call starts
+ * (synchronized after the flush) and after it ends (synchronized before the next inputs), so nothing the harness
+ * queues can overlap the call's work on any stream. Padding is not needed: the timestamps leave the host's enqueue
+ * out, and the union leaves out the gaps in which the GPU waited for the host to launch the call's next kernel.
  */
 function cuptiIterations(timed: TimedCase): TimedIterations {
   const { session, plan, buffers, solution, nextDraw, checks } = timed
@@ -280,8 +282,9 @@ function cuptiIterations(timed: TimedCase): TimedIterations {
         queuePreWindow(timed, 'none', draw)
         cuda.synchronize()
         tagged(cupti, draw, solution)
-        // CUPTI times every stream, so the checked copy must wait for every stream too, not the legacy one alone.
-        if (i === pick) cuda.synchronize()
+        // Work on a private stream is not ordered before the next draw's inputs and flush on the legacy stream, nor
+        // before the checked copy of the outputs: wait for every stream.
+        cuda.synchronize()
         checks.afterCall(draw, i === pick)
         draws.push(draw)
       }
@@ -293,7 +296,7 @@ function cuptiIterations(timed: TimedCase): TimedIterations {
       const kept = draws.map((draw) => {
         const span = spans.get(draw)
         if (!span) throw new Error(`timing 'cupti': CUPTI saw no GPU work from solution() (draw ${draw}); does it launch anything?`)
-        return Number(span.endNs - span.startNs) / 1e6
+        return Number(span.busyNs) / 1e6
       })
       return { kept, interference: 0 }
     },
@@ -422,7 +425,7 @@ function auditAvailable(session: DeviceSession): Cupti | string {
   }
 }
 
-function readSpans(cupti: Cupti, what: string): Map<number, Span> {
+function readSpans(cupti: Cupti, what: string): Map<number, GpuSpan> {
   cupti.flush()
   const lost = cupti.lostRecords()
   if (lost > 0) throw new Error(`${what}: CUPTI lost ${lost} activity records, so spans may miss work; use fewer iterations per batch or timing 'events'`)

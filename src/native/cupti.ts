@@ -1,6 +1,6 @@
 // Bindings to the CUPTI shim (cuda/cupti_shim.cpp), compiled by src/compile/cupti-shim.ts: for each id pushed
 // around a solution() call, the span of GPU time from its first kernel, memcpy or memset start to its last one's
-// end, on every stream. Every call is checked: a failing CUptiResult becomes a CuptiError naming the call.
+// end, on every stream, and the time within it that the GPU was busy with that work. Every call is checked: a failing CUptiResult becomes a CuptiError naming the call.
 //
 // Use: start(); for each iteration push(i), solution(...), pop(); then synchronize the device, flush(), read()
 // and lostRecords(); stop() at the end.
@@ -23,6 +23,8 @@ export interface GpuSpan {
   id: number
   startNs: bigint
   endNs: bigint
+  /** Time in the span when at least one piece of the work ran (overlaps counted once, idle gaps not at all). */
+  busyNs: bigint
 }
 
 // Spans copied out per native call; read() repeats the call until fewer come back.
@@ -38,7 +40,7 @@ export class Cupti {
       push: lib.func('int kb_cupti_push(uint64_t id)'),
       pop: lib.func('int kb_cupti_pop(void)'),
       flush: lib.func('int kb_cupti_flush(void)'),
-      read: lib.func('int kb_cupti_read(uint64_t *ids, uint64_t *starts, uint64_t *ends, size_t capacity, _Out_ size_t *count)'),
+      read: lib.func('int kb_cupti_read(uint64_t *ids, uint64_t *starts, uint64_t *ends, uint64_t *busy, size_t capacity, _Out_ size_t *count)'),
       lost: lib.func('int kb_cupti_lost(_Out_ uint64_t *lost)'),
       stop: lib.func('int kb_cupti_stop(void)'),
       error: lib.func('const char *kb_cupti_error(int code)'),
@@ -74,11 +76,12 @@ export class Cupti {
     const ids = new BigUint64Array(READ_BATCH)
     const starts = new BigUint64Array(READ_BATCH)
     const ends = new BigUint64Array(READ_BATCH)
+    const busy = new BigUint64Array(READ_BATCH)
     for (;;) {
       const count = [0]
-      this.check(this.fns.read(ids, starts, ends, READ_BATCH, count), 'kb_cupti_read')
+      this.check(this.fns.read(ids, starts, ends, busy, READ_BATCH, count), 'kb_cupti_read')
       const n = Number(count[0])
-      for (let i = 0; i < n; i++) spans.push({ id: Number(ids[i]), startNs: starts[i]!, endNs: ends[i]! })
+      for (let i = 0; i < n; i++) spans.push({ id: Number(ids[i]), startNs: starts[i]!, endNs: ends[i]!, busyNs: busy[i]! })
       if (n < READ_BATCH) return spans
     }
   }

@@ -110,11 +110,11 @@ static void tagRecord(uint32_t correlationId, uint64_t id, CUpti_ExternalCorrela
   addRecord(reinterpret_cast<CUpti_Activity*>(&r));
 }
 static void readSpans(size_t capacity) {
-  uint64_t ids[8], starts[8], ends[8];
+  uint64_t ids[8], starts[8], ends[8], busy[8];
   size_t count = 99;
-  int status = kb_cupti_read(ids, starts, ends, capacity, &count);
+  int status = kb_cupti_read(ids, starts, ends, busy, capacity, &count);
   std::printf("read %d", status);
-  for (size_t i = 0; i < count; i++) std::printf(" %llu:%llu-%llu", (unsigned long long)ids[i], (unsigned long long)starts[i], (unsigned long long)ends[i]);
+  for (size_t i = 0; i < count; i++) std::printf(" %llu:%llu-%llu/%llu", (unsigned long long)ids[i], (unsigned long long)starts[i], (unsigned long long)ends[i], (unsigned long long)busy[i]);
   std::printf("\\n");
 }
 
@@ -144,7 +144,7 @@ int main() {
 
 describe('joining records to pushed ids', () => {
   it(
-    'spans every tagged kernel and memset of an id, in either record order, and nothing untagged',
+    'spans every tagged kernel and memset of an id, in either record order, and nothing untagged; busy time counts overlaps once and gaps not at all',
     () => {
       const source = path.join(scratch, 'join.cu')
       const program = path.join(scratch, 'join')
@@ -153,9 +153,10 @@ describe('joining records to pushed ids', () => {
       expect(build.status, build.stderr).toBe(0)
       const output = execFileSync(program, { encoding: 'utf8' }).trim().split('\n')
       expect(output).toEqual([
-        // Capacity 2: the first two ids in order, the rest kept for the next read.
-        'read 0 7:1000-1700 8:2000-2300',
-        'read 0 11:3000-3100',
+        // Capacity 2: the first two ids in order, the rest kept for the next read. Id 7 is busy 500 + 100 ns of its
+        // 700 (a gap between its kernel and memset); id 8's two kernels overlap: busy 300 ns, not 350.
+        'read 0 7:1000-1700/600 8:2000-2300/300',
+        'read 0 11:3000-3100/100',
         'read 0',
         'lost 0 1',
         'lost 0 0',
