@@ -10,7 +10,7 @@ import { formatTime, renderTable } from '../src/report/format.js'
 import { matrixMultiplication, sumDim, vectorAddition } from '../problems/index.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const settings: PluginSettings = { device: 0, cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
+const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
 // Solutions are named relative to the repository root.
 const file = path.join(root, 'package.json')
 
