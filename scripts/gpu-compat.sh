@@ -44,6 +44,11 @@ step() {
   return 0
 }
 
+# Vitest's own entry point: the GPU host may have node without npm (and so without npx).
+vitest() {
+  node node_modules/vitest/vitest.mjs "$@"
+}
+
 run() {
   local archive=$1 logs=$2
   mkdir -p "$logs"
@@ -53,16 +58,16 @@ run() {
   cd "$work/project"
   export NO_COLOR=1 CI=1
   echo "node $(node --version), vitest $(node -p 'require("vitest/package.json").version')" | tee "$logs/versions.txt"
-  step "$logs/1-run.log" npx vitest run
-  step "$logs/2-bench-record.log" npx vitest bench --run -u
+  step "$logs/1-run.log" vitest run
+  step "$logs/2-bench-record.log" vitest bench --run -u
   cp kernels/sgemm.cu /tmp/sgemm.cu.orig
   # The planted regression: the same kernel, launched three times per call.
   sed -i 's/^\(\s*\)\(.*<<<.*;\)$/\1\2 \2 \2/' kernels/sgemm.cu
   grep -c '<<<' kernels/sgemm.cu >"$logs/planted-launch-lines.txt"
   diff /tmp/sgemm.cu.orig kernels/sgemm.cu >"$logs/planted.diff" || true
-  step "$logs/3-bench-regression.log" npx vitest bench --run
+  step "$logs/3-bench-regression.log" vitest bench --run
   cp /tmp/sgemm.cu.orig kernels/sgemm.cu
-  step "$logs/4-bench-restored.log" npx vitest bench --run
+  step "$logs/4-bench-restored.log" vitest bench --run
   grep -h '^exit' "$logs"/[1-4]-*.log
 }
 
