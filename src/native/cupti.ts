@@ -4,7 +4,7 @@
 //
 // Use: start(); for each iteration push(i), solution(...), pop(); then synchronize the device, flush(), read()
 // and lostRecords(); stop() at the end.
-import koffi from 'koffi'
+import koffi, { type LibraryHandle } from 'koffi'
 
 /** A CUPTI call failed; `resultName` is CUPTI's name for `code`, e.g. 'CUPTI_ERROR_NOT_INITIALIZED'. */
 export class CuptiError extends Error {
@@ -15,6 +15,20 @@ export class CuptiError extends Error {
   ) {
     super(`${call} failed: ${resultName}`)
     this.name = 'CuptiError'
+  }
+}
+
+/**
+ * A checker for the CUptiResult of a shim's entry points: a failure becomes a CuptiError named by CUPTI itself
+ * (cuptiGetResultString, found through the shim in the libcupti it is linked with).
+ */
+export function cuptiChecker(shim: LibraryHandle): (status: number, call: string) => void {
+  const resultString = shim.func('int cuptiGetResultString(int result, _Out_ const char **name)')
+  return (status, call) => {
+    if (status === 0) return
+    const name: (string | null)[] = [null]
+    const named = resultString(status, name) === 0 ? name[0] : null
+    throw new CuptiError(call, status, named ?? 'unknown CUPTI result')
   }
 }
 
@@ -30,9 +44,11 @@ const READ_BATCH = 1024
 
 export class Cupti {
   private readonly fns
+  private readonly check
 
   constructor(libraryPath: string) {
     const lib = koffi.load(libraryPath)
+    this.check = cuptiChecker(lib)
     this.fns = {
       start: lib.func('int kb_cupti_start(void)'),
       push: lib.func('int kb_cupti_push(uint64_t id)'),
@@ -41,12 +57,7 @@ export class Cupti {
       read: lib.func('int kb_cupti_read(uint64_t *ids, uint64_t *starts, uint64_t *ends, size_t capacity, _Out_ size_t *count)'),
       lost: lib.func('int kb_cupti_lost(_Out_ uint64_t *lost)'),
       stop: lib.func('int kb_cupti_stop(void)'),
-      error: lib.func('const char *kb_cupti_error(int code)'),
     }
-  }
-
-  private check(status: number, call: string): void {
-    if (status !== 0) throw new CuptiError(call, status, this.fns.error(status) as string)
   }
 
   /** Starts recording GPU work and its correlation, forgetting anything recorded before. */
