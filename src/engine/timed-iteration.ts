@@ -4,7 +4,8 @@
 //      until the whole batch is queued (spin), so the host's enqueue never leaves the GPU waiting inside a window;
 //   3. the L2 flush: reading a scratch buffer twice the L2 (a memset would leave dirty lines whose write-back is
 //      charged to the timed call);
-//   4. the call between its timer's marks: events on the legacy stream, CUPTI's kernel timestamps, or a CUDA graph;
+//   4. the call between its timer's marks: events on the legacy stream, CUPTI's kernel timestamps, the range
+//      profiler's kernel durations, or a CUDA graph;
 //   5. for one call picked at random, in batches drawn at random: its outputs copied aside and its inputs digested
 //      after its window, then checked against the reference once the batch is done.
 // Timing modes and padding kinds live here and nowhere else; measure.ts runs the batches and the stopping rule.
@@ -12,7 +13,8 @@ import { randomInt } from 'node:crypto'
 import * as cublas from '../native/cublas.js'
 import * as cuda from '../native/cuda.js'
 import type { Cupti } from '../native/cupti.js'
-import type { MeasureOptions } from '../options.js'
+import type { ProfiledCall } from '../native/range-profiler.js'
+import type { MeasureOptions, TimingMode } from '../options.js'
 import { bytesOfBuffer, fillInputs, type CaseBuffers } from './buffers.js'
 import type { DeviceSession } from './device-session.js'
 import type { CasePlan } from './messages.js'
@@ -127,7 +129,14 @@ export function timedIterations(
   checkOutputs: boolean,
 ): TimedIterations {
   const timed: TimedCase = { session, plan, buffers, solution, nextDraw, checks: new CallChecks(session, plan, buffers, checkOutputs) }
-  return plan.options.timing === 'cupti' ? cuptiIterations(timed) : eventIterations(timed)
+  switch (plan.options.timing) {
+    case 'cupti':
+      return idleGpuIterations(timed, cuptiTimer(session))
+    case 'profiler':
+      return idleGpuIterations(timed, profilerTimer(session))
+    default:
+      return eventIterations(timed)
+  }
 }
 
 /** What every timing mode works with. */
@@ -251,15 +260,25 @@ function eventIterations(timed: TimedCase): TimedIterations {
   }
 }
 
+/** Times one call on an idle GPU by the GPU's own record of the call's work. */
+interface IdleGpuTimer {
+  readonly mode: TimingMode
+  /** What it means that a call has no sample: the timer saw none of its work. */
+  readonly sawNothing: string
+  /** Runs `call`, the solution on draw `draw`'s inputs, timed. */
+  time(draw: number, call: SolutionCall): void
+  /** After synchronizing: the sample (ms) of each of `draws`, timed since the last read, or undefined where none. */
+  read(draws: readonly number[]): Array<number | undefined>
+  stop(): void
+}
+
 /**
- * `cupti`: one sample is CUPTI's span of all the GPU work one call launched, on any stream, from the first start to
- * the last end. The GPU is idle when the call starts (synchronized after the flush), so nothing the harness queued
- * can overlap any of the call's work; padding is not needed, since timestamps leave the host's enqueue out.
+ * `cupti` and `profiler`: every call starts on an idle GPU (synchronized after its inputs and the flush), so nothing
+ * the harness queued overlaps any of its work, and the timer reads the GPU's own record of that work, on any stream;
+ * padding is not needed, since the host's enqueue is left out.
  */
-function cuptiIterations(timed: TimedCase): TimedIterations {
-  const { session, plan, buffers, solution, nextDraw, checks } = timed
-  const cupti = session.cupti()
-  cupti.start()
+function idleGpuIterations(timed: TimedCase, timer: IdleGpuTimer): TimedIterations {
+  const { solution, nextDraw, checks } = timed
   let draws: number[] = []
   return {
     callsPerSample: 1,
@@ -279,8 +298,8 @@ function cuptiIterations(timed: TimedCase): TimedIterations {
         const draw = nextDraw()
         queuePreWindow(timed, 'none', draw)
         cuda.synchronize()
-        tagged(cupti, draw, solution)
-        // CUPTI times every stream, so the checked copy must wait for every stream too, not the legacy one alone.
+        timer.time(draw, solution)
+        // The timer sees every stream, so the checked copy must wait for every stream too, not the legacy one alone.
         if (i === pick) cuda.synchronize()
         checks.afterCall(draw, i === pick)
         draws.push(draw)
@@ -288,16 +307,64 @@ function cuptiIterations(timed: TimedCase): TimedIterations {
     },
     collect() {
       cuda.synchronize()
-      const spans = readSpans(cupti, 'cupti')
+      const samples = timer.read(draws)
       checks.checkPicked()
-      const kept = draws.map((draw) => {
-        const span = spans.get(draw)
-        if (!span) throw new Error(`timing 'cupti': CUPTI saw no GPU work from solution() (draw ${draw}); does it launch anything?`)
-        return Number(span.endNs - span.startNs) / 1e6
+      const kept = draws.map((draw, i) => {
+        const ms = samples[i]
+        if (ms === undefined) throw new Error(`timing '${timer.mode}': ${timer.sawNothing} (draw ${draw}); does it launch anything?`)
+        return ms
       })
       return { kept, interference: 0 }
     },
-    dispose: () => cupti.stop(),
+    dispose: () => timer.stop(),
+  }
+}
+
+/**
+ * `cupti`: one sample is CUPTI's span of all the GPU work one call launched, on any stream, from the first start to
+ * the last end (kernels, copies and memsets, each tagged with the call's draw through an external correlation id).
+ */
+function cuptiTimer(session: DeviceSession): IdleGpuTimer {
+  const cupti = session.cupti()
+  cupti.start()
+  return {
+    mode: 'cupti',
+    sawNothing: 'CUPTI saw no GPU work from solution()',
+    time: (draw, call) => tagged(cupti, draw, call),
+    read(draws) {
+      const spans = readSpans(cupti, 'cupti')
+      return draws.map((draw) => {
+        const span = spans.get(draw)
+        return span && Number(span.endNs - span.startNs) / 1e6
+      })
+    },
+    stop: () => cupti.stop(),
+  }
+}
+
+/**
+ * `profiler`: one sample is Nsight Compute's gpu__time_duration.sum summed over the kernels one call launched, on
+ * any stream, read through CUPTI's range profiler in one session per call (each kernel its own range, serialized as
+ * ncu serializes them). Copies and memsets are not kernels and do not count, as in ncu. The range profiler is on
+ * only while this case times, so it never runs beside the activity API of `cupti` timing or the stream audit.
+ */
+function profilerTimer(session: DeviceSession): IdleGpuTimer {
+  const profiler = session.rangeProfiler()
+  profiler.enable(session.info.index)
+  const calls = new Map<number, ProfiledCall>()
+  return {
+    mode: 'profiler',
+    sawNothing: 'the range profiler saw no kernel from solution()',
+    time: (draw, call) => void calls.set(draw, profiler.timeCall(call)),
+    read(draws) {
+      const samples = draws.map((draw) => {
+        const call = calls.get(draw)
+        return call && call.kernels > 0 ? call.ms : undefined
+      })
+      calls.clear()
+      return samples
+    },
+    stop: () => profiler.disable(),
   }
 }
 
