@@ -12,7 +12,7 @@
 import { randomInt } from 'node:crypto'
 import * as cublas from '../native/cublas.js'
 import * as cuda from '../native/cuda.js'
-import type { Cupti } from '../native/cupti.js'
+import { CuptiError, type Cupti } from '../native/cupti.js'
 import type { ProfiledCall } from '../native/range-profiler.js'
 import type { MeasureOptions, TimingMode } from '../options.js'
 import { bytesOfBuffer, fillInputs, type CaseBuffers } from './buffers.js'
@@ -355,7 +355,16 @@ function profilerTimer(session: DeviceSession): IdleGpuTimer {
   return {
     mode: 'profiler',
     sawNothing: 'the range profiler saw no kernel from solution()',
-    time: (draw, call) => void calls.set(draw, profiler.timeCall(call)),
+    time(draw, call) {
+      try {
+        calls.set(draw, profiler.timeCall(call))
+      } catch (error) {
+        // A fault of the call fails the session's end too: synchronizing raises the fault itself, as the CUDA error
+        // that gets the device host replaced.
+        if (error instanceof CuptiError) cuda.synchronize()
+        throw error
+      }
+    },
     read(draws) {
       const samples = draws.map((draw) => {
         const call = calls.get(draw)
