@@ -57,6 +57,7 @@ const MODES: Record<string, Partial<MeasureOptions>> = {
   'events, spin': { timing: 'events', flush: 'read', padding: 'spin' },
   'events, memset flush': { timing: 'events', flush: 'memset', padding: 'matmul' },
   cupti: { timing: 'cupti', flush: 'read', padding: 'matmul' },
+  profiler: { timing: 'profiler', flush: 'read', padding: 'matmul' },
   'graph (hot)': { timing: 'graph', flush: 'read', padding: 'matmul' },
 }
 
