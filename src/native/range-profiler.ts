@@ -74,8 +74,16 @@ export function unsupportedAspects(levels: readonly number[]): string | undefine
   return `CUPTI reports that this GPU cannot be range-profiled (${aspects.join('; ') || 'no reason given'}).`
 }
 
-function unavailable(reason: string): ProfilerUnavailableError {
-  return new ProfilerUnavailableError(`timing 'profiler' cannot run here: ${reason} ${OTHER_MODES}`)
+/** `cause`: the CUPTI failure that says so, if one did. */
+function unavailable(reason: string, cause?: CuptiError): ProfilerUnavailableError {
+  const failure = cause ? ` (${cause.message})` : ''
+  return new ProfilerUnavailableError(`timing 'profiler' cannot run here${failure}: ${reason} ${OTHER_MODES}`, { cause })
+}
+
+/** The ProfilerUnavailableError a CUPTI failure amounts to, when it means that profiling cannot run here at all. */
+export function asUnavailable(error: CuptiError): ProfilerUnavailableError | undefined {
+  const reason = unavailableReason(error.resultName)
+  return reason === undefined ? undefined : unavailable(reason, error)
 }
 
 export class RangeProfiler {
@@ -89,8 +97,7 @@ export class RangeProfiler {
       try {
         check(status, call)
       } catch (error) {
-        const reason = error instanceof CuptiError ? unavailableReason(error.resultName) : undefined
-        throw reason ? Object.assign(unavailable(`${reason} (${(error as Error).message})`), { cause: error }) : error
+        throw (error instanceof CuptiError && asUnavailable(error)) || error
       }
     }
     this.fns = {

@@ -129,7 +129,7 @@ describe.skipIf(!gpu.available)(`timing 'profiler' on the GPU${gpu.available ? '
   const restricted = fs.existsSync('/proc/driver/nvidia/params') && /RmProfilingAdminOnly: 1/.test(fs.readFileSync('/proc/driver/nvidia/params', 'utf8'))
   it.runIf(restricted && process.getuid?.() !== 0)('restricted performance counters fail the bench with how to allow them', async () => {
     const message = failureMessage(await bench({ solution: honest, cases: size(20), timing: 'profiler' }))
-    expect(message).toMatch(/ProfilerUnavailable: timing 'profiler' cannot run here: profiling is restricted to admin users/)
+    expect(message).toMatch(/ProfilerUnavailable: timing 'profiler' cannot run here \(kb_prof_\w+ failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES\): profiling is restricted to admin users/)
     expect(message).toContain('NVreg_RestrictProfilingToAdminUsers=0')
   })
 })

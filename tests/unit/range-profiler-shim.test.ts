@@ -10,7 +10,7 @@ import { compileRangeProfilerShim, CuptiNotFoundError, findCupti, findNvperfHost
 import { findNvcc } from '../../src/compile/nvcc.js'
 import { probeGpu } from '../../src/native/cuda.js'
 import { CuptiError } from '../../src/native/cupti.js'
-import { ProfilerUnavailableError, RangeProfiler, unavailableReason, unsupportedAspects } from '../../src/native/range-profiler.js'
+import { asUnavailable, ProfilerUnavailableError, RangeProfiler, unavailableReason, unsupportedAspects } from '../../src/native/range-profiler.js'
 import { definedSymbols } from './symbols.js'
 
 const COMPILE_TIMEOUT = 120_000
@@ -69,6 +69,17 @@ describe('why profiling cannot run', () => {
     expect(reason).toContain('options nvidia NVreg_RestrictProfilingToAdminUsers=0')
     expect(reason).toContain('/etc/modprobe.d/')
     expect(reason).toMatch(/as root or with CAP_SYS_ADMIN/)
+  })
+
+  it('a refusal becomes a ProfilerUnavailable error that names the failing call, says why, and points to the other modes', () => {
+    const error = asUnavailable(new CuptiError('kb_prof_enable', 35, 'CUPTI_ERROR_INSUFFICIENT_PRIVILEGES'))
+    expect(error).toBeInstanceOf(ProfilerUnavailableError)
+    expect(error!.name).toBe('ProfilerUnavailable')
+    expect(error!.message).toMatch(
+      /^timing 'profiler' cannot run here \(kb_prof_enable failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES\): profiling is restricted to admin users .* Timing 'cupti' and 'events' need no access to the performance counters\.$/,
+    )
+    expect(error!.cause).toBeInstanceOf(CuptiError)
+    expect(asUnavailable(new CuptiError('kb_prof_start', 7, 'CUPTI_ERROR_INVALID_OPERATION'))).toBeUndefined()
   })
 
   it('unsupported GPUs and drivers say so; other failures are not reasons', () => {
