@@ -1,9 +1,9 @@
 // CUPTI shim for the `cupti` timing mode: the GPU start and end timestamps of the work that one solution() call
-// launches, on every stream, and how long the GPU was busy with it. The harness pushes an external correlation id (the iteration number) before calling
-// solution() and pops it after; CUPTI then tags every CUDA API call made in between, and so every kernel, memcpy
+// launches, on every stream, and how long the GPU was busy with it. The harness pushes an external correlation id
+// (the iteration number) before calling solution() and pops it after; CUPTI then tags every CUDA API call made in between, and so every kernel, memcpy
 // and memset those calls launched, with that id. Work launched outside push/pop (L2 flush, padding) has no id and
-// is left out. Compiled by src/compile/cupti-shim.ts, called through src/native/cupti.ts. Every entry point but
-// kb_cupti_error returns a CUptiResult (0 = success).
+// is left out. Compiled by src/compile/cupti-shim.ts, called through src/native/cupti.ts. Every entry point returns
+// a CUptiResult (0 = success).
 #include <cupti.h>
 
 #include <algorithm>
@@ -215,13 +215,4 @@ extern "C" int kb_cupti_stop(void) {
   CUptiResult status = disableAll();
   CUptiResult flushed = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   return status == CUPTI_SUCCESS ? flushed : status;
-}
-
-// CUPTI's name for a result code, e.g. "CUPTI_ERROR_NOT_INITIALIZED".
-extern "C" const char* kb_cupti_error(int code) {
-  const char* text = nullptr;
-  if (cuptiGetResultString(static_cast<CUptiResult>(code), &text) != CUPTI_SUCCESS || text == nullptr) {
-    return "unknown CUPTI result";
-  }
-  return text;
 }

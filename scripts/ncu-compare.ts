@@ -1,9 +1,10 @@
 // Harness vs Nsight Compute, per kernel and timing mode (issue 3's proof). Steps, run by ncu-compare.sh:
-//   tsx scripts/ncu-compare.ts harness <out.json> [mode]   time every kernel through the harness, in each mode
-//                                                           (or one), with the wall time each case took
+//   tsx scripts/ncu-compare.ts harness <out.json> [mode,…]   time every kernel through the harness, in each mode
+//                                                             (or those named), with the wall time each case took
 //   tsx scripts/ncu-compare.ts launches              run each kernel REPEATS times, for ncu to measure
 //   tsx scripts/ncu-compare.ts report <harness.json> <ncu.csv> [repeat.json…]   print harness / ncu per kernel and
-//                                                    mode, and the spread of the medians of separate processes
+//                                                    mode measured, and the spread of the medians of separate processes
+// NCU_COMPARE_KERNELS (labels, comma-separated) limits every step to those kernels, e.g. for profiler-smoke.sh.
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -52,11 +53,20 @@ const KERNELS: Kernel[] = [
   },
 ]
 
+/** All kernels, or those NCU_COMPARE_KERNELS names, in KERNELS' order (the order ncu sees their launches in). */
+function selectedKernels(): Kernel[] {
+  const names = (process.env.NCU_COMPARE_KERNELS ?? '').split(',').map((name) => name.trim()).filter(Boolean)
+  const unknown = names.filter((name) => !KERNELS.some((k) => k.label === name))
+  if (unknown.length > 0) throw new Error(`unknown kernels ${unknown.join(', ')}: ${KERNELS.map((k) => k.label).join(', ')}`)
+  return names.length === 0 ? KERNELS : KERNELS.filter((k) => names.includes(k.label))
+}
+
 const MODES: Record<string, Partial<MeasureOptions>> = {
   events: { timing: 'events', flush: 'read', padding: 'matmul' },
   'events, spin': { timing: 'events', flush: 'read', padding: 'spin' },
   'events, memset flush': { timing: 'events', flush: 'memset', padding: 'matmul' },
   cupti: { timing: 'cupti', flush: 'read', padding: 'matmul' },
+  profiler: { timing: 'profiler', flush: 'read', padding: 'matmul' },
   'graph (hot)': { timing: 'graph', flush: 'read', padding: 'matmul' },
 }
 
@@ -71,9 +81,11 @@ type Measured = Record<string, Record<string, { median: number; cv: number; n: n
 
 async function harness(out: string, only?: string) {
   const rows: Measured = {}
-  const modes = Object.entries(MODES).filter(([mode]) => !only || mode === only)
-  if (modes.length === 0) throw new Error(`unknown mode '${only}': ${Object.keys(MODES).join(', ')}`)
-  for (const kernel of KERNELS) {
+  const named = only?.split(',')
+  const unknown = named?.filter((mode) => !(mode in MODES)) ?? []
+  if (unknown.length > 0) throw new Error(`unknown modes ${unknown.join(', ')}: ${Object.keys(MODES).join(', ')}`)
+  const modes = Object.entries(MODES).filter(([mode]) => !named || named.includes(mode))
+  for (const kernel of selectedKernels()) {
     rows[kernel.label] = {}
     for (const [mode, options] of modes) {
       const c = await run(kernel, 'bench', options)
@@ -86,7 +98,7 @@ async function harness(out: string, only?: string) {
 }
 
 async function launches() {
-  for (const kernel of KERNELS) for (let i = 0; i < REPEATS; i++) await run(kernel, 'verify')
+  for (const kernel of selectedKernels()) for (let i = 0; i < REPEATS; i++) await run(kernel, 'verify')
 }
 
 /** ncu --csv rows for gpu__time_duration.sum, in launch order, as [kernel name, ns]. */
@@ -114,10 +126,12 @@ function report(harnessFile: string, ncuFile: string, repeatFiles: string[]) {
   const measured = JSON.parse(fs.readFileSync(harnessFile, 'utf8')) as Measured
   const repeats = repeatFiles.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as Measured)
   const launchesSeen = ncuDurations(fs.readFileSync(ncuFile, 'utf8'))
-  const header = ['kernel', 'ncu', ...Object.keys(MODES).flatMap((m) => [m, '×']), 'events wall', `spread of ${repeats.length} runs`]
+  const kernels = selectedKernels()
+  const modes = Object.keys(MODES).filter((m) => measured[kernels[0]!.label]?.[m])
+  const header = ['kernel', 'ncu', ...modes.flatMap((m) => [m, '×']), `${modes[0]} wall`, `spread of ${repeats.length} runs`]
   const rows: string[][] = []
   let cursor = 0
-  for (const kernel of KERNELS) {
+  for (const kernel of kernels) {
     const mine = launchesSeen.slice(cursor, cursor + REPEATS)
     cursor += REPEATS
     if (mine.length < REPEATS || mine.some(([name]) => !name.includes(kernel.ncuName))) {
@@ -127,11 +141,11 @@ function report(harnessFile: string, ncuFile: string, repeatFiles: string[]) {
     rows.push([
       kernel.label,
       formatTime(ncuMs),
-      ...Object.keys(MODES).flatMap((m) => {
+      ...modes.flatMap((m) => {
         const h = measured[kernel.label]![m]!.median
         return [formatTime(h), (h / ncuMs).toFixed(2)]
       }),
-      formatTime(measured[kernel.label]!.events!.wallMs),
+      formatTime(measured[kernel.label]![modes[0]!]!.wallMs),
       spread(repeats, kernel.label),
     ])
   }
@@ -142,5 +156,5 @@ const [command, a, b, ...rest] = process.argv.slice(2)
 if (command === 'harness' && a) await harness(a, b)
 else if (command === 'launches') await launches()
 else if (command === 'report' && a && b) report(a, b, rest)
-else throw new Error('usage: ncu-compare.ts harness <out.json> [mode] | launches | report <harness.json> <ncu.csv> [repeat.json…]')
+else throw new Error('usage: ncu-compare.ts harness <out.json> [mode,…] | launches | report <harness.json> <ncu.csv> [repeat.json…]')
 process.exit(0)

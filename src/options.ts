@@ -14,9 +14,10 @@ export type FlushMode = 'read' | 'memset' | 'none'
 export type PaddingMode = 'matmul' | 'spin' | 'none'
 /**
  * How a timed call is measured: CUDA events around it on the legacy stream, CUPTI's GPU timestamps of every
- * kernel it launched on any stream, or a CUDA graph of `graphBatch` back-to-back calls (hot, batched time).
+ * kernel it launched on any stream, Nsight Compute's gpu__time_duration summed over its kernels (CUPTI's range
+ * profiler, in process), or a CUDA graph of `graphBatch` back-to-back calls (hot, batched time).
  */
-export type TimingMode = 'events' | 'cupti' | 'graph'
+export type TimingMode = 'events' | 'cupti' | 'profiler' | 'graph'
 
 export interface MeasureOptions extends StoppingOptions {
   /** Square fp32 cuBLAS products run once per GPU process before anything is timed. */
@@ -31,7 +32,7 @@ export interface MeasureOptions extends StoppingOptions {
   /**
    * Work queued before every timed launch so the GPU is busy while the host enqueues the next one: a matmul, or a
    * spin kernel holding the stream until a whole batch is queued (a solution that waits for the GPU falls back to
-   * matmul). Ignored in `cupti` timing, which synchronizes before each call instead.
+   * matmul). Ignored in `cupti` and `profiler` timing, which synchronize before each call instead.
    */
   padding: PaddingMode
   /** Edge of the square fp32 matmul used as padding. */
@@ -79,7 +80,7 @@ export const DEFAULT_MEASURE_OPTIONS: MeasureOptions = {
 
 const FLUSH_MODES: readonly FlushMode[] = ['read', 'memset', 'none']
 const PADDING_MODES: readonly PaddingMode[] = ['matmul', 'spin', 'none']
-const TIMING_MODES: readonly TimingMode[] = ['events', 'cupti', 'graph']
+const TIMING_MODES: readonly TimingMode[] = ['events', 'cupti', 'profiler', 'graph']
 
 /**
  * Environment knobs (in the spirit of Croqtile's): they override the config and every spec, so one run can be

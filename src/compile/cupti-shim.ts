@@ -1,7 +1,9 @@
-// The CUPTI shim (cuda/cupti_shim.cpp), compiled with the same nvcc driver and cache as the harness and linked
-// against the CUPTI of nvcc's own toolkit: activity record layouts change between releases, so the header the shim
-// is compiled with and the library it runs with must come from one toolkit. The library folder is written into the
-// shim as its run path, so loading the shim finds that libcupti without LD_LIBRARY_PATH.
+// The CUPTI shims, compiled with the same nvcc driver and cache as the harness and linked against the CUPTI of
+// nvcc's own toolkit: cuda/cupti_shim.cpp (activity API, `cupti` timing and the stream audit) and
+// cuda/range_profiler_shim.cpp (Range Profiler and Profiler Host APIs, `profiler` timing). Record and parameter
+// layouts change between releases, so the headers a shim is compiled with and the library it runs with must come
+// from one toolkit. The library folders are written into each shim as its run path, so loading a shim finds that
+// libcupti (and libnvperf_host, which CUPTI loads to evaluate metrics) without LD_LIBRARY_PATH.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -16,9 +18,10 @@ export interface CuptiLocation {
 }
 
 export class CuptiNotFoundError extends Error {
-  constructor(toolkitRoot: string, looked: readonly string[]) {
+  /** `what`: the missing part, 'CUPTI' or one of its libraries. */
+  constructor(toolkitRoot: string, looked: readonly string[], what = 'CUPTI') {
     super(
-      `CUPTI not found in the CUDA toolkit at ${toolkitRoot} (the one nvcc belongs to).\nLooked for:\n` +
+      `${what} not found in the CUDA toolkit at ${toolkitRoot} (the one nvcc belongs to).\nLooked for:\n` +
         `${looked.map((p) => `  - ${p}`).join('\n')}\n` +
         'Install the toolkit\'s CUPTI component (cuda-cupti-dev), or use the `events` timing mode.',
     )
@@ -51,6 +54,14 @@ export function findCupti(toolkitRoot: string): CuptiLocation {
   return { includeDir: path.dirname(header), libraryDir: path.dirname(library) }
 }
 
+/** The folder holding libnvperf_host.so (CUPTI's metric evaluation, needed by the Profiler Host API), found as libcupti is. */
+export function findNvperfHost(toolkitRoot: string): string {
+  const libraries = LIBRARY_DIRS.map((dir) => path.join(toolkitRoot, dir, 'libnvperf_host.so'))
+  const library = libraries.find((file) => fs.existsSync(file))
+  if (!library) throw new CuptiNotFoundError(toolkitRoot, libraries, "CUPTI's profiler host library (libnvperf_host.so)")
+  return path.dirname(library)
+}
+
 /** nvcc flags that compile against this CUPTI and make the shim load it at run time. */
 export function cuptiFlags(cupti: CuptiLocation): string[] {
   return [
@@ -63,8 +74,24 @@ export function cuptiFlags(cupti: CuptiLocation): string[] {
   ]
 }
 
+/**
+ * cuptiFlags, plus libnvperf_host as a dependency of the shim itself (kept although no symbol of it is used, and
+ * found through the shim's run path), so that CUPTI's own load of it by name finds it already loaded.
+ */
+export function rangeProfilerFlags(cupti: CuptiLocation, nvperfHostDir: string): string[] {
+  const runPath = nvperfHostDir === cupti.libraryDir ? [] : ['-Xlinker', `-rpath,${nvperfHostDir}`]
+  return [...cuptiFlags(cupti), `-L${nvperfHostDir}`, '-Xlinker', '--no-as-needed', '-lnvperf_host', ...runPath]
+}
+
 /** Blocking: the device host builds it in the middle of a case's synchronous setup. */
 export function compileCuptiShim(settings: BuildSettings): CompiledLibrary {
   const cupti = findCupti(toolkitRootOf(findNvcc(settings.nvcc)))
   return compileSync({ source: packagePath('cuda/cupti_shim.cpp'), flags: cuptiFlags(cupti), ...settings })
+}
+
+/** Blocking, like compileCuptiShim: built when a case first times in `profiler` mode. */
+export function compileRangeProfilerShim(settings: BuildSettings): CompiledLibrary {
+  const root = toolkitRootOf(findNvcc(settings.nvcc))
+  const flags = rangeProfilerFlags(findCupti(root), findNvperfHost(root))
+  return compileSync({ source: packagePath('cuda/range_profiler_shim.cpp'), flags, ...settings })
 }

@@ -1,15 +1,24 @@
 // The GPU resources a device host keeps between cases: the harness library, loaded solutions, the L2 flush buffer,
-// padding matrices, the spin flag, timing events, NVML, CUPTI and whether the global warmup has run. What is done
+// padding matrices, the spin flag, timing events, NVML, the CUPTI shims and whether the global warmup has run. What is done
 // with them is the measurement protocol's business (measure.ts, timed-iteration.ts).
 import koffi, { type LibraryHandle } from 'koffi'
 import * as cuda from '../native/cuda.js'
 import { Cupti } from '../native/cupti.js'
 import { Harness } from '../native/harness.js'
 import { NvmlDevice } from '../native/nvml.js'
+import { RangeProfiler } from '../native/range-profiler.js'
 import { loadTsSolution, type LoadedTsSolution } from '../ts-solution.js'
 import type { CallTarget, ModuleTarget } from './messages.js'
 
 type NativeFunction = (...args: unknown[]) => unknown
+
+/** Build the CUPTI shims and return their paths; each only when a case first needs it. */
+export interface ShimBuilders {
+  /** The activity-API shim: `cupti` timing and the stream audit. */
+  cupti: () => string
+  /** The range-profiler shim: `profiler` timing. */
+  rangeProfiler: () => string
+}
 
 export class DeviceSession {
   readonly info: cuda.DeviceInfo
@@ -28,16 +37,14 @@ export class DeviceSession {
   /** Whether this process has run the global warmup (or replaced a host that had, moments ago). */
   warmedUp: boolean
   private cuptiShim?: Cupti
+  private rangeProfilerShim?: RangeProfiler
   private scratchWords?: cuda.DevicePtr
 
-  /**
-   * Call cuda.setDevice(info.index) first. `warm`: the GPU was busy a moment ago, so skip the global warmup.
-   * `cuptiLibrary` builds the CUPTI shim, only when a case first times in `cupti` mode.
-   */
+  /** Call cuda.setDevice(info.index) first. `warm`: the GPU was busy a moment ago, so skip the global warmup. */
   constructor(
     info: cuda.DeviceInfo,
     harnessLibrary: string,
-    private readonly cuptiLibrary: () => string,
+    private readonly shims: ShimBuilders,
     warm = false,
   ) {
     this.info = info
@@ -83,8 +90,13 @@ export class DeviceSession {
   }
 
   cupti(): Cupti {
-    this.cuptiShim ??= new Cupti(this.cuptiLibrary())
+    this.cuptiShim ??= new Cupti(this.shims.cupti())
     return this.cuptiShim
+  }
+
+  rangeProfiler(): RangeProfiler {
+    this.rangeProfilerShim ??= new RangeProfiler(this.shims.rangeProfiler())
+    return this.rangeProfilerShim
   }
 
   /** The function a case calls: a compiled entry point, or a TypeScript solution set up once on this GPU. */

@@ -2,7 +2,7 @@
 // measures the GPU's ceilings when asked).
 // A fault poisons only this process; the worker reports it and starts a fresh one.
 import { archForComputeCapability } from '../compile/nvcc.js'
-import { compileCuptiShim } from '../compile/cupti-shim.js'
+import { compileCuptiShim, compileRangeProfilerShim } from '../compile/cupti-shim.js'
 import { compileHarness } from '../compile/harness.js'
 import * as cuda from '../native/cuda.js'
 import { measureCeilings } from './ceilings.js'
@@ -62,7 +62,8 @@ function start(config: HostConfig, warm: boolean): DeviceSession | undefined {
     let session: DeviceSession
     try {
       cuda.setDevice(config.device)
-      session = new DeviceSession(cuda.deviceInfo(config.device), harness.path, () => compileCuptiShim(build).path, warm)
+      const shims = { cupti: () => compileCuptiShim(build).path, rangeProfiler: () => compileRangeProfilerShim(build).path }
+      session = new DeviceSession(cuda.deviceInfo(config.device), harness.path, shims, warm)
     } finally {
       release()
     }

@@ -15,7 +15,7 @@ import { dropThrottled, type ClockedSample } from './clock-filter.js'
 import type { DeviceSession } from './device-session.js'
 import type { CaseOutcome, CasePlan, TimingResult, VerifiedOutput } from './messages.js'
 import { stopReason } from './stopping.js'
-import { timedIterations, type SolutionCall } from './timed-iteration.js'
+import { timedIterations, type SolutionCall, type TimedIterations } from './timed-iteration.js'
 import { verifyCall, WrongAnswer } from './verify.js'
 
 /** A batch of timed iterations aims at this much wall time between synchronizations. */
@@ -50,51 +50,62 @@ function warmUp(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, ca
 
 /** Step 5: batches of timed iterations, the SM clock read while each runs, until the stopping rule says enough. */
 function time(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, call: SolutionCall, nextDraw: () => number): TimingResult {
-  const options = plan.options
-  const iterations = timedIterations(session, plan, buffers, call, nextDraw, !options.skipVerification)
+  const iterations = timedIterations(session, plan, buffers, call, nextDraw, !plan.options.skipVerification)
+  let result: TimingResult
   try {
-    // One untimed batch: a graph's first launch uploads it, CUPTI's first flush allocates its buffers.
-    iterations.enqueue(1)
-    iterations.collect()
-    const clocked: ClockedSample[] = []
-    let droppedInterference = 0
-    const start = performance.now()
-    let batch = Math.min(options.minIterations, MAX_BATCH)
-    for (;;) {
-      const batchStart = performance.now()
-      const checkingBefore = iterations.checkingMs
-      iterations.enqueue(batch)
-      // Read while the batch runs: the clock the samples are taken at.
-      const clock = session.smClockMHz()
-      const { kept, interference } = iterations.collect()
-      droppedInterference += interference
-      for (const ms of kept) clocked.push({ ms, smClockMHz: clock })
-      const filtered = dropThrottled(clocked, session.maxSmClockMHz, options.throttleFraction)
-      const elapsed = performance.now() - start
-      const reason = stopReason(filtered.kept, elapsed, options)
-      if (reason) {
-        return {
-          samplesMs: filtered.kept,
-          droppedThrottled: filtered.dropped,
-          droppedInterference,
-          meanSmClockMHz: filtered.meanClockMHz,
-          maxSmClockMHz: session.maxSmClockMHz,
-          stopReason: reason,
-          wallMs: elapsed,
-          callsPerSample: iterations.callsPerSample,
-          checkedCalls: iterations.checkedCalls,
-          paddingFallback: iterations.paddingFallback,
-          streamAudit: iterations.streamAudit,
-          auditedCalls: iterations.auditedCalls,
-        }
-      }
-      // Sized by the batch's own time: a slow reference check must not shrink batches (more batches, more checks).
-      const perIterationMs = (performance.now() - batchStart - (iterations.checkingMs - checkingBefore)) / batch
-      const remaining = Math.max(1, options.maxIterations - filtered.kept.length)
-      batch = Math.max(1, Math.min(MAX_BATCH, remaining, Math.round(BATCH_TARGET_MS / perIterationMs)))
+    result = timeBatches(session, plan.options, iterations)
+  } catch (error) {
+    try {
+      iterations.dispose()
+    } catch {
+      // The error that ended timing is the one to report: after a fault, tearing the timer down fails too.
     }
-  } finally {
-    iterations.dispose()
+    throw error
+  }
+  iterations.dispose()
+  return result
+}
+
+function timeBatches(session: DeviceSession, options: MeasureOptions, iterations: TimedIterations): TimingResult {
+  // One untimed batch: a graph's first launch uploads it, CUPTI's first flush allocates its buffers.
+  iterations.enqueue(1)
+  iterations.collect()
+  const clocked: ClockedSample[] = []
+  let droppedInterference = 0
+  const start = performance.now()
+  let batch = Math.min(options.minIterations, MAX_BATCH)
+  for (;;) {
+    const batchStart = performance.now()
+    const checkingBefore = iterations.checkingMs
+    iterations.enqueue(batch)
+    // Read while the batch runs: the clock the samples are taken at.
+    const clock = session.smClockMHz()
+    const { kept, interference } = iterations.collect()
+    droppedInterference += interference
+    for (const ms of kept) clocked.push({ ms, smClockMHz: clock })
+    const filtered = dropThrottled(clocked, session.maxSmClockMHz, options.throttleFraction)
+    const elapsed = performance.now() - start
+    const reason = stopReason(filtered.kept, elapsed, options)
+    if (reason) {
+      return {
+        samplesMs: filtered.kept,
+        droppedThrottled: filtered.dropped,
+        droppedInterference,
+        meanSmClockMHz: filtered.meanClockMHz,
+        maxSmClockMHz: session.maxSmClockMHz,
+        stopReason: reason,
+        wallMs: elapsed,
+        callsPerSample: iterations.callsPerSample,
+        checkedCalls: iterations.checkedCalls,
+        paddingFallback: iterations.paddingFallback,
+        streamAudit: iterations.streamAudit,
+        auditedCalls: iterations.auditedCalls,
+      }
+    }
+    // Sized by the batch's own time: a slow reference check must not shrink batches (more batches, more checks).
+    const perIterationMs = (performance.now() - batchStart - (iterations.checkingMs - checkingBefore)) / batch
+    const remaining = Math.max(1, options.maxIterations - filtered.kept.length)
+    batch = Math.max(1, Math.min(MAX_BATCH, remaining, Math.round(BATCH_TARGET_MS / perIterationMs)))
   }
 }
 

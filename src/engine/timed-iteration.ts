@@ -4,15 +4,17 @@
 //      until the whole batch is queued (spin), so the host's enqueue never leaves the GPU waiting inside a window;
 //   3. the L2 flush: reading a scratch buffer twice the L2 (a memset would leave dirty lines whose write-back is
 //      charged to the timed call);
-//   4. the call between its timer's marks: events on the legacy stream, CUPTI's kernel timestamps, or a CUDA graph;
+//   4. the call between its timer's marks: events on the legacy stream, CUPTI's kernel timestamps, the range
+//      profiler's kernel durations, or a CUDA graph;
 //   5. for one call picked at random, in batches drawn at random: its outputs copied aside and its inputs digested
 //      after its window, then checked against the reference once the batch is done.
 // Timing modes and padding kinds live here and nowhere else; measure.ts runs the batches and the stopping rule.
 import { randomInt } from 'node:crypto'
 import * as cublas from '../native/cublas.js'
 import * as cuda from '../native/cuda.js'
-import type { Cupti, GpuSpan } from '../native/cupti.js'
-import type { MeasureOptions } from '../options.js'
+import { CuptiError, type Cupti, type GpuSpan } from '../native/cupti.js'
+import type { ProfiledCall } from '../native/range-profiler.js'
+import type { MeasureOptions, TimingMode } from '../options.js'
 import { bytesOfBuffer, fillInputs, type CaseBuffers } from './buffers.js'
 import type { DeviceSession } from './device-session.js'
 import type { CasePlan } from './messages.js'
@@ -127,7 +129,14 @@ export function timedIterations(
   checkOutputs: boolean,
 ): TimedIterations {
   const timed: TimedCase = { session, plan, buffers, solution, nextDraw, checks: new CallChecks(session, plan, buffers, checkOutputs) }
-  return plan.options.timing === 'cupti' ? cuptiIterations(timed) : eventIterations(timed)
+  switch (plan.options.timing) {
+    case 'cupti':
+      return idleGpuIterations(timed, cuptiTimer(session))
+    case 'profiler':
+      return idleGpuIterations(timed, profilerTimer(session))
+    default:
+      return eventIterations(timed)
+  }
 }
 
 /** What every timing mode works with. */
@@ -251,17 +260,26 @@ function eventIterations(timed: TimedCase): TimedIterations {
   }
 }
 
+/** Times one call on an idle GPU by the GPU's own record of the call's work. */
+interface IdleGpuTimer {
+  readonly mode: TimingMode
+  /** What it means that a call has no sample: the timer saw none of its work. */
+  readonly sawNothing: string
+  /** Runs `call`, the solution on draw `draw`'s inputs, timed. */
+  time(draw: number, call: SolutionCall): void
+  /** After synchronizing: the sample (ms) of each of `draws`, timed since the last read, or undefined where none. */
+  read(draws: readonly number[]): Array<number | undefined>
+  stop(): void
+}
+
 /**
- * `cupti`: one sample is the time the GPU was busy with the work one call launched, on any stream: the union of its
- * kernels', copies' and memsets' intervals from CUPTI's timestamps. The GPU is idle when the call starts
- * (synchronized after the flush) and after it ends (synchronized before the next inputs), so nothing the harness
- * queues can overlap the call's work on any stream. Padding is not needed: the timestamps leave the host's enqueue
- * out, and the union leaves out the gaps in which the GPU waited for the host to launch the call's next kernel.
+ * `cupti` and `profiler`: every call starts on an idle GPU (synchronized after its inputs and the flush) and ends on
+ * one (synchronized before the next inputs, which a private stream's work is not ordered before), so nothing the
+ * harness queues overlaps any of its work, and the timer reads the GPU's own record of that work, on any stream;
+ * padding is not needed, since the host's enqueue is left out.
  */
-function cuptiIterations(timed: TimedCase): TimedIterations {
-  const { session, plan, buffers, solution, nextDraw, checks } = timed
-  const cupti = session.cupti()
-  cupti.start()
+function idleGpuIterations(timed: TimedCase, timer: IdleGpuTimer): TimedIterations {
+  const { solution, nextDraw, checks } = timed
   let draws: number[] = []
   return {
     callsPerSample: 1,
@@ -281,7 +299,7 @@ function cuptiIterations(timed: TimedCase): TimedIterations {
         const draw = nextDraw()
         queuePreWindow(timed, 'none', draw)
         cuda.synchronize()
-        tagged(cupti, draw, solution)
+        timer.time(draw, solution)
         // Work on a private stream is not ordered before the next draw's inputs and flush on the legacy stream, nor
         // before the checked copy of the outputs: wait for every stream.
         cuda.synchronize()
@@ -291,16 +309,75 @@ function cuptiIterations(timed: TimedCase): TimedIterations {
     },
     collect() {
       cuda.synchronize()
-      const spans = readSpans(cupti, 'cupti')
+      const samples = timer.read(draws)
       checks.checkPicked()
-      const kept = draws.map((draw) => {
-        const span = spans.get(draw)
-        if (!span) throw new Error(`timing 'cupti': CUPTI saw no GPU work from solution() (draw ${draw}); does it launch anything?`)
-        return Number(span.busyNs) / 1e6
+      const kept = draws.map((draw, i) => {
+        const ms = samples[i]
+        if (ms === undefined) throw new Error(`timing '${timer.mode}': ${timer.sawNothing} (draw ${draw}); does it launch anything?`)
+        return ms
       })
       return { kept, interference: 0 }
     },
-    dispose: () => cupti.stop(),
+    dispose: () => timer.stop(),
+  }
+}
+
+/**
+ * `cupti`: one sample is the time the GPU was busy with the work one call launched, on any stream: the union of its
+ * kernels', copies' and memsets' intervals from CUPTI's timestamps (each tagged with the call's draw through an
+ * external correlation id). The union leaves out the gaps in which the GPU waited for the host to launch the call's
+ * next kernel.
+ */
+function cuptiTimer(session: DeviceSession): IdleGpuTimer {
+  const cupti = session.cupti()
+  cupti.start()
+  return {
+    mode: 'cupti',
+    sawNothing: 'CUPTI saw no GPU work from solution()',
+    time: (draw, call) => tagged(cupti, draw, call),
+    read(draws) {
+      const spans = readSpans(cupti, 'cupti')
+      return draws.map((draw) => {
+        const span = spans.get(draw)
+        return span && Number(span.busyNs) / 1e6
+      })
+    },
+    stop: () => cupti.stop(),
+  }
+}
+
+/**
+ * `profiler`: one sample is Nsight Compute's gpu__time_duration.sum summed over the kernels one call launched, on
+ * any stream, read through CUPTI's range profiler in one session per call (each kernel its own range, serialized as
+ * ncu serializes them). Copies and memsets are not kernels and do not count, as in ncu. The range profiler is on
+ * only while this case times, so it never runs beside the activity API of `cupti` timing or the stream audit.
+ */
+function profilerTimer(session: DeviceSession): IdleGpuTimer {
+  const profiler = session.rangeProfiler()
+  profiler.enable(session.info.index)
+  const calls = new Map<number, ProfiledCall>()
+  return {
+    mode: 'profiler',
+    sawNothing: 'the range profiler saw no kernel from solution()',
+    time(draw, call) {
+      try {
+        calls.set(draw, profiler.timeCall(call))
+      } catch (error) {
+        // A fault of the call fails the session's end too: synchronizing raises the fault itself, as the CUDA error
+        // that gets the device host replaced.
+        if (error instanceof CuptiError) cuda.synchronize()
+        throw error
+      }
+    },
+    read(draws) {
+      const samples = draws.map((draw) => {
+        const call = calls.get(draw)
+        return call && call.kernels > 0 ? call.ms : undefined
+      })
+      calls.clear()
+      return samples
+    },
+    stop: () => profiler.disable(),
   }
 }
 

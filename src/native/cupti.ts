@@ -1,10 +1,11 @@
 // Bindings to the CUPTI shim (cuda/cupti_shim.cpp), compiled by src/compile/cupti-shim.ts: for each id pushed
 // around a solution() call, the span of GPU time from its first kernel, memcpy or memset start to its last one's
-// end, on every stream, and the time within it that the GPU was busy with that work. Every call is checked: a failing CUptiResult becomes a CuptiError naming the call.
+// end, on every stream, and the time within it that the GPU was busy with that work. Every call is checked: a
+// failing CUptiResult becomes a CuptiError naming the call.
 //
 // Use: start(); for each iteration push(i), solution(...), pop(); then synchronize the device, flush(), read()
 // and lostRecords(); stop() at the end.
-import koffi from 'koffi'
+import koffi, { type LibraryHandle } from 'koffi'
 
 /** A CUPTI call failed; `resultName` is CUPTI's name for `code`, e.g. 'CUPTI_ERROR_NOT_INITIALIZED'. */
 export class CuptiError extends Error {
@@ -15,6 +16,20 @@ export class CuptiError extends Error {
   ) {
     super(`${call} failed: ${resultName}`)
     this.name = 'CuptiError'
+  }
+}
+
+/**
+ * A checker for the CUptiResult of a shim's entry points: a failure becomes a CuptiError named by CUPTI itself
+ * (cuptiGetResultString, found through the shim in the libcupti it is linked with).
+ */
+export function cuptiChecker(shim: LibraryHandle): (status: number, call: string) => void {
+  const resultString = shim.func('int cuptiGetResultString(int result, _Out_ const char **name)')
+  return (status, call) => {
+    if (status === 0) return
+    const name: (string | null)[] = [null]
+    const named = resultString(status, name) === 0 ? name[0] : null
+    throw new CuptiError(call, status, named ?? 'unknown CUPTI result')
   }
 }
 
@@ -32,9 +47,11 @@ const READ_BATCH = 1024
 
 export class Cupti {
   private readonly fns
+  private readonly check
 
   constructor(libraryPath: string) {
     const lib = koffi.load(libraryPath)
+    this.check = cuptiChecker(lib)
     this.fns = {
       start: lib.func('int kb_cupti_start(void)'),
       push: lib.func('int kb_cupti_push(uint64_t id)'),
@@ -43,12 +60,7 @@ export class Cupti {
       read: lib.func('int kb_cupti_read(uint64_t *ids, uint64_t *starts, uint64_t *ends, uint64_t *busy, size_t capacity, _Out_ size_t *count)'),
       lost: lib.func('int kb_cupti_lost(_Out_ uint64_t *lost)'),
       stop: lib.func('int kb_cupti_stop(void)'),
-      error: lib.func('const char *kb_cupti_error(int code)'),
     }
-  }
-
-  private check(status: number, call: string): void {
-    if (status !== 0) throw new CuptiError(call, status, this.fns.error(status) as string)
   }
 
   /** Starts recording GPU work and its correlation, forgetting anything recorded before. */

@@ -241,17 +241,21 @@ export function dim3(value: Dim3, what: string): [number, number, number] {
 
 // ---- Modules and kernels ----------------------------------------------------------------------------------
 
+/** The CUcontext current on this thread: the one the CUDA runtime made current for the selected device. */
+export function currentContext(): bigint {
+  const context = out((slot) => driver().ctxGetCurrent(slot), 'cuCtxGetCurrent')
+  if (!context) throw new Error('no current CUDA context: select the device with the CUDA runtime (cudaSetDevice) first')
+  return context
+}
+
 /** A loaded cubin or PTX image. */
 export class CuModule {
   private constructor(private readonly handle: bigint) {}
 
   /** Loads into the current context: the one the CUDA runtime made current for the selected device. */
   static load(image: Uint8Array): CuModule {
-    const api = driver()
-    if (!out((slot) => api.ctxGetCurrent(slot), 'cuCtxGetCurrent')) {
-      throw new Error('no current CUDA context: select the device with the CUDA runtime (cudaSetDevice) before loading kernels')
-    }
-    return new CuModule(out((slot) => api.moduleLoadData(slot, image), 'cuModuleLoadData'))
+    currentContext()
+    return new CuModule(out((slot) => driver().moduleLoadData(slot, image), 'cuModuleLoadData'))
   }
 
   /** `symbol` is the kernel's name in the image (its mangled name unless it is extern "C"). */

@@ -1,4 +1,4 @@
-// The three timing modes on an honest kernel: each verifies, stops by its rule, and reports a runtime the
+// The four timing modes on an honest kernel: each verifies, stops by its rule, and reports a runtime the
 // hardware allows. Skipped, with the reason, where no GPU is usable.
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -15,7 +15,7 @@ const gpu = probeGpu()
 const solution = '../../problems/vector-addition/solutions/vector_add.cu'
 
 describe.skipIf(!gpu.available)(`timing modes on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
-  it.each(['events', 'cupti', 'graph'] as const)('%s: verifies, converges and stays under the memory bandwidth', async (timing) => {
+  it.each(['events', 'cupti', 'profiler', 'graph'] as const)('%s: verifies, converges and stays under the memory bandwidth', async (timing) => {
     const result = await runKernelBench('modes', { problem: vectorAddition, solution, timing, cases: (c) => c.params.n === 2 ** 25 }, { file, mode: 'bench', settings })
     expect(failureMessage(result)).toBeUndefined()
     const [c] = result.cases

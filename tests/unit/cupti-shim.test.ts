@@ -14,7 +14,7 @@ import { packagePath } from '../../src/paths.js'
 import { definedSymbols } from './symbols.js'
 
 const COMPILE_TIMEOUT = 120_000
-const ENTRY_POINTS = ['kb_cupti_error', 'kb_cupti_flush', 'kb_cupti_lost', 'kb_cupti_pop', 'kb_cupti_push', 'kb_cupti_read', 'kb_cupti_start', 'kb_cupti_stop']
+const ENTRY_POINTS = ['kb_cupti_flush', 'kb_cupti_lost', 'kb_cupti_pop', 'kb_cupti_push', 'kb_cupti_read', 'kb_cupti_start', 'kb_cupti_stop']
 
 let scratch: string
 let cacheDir: string

@@ -116,9 +116,9 @@ describe('resolveMeasureOptions: errors', () => {
     expect([options.minIterations, options.maxIterations]).toEqual([7, 7])
   })
 
-  it('timing must be events, cupti or graph', () => {
-    for (const timing of ['events', 'cupti', 'graph'] as const) expect(resolveMeasureOptions({ timing }).timing).toBe(timing)
-    expect(resolve({ timing: 'wallclock' })).toThrow("option timing must be one of events, cupti, graph (got 'wallclock')")
+  it('timing must be events, cupti, profiler or graph', () => {
+    for (const timing of ['events', 'cupti', 'profiler', 'graph'] as const) expect(resolveMeasureOptions({ timing }).timing).toBe(timing)
+    expect(resolve({ timing: 'wallclock' })).toThrow("option timing must be one of events, cupti, profiler, graph (got 'wallclock')")
   })
 
   it('counts must be whole numbers', () => {
@@ -162,6 +162,6 @@ describe('measureOptionsFromEnv', () => {
   })
 
   it('is checked like any other layer when resolved', () => {
-    expect(() => resolveMeasureOptions({}, measureOptionsFromEnv({ KERNELBENCH_TIMING: 'fast' }))).toThrow("option timing must be one of events, cupti, graph (got 'fast')")
+    expect(() => resolveMeasureOptions({}, measureOptionsFromEnv({ KERNELBENCH_TIMING: 'fast' }))).toThrow("option timing must be one of events, cupti, profiler, graph (got 'fast')")
   })
 })

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The example suite on one GPU and on every GPU of the host, and as two shards merged: wall times, then whether the
+# medians agree and the merged report has the single run's rows. On a GPU host, from the repository root:
+#   bash scripts/multi-gpu-compare.sh <out-dir> [stage...]
+# Stages, in the order given (default: all of them):
+#   cold    every GPU, the compile cache emptied first                    -> cold.json
+#   one     GPU 0 only, warm cache                                        -> one.json
+#   all     every GPU, warm cache                                         -> all.json
+#   shards  two shards with the blob reporter, then --merge-reports       -> merged.json
+#   compare medians of all.json against one.json; rows of merged.json against all.json
+# Each run's output goes to <out-dir>/<stage>.log, its exit code and wall time to <out-dir>/walls.txt.
+set -uo pipefail
+out=$(realpath -m "${1:?usage: scripts/multi-gpu-compare.sh <out-dir> [stage...]}")
+shift
+stages=${*:-cold one all shards compare}
+cd "$(dirname "$0")/.."
+mkdir -p "$out"
+export NO_COLOR=1 CI=1
+unset GITHUB_STEP_SUMMARY
+
+# timed NAME [VAR=value...] COMMAND...: runs the command under env, logging its output, exit code and wall time.
+timed() {
+  local name=$1
+  shift
+  local start end code
+  start=$(date +%s.%N)
+  env "$@" >"$out/$name.log" 2>&1
+  code=$?
+  end=$(date +%s.%N)
+  printf '%s: exit %d, %.1f s\n' "$name" "$code" "$(echo "$end - $start" | bc)" | tee -a "$out/walls.txt"
+}
+
+for stage in $stages; do
+  case $stage in
+    cold)
+      rm -rf node_modules/.cache/vitest-kernel-bench
+      timed cold KERNELBENCH_DEVICES=all KERNELBENCH_JSON="$out/cold.json" node node_modules/vitest/vitest.mjs bench --run
+      ;;
+    one) timed one KERNELBENCH_DEVICES=0 KERNELBENCH_JSON="$out/one.json" node node_modules/vitest/vitest.mjs bench --run ;;
+    all) timed all KERNELBENCH_DEVICES=all KERNELBENCH_JSON="$out/all.json" node node_modules/vitest/vitest.mjs bench --run ;;
+    shards)
+      rm -rf "$out/blobs"
+      for i in 1 2; do
+        timed "shard-$i" KERNELBENCH_DEVICES=all node node_modules/vitest/vitest.mjs bench --run --shard="$i/2" --reporter=blob --outputFile="$out/blobs/blob-$i-2.json"
+      done
+      timed merge KERNELBENCH_JSON="$out/merged.json" node node_modules/vitest/vitest.mjs bench --run --merge-reports="$out/blobs"
+      ;;
+    compare)
+      npx tsx scripts/compare-medians.ts "$out/one.json" "$out/all.json" >"$out/compare.txt" 2>&1
+      tail -n 12 "$out/compare.txt"
+      node -e '
+        const fs = require("node:fs")
+        const rows = (file) => new Set(JSON.parse(fs.readFileSync(file, "utf8")).benches.flatMap((b) =>
+          (b.result?.cases ?? []).map((c) => `${b.file} · ${b.name} · ${c.name}`)))
+        const [single, merged] = process.argv.slice(1).map(rows)
+        const missing = [...single].filter((r) => !merged.has(r))
+        const extra = [...merged].filter((r) => !single.has(r))
+        console.log(`rows: single run ${single.size}, merged shards ${merged.size}, missing ${missing.length}, extra ${extra.length}`)
+        for (const r of [...missing, ...extra].slice(0, 20)) console.log(`  ${missing.includes(r) ? "missing" : "extra"}: ${r}`)
+      ' "$out/all.json" "$out/merged.json" | tee "$out/rows.txt"
+      ;;
+    *) echo "unknown stage: $stage" >&2 ;;
+  esac
+done
+cat "$out/walls.txt"

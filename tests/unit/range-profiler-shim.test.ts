@@ -1,0 +1,127 @@
+// The range-profiler shim against the real nvcc, libcupti and libnvperf_host on this machine (no GPU needed): it
+// compiles and links, depends on libnvperf_host through its run path, exports its entry points; and the binding
+// turns CUPTI's refusals into messages that say why profiling cannot run and how to allow it.
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compileRangeProfilerShim, CuptiNotFoundError, findCupti, findNvperfHost, rangeProfilerFlags, toolkitRootOf } from '../../src/compile/cupti-shim.js'
+import { findNvcc } from '../../src/compile/nvcc.js'
+import { probeGpu } from '../../src/native/cuda.js'
+import { CuptiError } from '../../src/native/cupti.js'
+import { asUnavailable, ProfilerUnavailableError, RangeProfiler, unavailableReason, unsupportedAspects } from '../../src/native/range-profiler.js'
+import { definedSymbols } from './symbols.js'
+
+const COMPILE_TIMEOUT = 120_000
+const ENTRY_POINTS = ['kb_prof_disable', 'kb_prof_enable', 'kb_prof_start', 'kb_prof_stop', 'kb_prof_support']
+
+let scratch: string
+let cacheDir: string
+beforeAll(() => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-range-profiler-'))
+  cacheDir = path.join(scratch, 'cache')
+})
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }))
+
+const toolkitRoot = () => toolkitRootOf(findNvcc())
+
+describe('compileRangeProfilerShim', () => {
+  it(
+    'compiles with nvcc, needs libcupti and libnvperf_host with their folder as run path, exports every entry point, then comes from the cache',
+    () => {
+      const first = compileRangeProfilerShim({ arch: 'sm_90a', cacheDir })
+      expect(first.cached).toBe(false)
+      expect(path.basename(first.path)).toMatch(/^range_profiler_shim_cpp-sm_90a-[0-9a-f]{24}\.so$/)
+      expect(definedSymbols(first.path).filter((name) => name.startsWith('kb_')).sort()).toEqual(ENTRY_POINTS)
+      const dynamic = execFileSync('readelf', ['-d', first.path], { encoding: 'utf8' })
+      expect(dynamic).toMatch(/NEEDED.*\[libcupti\.so\.\d+\]/)
+      expect(dynamic).toMatch(/NEEDED.*\[libnvperf_host\.so\]/)
+      expect(dynamic).toContain(`[${findNvperfHost(toolkitRoot())}]`)
+      expect(compileRangeProfilerShim({ arch: 'sm_90a', cacheDir })).toEqual({ path: first.path, cached: true })
+    },
+    COMPILE_TIMEOUT,
+  )
+
+  it('adds a run path for libnvperf_host only where it is not beside libcupti', () => {
+    const cupti = { includeDir: '/t/include', libraryDir: '/t/lib64' }
+    expect(rangeProfilerFlags(cupti, '/t/lib64').filter((flag) => flag.startsWith('-rpath'))).toEqual(['-rpath,/t/lib64'])
+    expect(rangeProfilerFlags(cupti, '/t/nvperf').filter((flag) => flag.startsWith('-rpath'))).toEqual(['-rpath,/t/lib64', '-rpath,/t/nvperf'])
+    expect(rangeProfilerFlags(cupti, '/t/lib64')).toContain('-lnvperf_host')
+  })
+
+  it('finds libnvperf_host beside libcupti here, and names every place it looked where a toolkit has none', () => {
+    expect(findNvperfHost(toolkitRoot())).toBe(findCupti(toolkitRoot()).libraryDir)
+    const root = path.join(scratch, 'toolkit-without-nvperf')
+    fs.mkdirSync(path.join(root, 'lib64'), { recursive: true })
+    fs.writeFileSync(path.join(root, 'lib64', 'libcupti.so'), '')
+    const error = captureError(() => findNvperfHost(root))
+    expect(error).toBeInstanceOf(CuptiNotFoundError)
+    expect((error as Error).message).toContain(`CUPTI's profiler host library (libnvperf_host.so) not found in the CUDA toolkit at ${root}`)
+    expect((error as Error).message).toContain(`  - ${path.join(root, 'extras/CUPTI/lib64/libnvperf_host.so')}`)
+  })
+})
+
+describe('why profiling cannot run', () => {
+  it('restricted counters: says how to allow every user (modprobe option) or to run as root / with CAP_SYS_ADMIN', () => {
+    const reason = unavailableReason('CUPTI_ERROR_INSUFFICIENT_PRIVILEGES')
+    expect(reason).toMatch(/restricted to admin users/)
+    expect(reason).toContain('options nvidia NVreg_RestrictProfilingToAdminUsers=0')
+    expect(reason).toContain('/etc/modprobe.d/')
+    expect(reason).toMatch(/as root or with CAP_SYS_ADMIN/)
+  })
+
+  it('a refusal becomes a ProfilerUnavailable error that names the failing call, says why, and points to the other modes', () => {
+    const error = asUnavailable(new CuptiError('kb_prof_enable', 35, 'CUPTI_ERROR_INSUFFICIENT_PRIVILEGES'))
+    expect(error).toBeInstanceOf(ProfilerUnavailableError)
+    expect(error!.name).toBe('ProfilerUnavailable')
+    expect(error!.message).toMatch(
+      /^timing 'profiler' cannot run here \(kb_prof_enable failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES\): profiling is restricted to admin users .* Timing 'cupti' and 'events' need no access to the performance counters\.$/,
+    )
+    expect(error!.cause).toBeInstanceOf(CuptiError)
+    expect(asUnavailable(new CuptiError('kb_prof_start', 7, 'CUPTI_ERROR_INVALID_OPERATION'))).toBeUndefined()
+  })
+
+  it('unsupported GPUs and drivers say so; other failures are not reasons', () => {
+    for (const name of ['CUPTI_ERROR_NOT_SUPPORTED', 'CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED', 'CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED']) {
+      expect(unavailableReason(name)).toMatch(/does not support CUPTI range profiling/)
+    }
+    expect(unavailableReason('CUPTI_ERROR_NOT_COMPATIBLE')).toMatch(/does not support this GPU or driver: a newer CUDA toolkit/)
+    expect(unavailableReason('CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED')).toMatch(/MIG/)
+    expect(unavailableReason('CUPTI_ERROR_HARDWARE_BUSY')).toMatch(/in use by another profiler/)
+    expect(unavailableReason('CUPTI_ERROR_INVALID_PARAMETER')).toBeUndefined()
+  })
+
+  it("names the aspects CUPTI's device check does not call supported", () => {
+    expect(unsupportedAspects([3, 3, 3, 3, 3, 3, 3])).toBeUndefined()
+    expect(unsupportedAspects([1, 3, 3, 2, 3, 3, 1])).toBe(
+      'CUPTI reports that this GPU cannot be range-profiled (vGPU: disabled by the system; WSL: unsupported).',
+    )
+  })
+})
+
+const gpu = probeGpu()
+
+describe.skipIf(gpu.available)(`the binding without a GPU (${gpu.available ? 'a GPU is present' : gpu.reason})`, () => {
+  it(
+    "loads, and enable() fails in CUPTI's device check with CUPTI's name for the failure",
+    () => {
+      const profiler = new RangeProfiler(compileRangeProfilerShim({ arch: 'sm_90a', cacheDir }).path)
+      const error = captureError(() => profiler.enable(0))
+      const cupti = error instanceof ProfilerUnavailableError ? error.cause : error
+      expect(cupti).toBeInstanceOf(CuptiError)
+      expect((cupti as CuptiError).call).toBe('kb_prof_support')
+      expect((cupti as CuptiError).resultName).toMatch(/^CUPTI_ERROR_[A-Z_]+$/)
+    },
+    COMPILE_TIMEOUT,
+  )
+})
+
+function captureError(fn: () => unknown): unknown {
+  try {
+    fn()
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected an error')
+}
