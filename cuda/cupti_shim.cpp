@@ -1,8 +1,8 @@
 // CUPTI shim for the `cupti` timing mode: the GPU start and end timestamps of the work that one solution() call
 // launches, on every stream, and how long the GPU was busy with it. The harness pushes an external correlation id
-// (the iteration number) before calling solution() and pops it after; CUPTI then tags every CUDA API call made in between, and so every kernel, memcpy
-// and memset those calls launched, with that id. Work launched outside push/pop (L2 flush, padding) has no id and
-// is left out. Compiled by src/compile/cupti-shim.ts, called through src/native/cupti.ts. Every entry point returns
+// (the iteration number) before calling solution() and pops it after; CUPTI then tags every CUDA API call made in
+// between, and so every kernel, memcpy and memset those calls launched, with that id. Work launched outside
+// push/pop (L2 flush, padding) has no id and is left out. Compiled by src/compile/cupti-shim.ts, called through src/native/cupti.ts. Every entry point returns
 // a CUptiResult (0 = success).
 #include <cupti.h>
 
