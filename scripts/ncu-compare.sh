@@ -6,8 +6,8 @@ set -euo pipefail
 out=${1:-.}
 mkdir -p "$out"
 npx tsx scripts/ncu-compare.ts harness "$out/harness.json"
-# Reproducibility: five separate processes, events mode only.
-for i in 1 2 3 4 5; do npx tsx scripts/ncu-compare.ts harness "$out/repeat-$i.json" events > /dev/null; done
+# Reproducibility: five separate processes, in the events and profiler modes.
+for i in 1 2 3 4 5; do npx tsx scripts/ncu-compare.ts harness "$out/repeat-$i.json" events,profiler > /dev/null; done
 ncu --clock-control none --cache-control all --metrics gpu__time_duration.sum --target-processes all \
   --kernel-name regex:'^(vectorAdd4|tiledKernel|wmmaKernel)' --csv --print-units base \
   npx tsx scripts/ncu-compare.ts launches > "$out/ncu.csv"

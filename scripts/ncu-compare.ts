@@ -115,9 +115,9 @@ function ncuDurations(csv: string): Array<[string, number]> {
   })
 }
 
-/** (max − min) / min of the medians that separate processes measured for one kernel in events mode. */
-function spread(repeats: Measured[], label: string): string {
-  const medians = repeats.map((r) => r[label]?.events?.median).filter((m): m is number => m !== undefined)
+/** (max − min) / min of the medians that separate processes measured for one kernel in one mode. */
+function spread(repeats: Measured[], label: string, mode: string): string {
+  const medians = repeats.map((r) => r[label]?.[mode]?.median).filter((m): m is number => m !== undefined)
   if (medians.length < 2) return '–'
   return `${(((Math.max(...medians) - Math.min(...medians)) / Math.min(...medians)) * 100).toFixed(2)}%`
 }
@@ -128,7 +128,8 @@ function report(harnessFile: string, ncuFile: string, repeatFiles: string[]) {
   const launchesSeen = ncuDurations(fs.readFileSync(ncuFile, 'utf8'))
   const kernels = selectedKernels()
   const modes = Object.keys(MODES).filter((m) => measured[kernels[0]!.label]?.[m])
-  const header = ['kernel', 'ncu', ...modes.flatMap((m) => [m, '×']), `${modes[0]} wall`, `spread of ${repeats.length} runs`]
+  const repeatedModes = modes.filter((m) => repeats.some((r) => r[kernels[0]!.label]?.[m]))
+  const header = ['kernel', 'ncu', ...modes.flatMap((m) => [m, '×']), `${modes[0]} wall`, ...repeatedModes.map((m) => `${m}: spread of ${repeats.length} runs`)]
   const rows: string[][] = []
   let cursor = 0
   for (const kernel of kernels) {
@@ -146,7 +147,7 @@ function report(harnessFile: string, ncuFile: string, repeatFiles: string[]) {
         return [formatTime(h), (h / ncuMs).toFixed(2)]
       }),
       formatTime(measured[kernel.label]![modes[0]!]!.wallMs),
-      spread(repeats, kernel.label),
+      ...repeatedModes.map((m) => spread(repeats, kernel.label, m)),
     ])
   }
   console.log(renderTable(header, rows, header.map((_, i) => (i === 0 ? 'left' : 'right'))).join('\n'))
