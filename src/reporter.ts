@@ -5,7 +5,8 @@
 // job summary) where the options and the environment ask for them. On an interactive terminal a one-line progress
 // indicator (src/report/progress-line.ts) replaces Vitest's live summary while benches run. Under Vitest 5, which has
 // one list of reporters for tests and benchmarks, KernelBenchReporter does both: tables for the files of benchmark
-// projects, skip reasons for the others.
+// projects, skip reasons for the others. A merge of sharded runs (`vitest bench --merge-reports`) replays the results
+// that each host's blob recorded through the same hooks, so it prints and writes what a single run would.
 import fs from 'node:fs'
 import path from 'node:path'
 import pc from 'picocolors'
