@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
 import type { ViteUserConfig } from 'vitest/config'
 import { resolveBaselineSettings, type BaselineOptions } from './baseline/guard.js'
+import { prepareBlobReports } from './blob-reports.js'
 import type { PluginSettings } from './bench.js'
 import { resolveCompileJobs } from './compile/build-locks.js'
 import { checkDeviceSelection, deviceSelectionFromEnv } from './engine/gpu-pool.js'
@@ -136,6 +137,7 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
     },
     // Per project, as Vitest 5 adds a benchmark project next to each project when benchmarks run.
     configureVitest({ project, vitest }) {
+      if (vitest4) prepareBlobReports(vitest)
       const run: RunContext = {
         mode: vitest.mode === 'benchmark' || isBenchmarkProject(project.config) ? 'benchmark' : 'test',
         root: project.config.root,

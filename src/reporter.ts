@@ -5,7 +5,8 @@
 // job summary) where the options and the environment ask for them. On an interactive terminal a one-line progress
 // indicator (src/report/progress-line.ts) replaces Vitest's live summary while benches run. Under Vitest 5, which has
 // one list of reporters for tests and benchmarks, KernelBenchReporter does both: tables for the files of benchmark
-// projects, skip reasons for the others.
+// projects, skip reasons for the others. A merge of sharded runs (`vitest bench --merge-reports`) replays the results
+// that each host's blob recorded through the same hooks, so it prints and writes what a single run would.
 import fs from 'node:fs'
 import path from 'node:path'
 import pc from 'picocolors'
@@ -15,12 +16,21 @@ import { DefaultReporter } from 'vitest/node'
 import { packagePath } from './paths.js'
 import { writeReports } from './report/files.js'
 import type { ReportedBench, ToolVersions } from './report/json.js'
-import { renderDeviceHeader, renderKernelResult } from './report/kernel-table.js'
+import { deviceLine, renderDeviceHeader, renderKernelResult } from './report/kernel-table.js'
 import { outputFiles, resolveReportSettings, type ReportOptions, type ReportSettings } from './report/options.js'
 import { ProgressLine } from './report/progress-line.js'
 import type { KernelBenchResult } from './results.js'
 
-const relativePosix = (root: string, file: string) => path.relative(root, file).split(path.sep).join('/')
+/**
+ * A path recorded by the host that ran the module (absolute there) relative to `root` on this host, '/'-separated.
+ * It is taken relative to the module, whose path relative to its project's root the module also records, so the
+ * answer is the same on every host: `--merge-reports` replays modules run in other hosts' checkouts.
+ */
+function pathFromRoot(module: TestModule, recorded: string, root: string): string {
+  const projectRoot = path.relative(root, module.project.config.root)
+  const fromModule = path.relative(path.dirname(module.moduleId), recorded)
+  return path.join(projectRoot, path.dirname(module.relativeModuleId), fromModule).split(path.sep).join('/')
+}
 
 /** Every kernel bench of the modules, and every failed test that produced no result; files relative to `root`. */
 function reportedBenches(modules: ReadonlyArray<TestModule>, root: string): ReportedBench[] {
@@ -29,9 +39,9 @@ function reportedBenches(modules: ReadonlyArray<TestModule>, root: string): Repo
       const measured: KernelBenchResult | undefined = test.meta().kernelBench
       const outcome = test.result()
       if (!measured && outcome.state !== 'failed') return []
-      const result = measured?.baseline ? { ...measured, baseline: { ...measured.baseline, file: relativePosix(root, measured.baseline.file) } } : measured
+      const result = measured?.baseline ? { ...measured, baseline: { ...measured.baseline, file: pathFromRoot(module, measured.baseline.file, root) } } : measured
       const errors = outcome.state === 'failed' ? outcome.errors.map((e) => e.message) : []
-      return [{ file: relativePosix(root, module.moduleId), name: test.name, state: outcome.state, result, errors }]
+      return [{ file: pathFromRoot(module, module.moduleId, root), name: test.name, state: outcome.state, result, errors }]
     }),
   )
 }
@@ -89,10 +99,11 @@ function packageVersion(): string {
 }
 
 export class KernelBenchReporter extends DefaultReporter {
-  private headerPrinted = false
+  /** What the last device header said, but the clock (it changes while a run goes on), to print it again for another GPU. */
+  private headerGpu?: string
   private readonly modulesSeen = new Set<TestModule>()
   private readonly settings: ReportSettings
-  private readonly progress?: ProgressLine
+  private progress?: ProgressLine
   /** Vitest 5: this reporter also reports the test files of the run (see isBench). */
   private readonly testsToo: boolean
 
@@ -102,12 +113,13 @@ export class KernelBenchReporter extends DefaultReporter {
     super({ ...defaults, summary: !settings.progress && defaults.summary !== false })
     this.settings = settings
     this.testsToo = testsToo
-    // isTTY is Vitest's: stdout is a terminal and no CI environment was detected.
-    if (settings.progress && this.isTTY) this.progress = new ProgressLine()
   }
 
   override onInit(ctx: Vitest): void {
     super.onInit(ctx)
+    // isTTY is Vitest's: stdout is a terminal and no CI environment was detected. A merge (`--merge-reports`) replays
+    // recorded results: nothing runs.
+    if (this.settings.progress && this.isTTY && !ctx.config.mergeReports) this.progress = new ProgressLine()
     ctx.onClose(() => this.progress?.stop())
   }
 
@@ -143,14 +155,17 @@ export class KernelBenchReporter extends DefaultReporter {
       const result = test.meta().kernelBench
       if (!result) continue
       if (result.baseline?.written) written.add(result.baseline.file)
-      if (!this.headerPrinted && result.device && result.arch) {
-        this.log(`\n${renderDeviceHeader(result.device, result.arch, result.ceilings, result.devices)}`)
-        this.headerPrinted = true
+      // A header before the first table, and again where a merge of several hosts' runs moves on to another GPU.
+      const { device, arch, devices } = result
+      const gpu = device && arch ? deviceLine({ ...device, startSmClockMHz: NaN }, arch, devices) : undefined
+      if (device && arch && gpu !== this.headerGpu) {
+        this.log(`\n${renderDeviceHeader(device, arch, result.ceilings, devices)}`)
+        this.headerGpu = gpu
       }
       this.log(`\n${renderKernelResult(result)}`)
     }
     // Every kernelBench of a module shares one baseline file: name it once.
-    for (const file of written) this.log(pc.dim(`\nbaseline written: ${path.relative(this.ctx.config.root, file)}`))
+    for (const file of written) this.log(pc.dim(`\nbaseline written: ${pathFromRoot(testModule, file, this.ctx.config.root)}`))
   }
 
   override onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {

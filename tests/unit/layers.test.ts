@@ -18,7 +18,7 @@ function filesUnder(dir: string, extensions: RegExp): string[] {
     .filter((file) => !file.includes('node_modules/'))
 }
 
-const GLUE = ['plugin', 'runner', 'reporter', 'index', 'bench', 'guarded-bench', 'matchers', 'registry', 'modifiers', 'cli', 'starter', 'watch-cu'].map((n) => `src/${n}.ts`)
+const GLUE = ['plugin', 'blob-reports', 'runner', 'reporter', 'index', 'bench', 'guarded-bench', 'matchers', 'registry', 'modifiers', 'cli', 'starter', 'watch-cu'].map((n) => `src/${n}.ts`)
 
 /** 0: options, dtype, problem, signature, native/, compile/, engine/, results and the other leaves; 1: report/; 2: baseline/; 3: the Vitest glue. */
 function layerOf(file: string): { rank: number; name: string } {

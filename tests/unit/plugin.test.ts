@@ -1,8 +1,10 @@
 // The plugin's config hook: `vitest run` gets KernelTestReporter where Vitest's default reporter would be (so skip
 // reasons show), other reporters are kept; the workers get the measurement options resolved once and the
-// allowAboveRoofline default. Its configureVitest hook tells each project's workers whether they benchmark.
+// allowAboveRoofline default. Its configureVitest hook tells each project's workers whether they benchmark, and gives
+// Vitest 4's `vitest bench` the blob reporter.
 import { describe, expect, it } from 'vitest'
 import type { ViteUserConfig } from 'vitest/config'
+import { ReportersMap } from 'vitest/node'
 import { DEFAULT_MEASURE_OPTIONS } from '../../src/options.js'
 import { kernelBenchPlugin, type KernelBenchPluginOptions } from '../../src/plugin.js'
 import { RUN_KEY, SETTINGS_KEY } from '../../src/registry.js'
@@ -21,14 +23,20 @@ function configure(test: NonNullable<ViteUserConfig['test']> = {}, options: Kern
 
 const isKernelTestReporter = (r: unknown) => r instanceof KernelTestReporter
 
-/** Runs the configureVitest hook for one project (its config as given) of a Vitest in `mode`; returns what it provided. */
-function provided(projectConfig: object, mode: string, updateSnapshot = 'new') {
+/**
+ * Runs the configureVitest hook for one project (its config as given) of a Vitest in `mode` (its config as given
+ * too); returns what it provided and the Vitest config as the hook left it.
+ */
+function configureVitest(projectConfig: object, mode: string, vitestConfig: object = {}) {
   const values = new Map<string, unknown>()
   const project = { config: { root: '/project', ...projectConfig }, provide: (key: string, value: unknown) => values.set(key, value) }
-  const vitest = { mode, config: { snapshotOptions: { updateSnapshot } } }
+  const vitest = { mode, config: { snapshotOptions: { updateSnapshot: 'new' }, ...vitestConfig } }
   ;(kernelBenchPlugin().configureVitest as (context: object) => void)({ project, vitest })
-  return values.get(RUN_KEY)
+  return { run: values.get(RUN_KEY), config: vitest.config }
 }
+
+const provided = (projectConfig: object, mode: string, updateSnapshot = 'new') =>
+  configureVitest(projectConfig, mode, { snapshotOptions: { updateSnapshot } }).run
 
 describe('kernelBenchPlugin', () => {
   it("puts KernelTestReporter in place of Vitest's default reporter, named or implied", () => {
@@ -65,5 +73,13 @@ describe('kernelBenchPlugin', () => {
     // Vitest 5: one mode, 'test'; the benchmark project it adds next to a project has benchmark.enabled.
     expect(provided({ benchmark: { enabled: true } }, 'test')).toEqual({ mode: 'benchmark', root: '/project', updateBaselines: false })
     expect(provided({ benchmark: { enabled: false, include: ['**/*.bench.ts'] } }, 'test')).toEqual({ mode: 'test', root: '/project', updateBaselines: false })
+  })
+
+  it("makes `vitest bench --reporter=blob` use Vitest's blob reporter, which Vitest 4's benchmark reporters lack", () => {
+    const ours = { onInit() {} }
+    const { config } = configureVitest({}, 'benchmark', { benchmark: { reporters: [ours, 'blob'] } })
+    const [first, blob] = (config as unknown as { benchmark: { reporters: unknown[] } }).benchmark.reporters
+    expect(first).toBe(ours)
+    expect(blob).toBeInstanceOf(ReportersMap.blob)
   })
 })
