@@ -130,6 +130,11 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
       return {
         test: {
           pool: 'forks',
+          // Vitest 4 runs benchmark files one at a time unless told otherwise, for CPU benchmarks that would disturb
+          // each other. Kernel benches share a GPU only one case at a time (src/engine/gpu-pool.ts), so files run in
+          // parallel workers: one file's compiles, start-up and host-side work overlap another's GPU time, and
+          // several GPUs are kept busy. Vitest 5 runs each benchmark project in one worker whatever this says.
+          fileParallelism: config.test?.fileParallelism ?? true,
           provide: { [SETTINGS_KEY]: settings },
           ...(vitest4 && { runner: siblingModule('runner'), benchmark: { reporters: [new KernelBenchReporter(report)] } }),
         },

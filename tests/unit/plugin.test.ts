@@ -4,7 +4,7 @@
 // Vitest 4's `vitest bench` the blob reporter.
 import { describe, expect, it } from 'vitest'
 import type { ViteUserConfig } from 'vitest/config'
-import { ReportersMap } from 'vitest/node'
+import { createVitest, ReportersMap } from 'vitest/node'
 import { DEFAULT_MEASURE_OPTIONS } from '../../src/options.js'
 import { kernelBenchPlugin, type KernelBenchPluginOptions } from '../../src/plugin.js'
 import { RUN_KEY, SETTINGS_KEY } from '../../src/registry.js'
@@ -81,5 +81,22 @@ describe('kernelBenchPlugin', () => {
     const [first, blob] = (config as unknown as { benchmark: { reporters: unknown[] } }).benchmark.reporters
     expect(first).toBe(ours)
     expect(blob).toBeInstanceOf(ReportersMap.blob)
+  })
+})
+
+describe('benchmark files in parallel', () => {
+  // Vitest's own resolution of the config, in its benchmark mode, with the plugin installed.
+  async function benchWorkers(test: NonNullable<ViteUserConfig['test']>): Promise<number> {
+    const vitest = await createVitest('benchmark', { config: false, watch: false, ...test }, { plugins: [kernelBenchPlugin()] })
+    try {
+      return vitest.config.maxWorkers
+    } finally {
+      await vitest.close()
+    }
+  }
+
+  it('lets Vitest 4 run kernel bench files in several workers (its default for benchmarks is one), unless the user says no', async () => {
+    expect(await benchWorkers({ maxWorkers: 4 })).toBe(4)
+    expect(await benchWorkers({ maxWorkers: 4, fileParallelism: false })).toBe(1)
   })
 })
