@@ -58,19 +58,26 @@ function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 }
 
-/** Repeats the attempt, pausing between tries, until it gives a release function; onWait hears the first owner. */
-function* attempts(attempt: () => Attempt, onWait: (owner: number) => void): Generator<void, () => void> {
-  for (let waited = false; ; waited = true) {
+/**
+ * Repeats the attempt, pausing between tries, until it gives a release function; onWait hears the owner once the
+ * wait has lasted `noticeMs` (at the first failed try when 0).
+ */
+function* attempts(attempt: () => Attempt, onWait: (owner: number) => void, noticeMs: number): Generator<void, () => void> {
+  const start = performance.now()
+  for (let told = false; ; ) {
     const result = attempt()
     if (typeof result === 'function') return result
-    if (!waited) onWait(result)
+    if (!told && performance.now() - start >= noticeMs) {
+      onWait(result)
+      told = true
+    }
     yield
   }
 }
 
 /** Blocks until the attempt succeeds: for the device host, which works synchronously between messages. */
-export function waitForLockSync(attempt: () => Attempt, onWait: (owner: number) => void = () => {}): () => void {
-  const tries = attempts(attempt, onWait)
+export function waitForLockSync(attempt: () => Attempt, onWait: (owner: number) => void = () => {}, noticeMs = 0): () => void {
+  const tries = attempts(attempt, onWait, noticeMs)
   for (let step = tries.next(); ; step = tries.next()) {
     if (step.done) return step.value
     sleepSync(LOCK_POLL_MS)
@@ -78,8 +85,8 @@ export function waitForLockSync(attempt: () => Attempt, onWait: (owner: number) 
 }
 
 /** waitForLockSync without blocking the event loop: for a Vitest worker running many compiles at once. */
-export async function waitForLock(attempt: () => Attempt, onWait: (owner: number) => void = () => {}): Promise<() => void> {
-  const tries = attempts(attempt, onWait)
+export async function waitForLock(attempt: () => Attempt, onWait: (owner: number) => void = () => {}, noticeMs = 0): Promise<() => void> {
+  const tries = attempts(attempt, onWait, noticeMs)
   for (let step = tries.next(); ; step = tries.next()) {
     if (step.done) return step.value
     await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS))

@@ -10,9 +10,15 @@ export function lockPath(pciBusId: string, dir = os.tmpdir()): string {
 }
 
 /**
- * Blocks until this process holds the lock, calling onWait once if it has to wait. Returns a release function.
- * Synchronous on purpose: the device host does its GPU work synchronously between messages.
+ * Waits of other workers of the same run (a case on the GPU while this host starts) are short and routine; a wait
+ * this long is worth a line: most likely another run holds the GPU.
  */
-export function acquireGpuLock(file: string, onWait: (ownerPid: string) => void = () => {}): () => void {
-  return waitForLockSync(() => tryLock(file), (owner) => onWait(String(owner)))
+export const GPU_WAIT_NOTICE_MS = 3000
+
+/**
+ * Blocks until this process holds the lock, calling onWait once if the wait lasts `noticeMs`. Returns a release
+ * function. Synchronous on purpose: the device host does its GPU work synchronously between messages.
+ */
+export function acquireGpuLock(file: string, onWait: (ownerPid: string) => void = () => {}, noticeMs = GPU_WAIT_NOTICE_MS): () => void {
+  return waitForLockSync(() => tryLock(file), (owner) => onWait(String(owner)), noticeMs)
 }

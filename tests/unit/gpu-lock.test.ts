@@ -120,7 +120,7 @@ describe('acquireGpuLock', () => {
     const holder = await startHolder(file, holdMs)
     const waits: string[] = []
     const started = Date.now()
-    const release = acquireGpuLock(file, (owner) => waits.push(owner))
+    const release = acquireGpuLock(file, (owner) => waits.push(owner), 0)
     const acquiredAt = Date.now()
     expect(fs.readFileSync(file, 'utf8')).toBe(String(process.pid))
     release()
@@ -133,5 +133,14 @@ describe('acquireGpuLock', () => {
     // We got the lock only after the holder let go of it, having waited for it.
     expect(acquiredAt).toBeGreaterThanOrEqual(Number(released!.slice(9)))
     expect(acquiredAt - started).toBeGreaterThanOrEqual(holdMs - (started - holder.lockedAt) - 50)
+  }, 30_000)
+
+  it('says nothing of a wait shorter than the notice time (another worker of the run using the GPU for a moment)', async () => {
+    const holder = await startHolder(file, 500)
+    const waits: string[] = []
+    const release = acquireGpuLock(file, (owner) => waits.push(owner))
+    release()
+    await once(holder.child, 'close')
+    expect(waits).toEqual([])
   }, 30_000)
 })
