@@ -18,7 +18,6 @@ import { summarize } from './engine/stats.js'
 import { measureOptionsFromEnv, resolveMeasureOptions, type MeasureOptions } from './options.js'
 import { elementsOf, toleranceFor, type Problem, type TestCase } from './problem.js'
 import { RESULT_SCHEMA_VERSION, type CaseResult, type KernelBenchResult } from './results.js'
-import { runAtMost } from './run-at-most.js'
 import { cPrototype, cPrototypeAlternatives, koffiParams, paramDtype } from './signature.js'
 
 /**
@@ -237,17 +236,6 @@ function poolFor(settings: PluginSettings): GpuPool {
 }
 
 /**
- * How many benches (or cases) are worth running at once: the number of GPUs cases are spread over, 1 without a
- * GPU or with a selection that fails (each bench then reports why).
- */
-export async function gpuCount(settings: PluginSettings): Promise<number> {
-  const status = await poolFor(settings)
-    .ready()
-    .catch(() => undefined)
-  return status?.available ? status.devices.length : 1
-}
-
-/**
  * Starts compiling a bench's solution and reference as soon as its file is collected (the runner calls it for
  * every bench that will run), so all of a file's compiles run at once, bounded by compileJobs across processes,
  * and the first benches run while the rest compile. prepareKernelBench asks compile() for the same libraries and
@@ -321,7 +309,7 @@ async function benchCeilings(
 ): Promise<MeasuredCeilings | undefined> {
   if (context.mode !== 'bench') return undefined
   // Every GPU of the pool is of one model: the first one's ceilings stand for all.
-  const measure = context.settings.ceilings ? () => pool.ceilings(options) : undefined
+  const measure = context.settings.ceilings ? () => pool.firstHost().ceilings(options) : undefined
   return (await findCeilings({ cacheDir: context.settings.cacheDir, device, measure }))?.ceilings
 }
 
@@ -355,6 +343,17 @@ export async function prepareKernelBench(name: string, spec: ResolvedSpec, conte
 /** The case that moves the fewest bytes: the quickest to run under memcheck. */
 function smallestCase(problem: Problem, dtype: Dtype, cases: readonly TestCase[]): TestCase {
   return cases.reduce((best, c) => (problem.bytes(c, dtype) < problem.bytes(best, dtype) ? c : best))
+}
+
+/** Runs `run` over the items, at most `width` at a time, and gives the results in the items' order. */
+async function runAtMost<T, R>(items: readonly T[], width: number, run: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = []
+  let next = 0
+  const lane = async () => {
+    for (let index = next++; index < items.length; index = next++) results[index] = await run(items[index]!, index)
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, lane))
+  return results
 }
 
 /**

@@ -5,13 +5,12 @@
 // tasks still go to tinybench. In test mode it is Vitest's own runner (kernelBench registers ordinary tests there).
 import { BenchmarkRunner, inject, TestRunner } from 'vitest'
 import type { RunnerTask as Task, RunnerTaskEventPack, RunnerTestCase as Test, RunnerTestSuite as Suite, SerializedConfig, VitestTestRunner } from 'vitest'
-import { gpuCount, startCompiles, type KernelBenchSpec } from './bench.js'
+import { startCompiles, type KernelBenchSpec } from './bench.js'
 import { geometricMean } from './engine/stats.js'
 import { runGuardedBench } from './guarded-bench.js'
 import type { Modifiers } from './modifiers.js'
 import { SETTINGS_KEY, shared } from './registry.js'
 import { failureMessage, type KernelBenchResult } from './results.js'
-import { runAtMost } from './run-at-most.js'
 
 function runnable(task: Task): boolean {
   return task.mode === 'run' || task.mode === 'queued'
@@ -44,11 +43,6 @@ function registerBenchTask(modifiers: Modifiers, name: string, spec: KernelBench
   shared().specs.set(task, { name, spec })
 }
 
-/** The describe blocks of a suite that will run, outer before inner. */
-function runnableSuites(suite: Suite): Suite[] {
-  return suite.tasks.flatMap((task) => (task.type === 'suite' && runnable(task) ? [task, ...runnableSuites(task)] : []))
-}
-
 /** The kernelBench tasks of a collected suite that will run (filters, .skip and .only applied). */
 function runnableKernelTasks(suite: Suite): Test[] {
   return suite.tasks.flatMap((task) => {
@@ -76,21 +70,17 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
     await super.runSuite(suite)
   }
 
-  /**
-   * Runs the file's kernelBench tasks, describe blocks included, as many at once as the run has GPUs: each case
-   * claims a free GPU (src/engine/gpu-pool.ts), so a file of many benches keeps every GPU busy.
-   */
-  private async runKernelTasks(file: Suite): Promise<void> {
-    const settings = inject(SETTINGS_KEY)
-    const suites = runnableSuites(file)
-    for (const suite of suites) suite.result ??= { state: 'run', startTime: Date.now() }
-    await runAtMost(runnableKernelTasks(file), await gpuCount(settings), (task) => {
-      const { name, spec } = shared().specs.get(task)!
-      return this.runKernelTask(task, name, spec)
-    })
-    // Innermost first, so an outer block sees its inner blocks' states.
-    for (const suite of suites.reverse()) {
-      if (suite.result!.state === 'run') suite.result!.state = suite.tasks.some((t) => t.result?.state === 'fail') ? 'fail' : 'pass'
+  private async runKernelTasks(suite: Suite): Promise<void> {
+    for (const task of suite.tasks) {
+      if (task.type === 'suite') {
+        if (!runnable(task)) continue
+        task.result ??= { state: 'run', startTime: Date.now() }
+        await this.runKernelTasks(task)
+        if (task.result.state === 'run') task.result.state = task.tasks.some((t) => t.result?.state === 'fail') ? 'fail' : 'pass'
+        continue
+      }
+      const entry = shared().specs.get(task as Test)
+      if (entry && runnable(task)) await this.runKernelTask(task as Test, entry.name, entry.spec)
     }
   }
 

@@ -8,8 +8,7 @@ import path from 'node:path'
 import { tryLock } from '../lock-file.js'
 import { deviceHost, type DeviceHost, type HostStatus } from './client.js'
 import type { HostConfig } from './host.js'
-import type { MeasureOptions } from '../options.js'
-import type { CaseOutcome, CasePlan, CeilingsOutcome, GpuListing, GpuRef } from './messages.js'
+import type { CaseOutcome, CasePlan, GpuListing, GpuRef } from './messages.js'
 
 /** Which GPUs a run uses: every GPU of device 0's model, or the listed indices (all of one model). */
 export type DeviceSelection = 'all' | readonly number[]
@@ -114,22 +113,6 @@ export class GpuPool {
       .ready()
       .then((status): PoolStatus => (status.available ? { ...status, devices: resolveDevices(this.selection, status.gpus) } : status))
     return this.status
-  }
-
-  /**
-   * Measures the first GPU's ceilings (once per host, see DeviceHost.ceilings) while holding its claim, so no case
-   * of this worker runs on that host meanwhile.
-   */
-  async ceilings(options: MeasureOptions): Promise<CeilingsOutcome> {
-    const status = await this.ready()
-    const first = status.available ? status.devices[0] : undefined
-    if (!first) return this.firstHost().ceilings(options)
-    const { release } = await claimFirstFree([first])
-    try {
-      return await this.host(first.index).ceilings(options)
-    } finally {
-      release()
-    }
   }
 
   /**
