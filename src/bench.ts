@@ -310,7 +310,7 @@ async function benchCeilings(
   if (context.mode !== 'bench') return undefined
   // Every GPU of the pool is of one model: the first one's ceilings stand for all.
   const measure = context.settings.ceilings ? () => pool.firstHost().ceilings(options) : undefined
-  return (await findCeilings({ cacheDir: context.settings.cacheDir, device, measure }))?.ceilings
+  return (await findCeilings({ cacheDir: context.settings.cacheDir, device, measure }))?.record
 }
 
 /** Starts the device host and compiles the solution and reference once, for any number of cases. */

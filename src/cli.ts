@@ -72,7 +72,7 @@ async function ceilings(options: CeilingsOptions): Promise<void> {
     const found = await findCeilings({ cacheDir, device: status.device, measure, force: options.force })
     if (!found) throw new Error('the ceilings could not be measured (see above)')
     const file = path.relative(process.cwd(), found.file)
-    process.stdout.write(`${describeCeilings(found.ceilings).join('\n')}\n`)
+    process.stdout.write(`${describeCeilings(found.record).join('\n')}\n`)
     process.stdout.write(found.source === 'cache' ? `cached in ${file} (measure again with --force)\n` : `measured now, cached in ${file}\n`)
   } finally {
     host.close()

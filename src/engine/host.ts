@@ -103,7 +103,7 @@ process.on('message', (request: HostRequest) => {
 /** The reply to one request; what it throws, handle() sends as an error outcome. */
 async function answer(session: DeviceSession, request: HostRequest): Promise<HostMessage> {
   if (request.type === 'ceilings') {
-    return { type: 'ceilings', id: request.id, outcome: { status: 'ok', ceilings: measureCeilings(session, request.options) } }
+    return { type: 'ceilings', id: request.id, outcome: { status: 'ok', record: measureCeilings(session, request.options) } }
   }
   const solution = await session.solution(request.plan.solution)
   return { type: 'result', id: request.id, outcome: runCase(session, request.plan, solution) }

@@ -112,14 +112,22 @@ export interface CopyCeiling extends CeilingTiming {
   gbPerSecond: number
 }
 
-/** Measured ceilings of one GPU (src/engine/ceilings.ts): the practical peaks, cached per GPU by the worker. */
-export interface MeasuredCeilings {
+/** The GPU and software a record cached per GPU was measured on. */
+export type MeasuredOn = Pick<DeviceReport, 'name' | 'pciBusId' | 'computeCapability' | 'driverRelease' | 'driverVersion' | 'runtimeVersion'>
+
+/** What every record cached per GPU and driver has (src/gpu-cache.ts). */
+export interface GpuRecord {
   /** Shape version of this record; a cache file of another version is measured again. */
-  version: 1
+  version: number
   /** When it was measured (ISO 8601). */
   measuredAt: string
   /** The GPU and software it was measured on. */
-  gpu: Pick<DeviceReport, 'name' | 'pciBusId' | 'computeCapability' | 'driverRelease' | 'driverVersion' | 'runtimeVersion'>
+  gpu: MeasuredOn
+}
+
+/** Measured ceilings of one GPU (src/engine/ceilings.ts): the practical peaks, cached per GPU by the worker. */
+export interface MeasuredCeilings extends GpuRecord {
+  version: 1
   maxSmClockMHz: number
   gemm: GemmCeiling[]
   copy?: CopyCeiling
@@ -127,7 +135,10 @@ export interface MeasuredCeilings {
   unavailable: string[]
 }
 
-export type CeilingsOutcome = { status: 'ok'; ceilings: MeasuredCeilings } | ErrorOutcome
+/** The answer to a request to measure a record cached per GPU. */
+export type RecordOutcome<T extends GpuRecord> = { status: 'ok'; record: T } | ErrorOutcome
+
+export type CeilingsOutcome = RecordOutcome<MeasuredCeilings>
 
 export type HostRequest =
   | { type: 'run'; id: number; plan: CasePlan }

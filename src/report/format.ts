@@ -1,5 +1,6 @@
 // Number formatting for reports: times with their unit, throughput in G or T, and fixed-width tables.
 import { stripVTControlCharacters } from 'node:util'
+import type { GpuRecord } from '../engine/messages.js'
 
 export function formatTime(ms: number): string {
   if (!Number.isFinite(ms)) return '—'
@@ -59,4 +60,13 @@ export function renderTable(header: readonly string[], rows: readonly (readonly 
     return align[i] === 'right' ? gap + cell : cell + gap
   }
   return [header, ...rows].map((row) => row.map(pad).join('  ').trimEnd())
+}
+
+/** Where and when a record cached per GPU was measured, in one line (the CLI's first line for it). */
+export function formatMeasuredOn(record: GpuRecord & { maxSmClockMHz: number }): string {
+  const { gpu } = record
+  return (
+    `${gpu.name}  ·  ${gpu.pciBusId}  ·  driver ${gpu.driverRelease ?? 'unknown'} (CUDA ${gpu.driverVersion})  ·  ` +
+    `runtime ${gpu.runtimeVersion}  ·  SM clock ${record.maxSmClockMHz} MHz max  ·  measured ${record.measuredAt}`
+  )
 }
