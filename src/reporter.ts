@@ -144,7 +144,7 @@ export class KernelBenchReporter extends DefaultReporter {
       if (!result) continue
       if (result.baseline?.written) written.add(result.baseline.file)
       if (!this.headerPrinted && result.device && result.arch) {
-        this.log(`\n${renderDeviceHeader(result.device, result.arch, result.ceilings, result.devices)}`)
+        this.log(`\n${renderDeviceHeader(result.device, result.arch, result, result.devices)}`)
         this.headerPrinted = true
       }
       this.log(`\n${renderKernelResult(result)}`)

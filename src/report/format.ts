@@ -9,6 +9,11 @@ export function formatTime(ms: number): string {
   return `${(ms / 1000).toFixed(2)} s`
 }
 
+/** A signed difference of times in µs, to the hundredth: '+2.05 µs', '-0.02 µs'. */
+export function formatOffset(ms: number): string {
+  return `${ms < 0 ? '-' : '+'}${Math.abs(ms * 1e3).toFixed(2)} µs`
+}
+
 /** FLOP/s as GFLOPS below 1 TFLOP/s and TFLOPS above, so every figure has three or four significant digits. */
 export function formatFlops(flopsPerSecond: number): string {
   if (!Number.isFinite(flopsPerSecond)) return '—'

@@ -244,7 +244,7 @@ describe('ceilings in words', () => {
 
 describe('terminal golden', () => {
   it('renders the device header and the table with a practical column, on a known and an unknown GPU', async () => {
-    const text = [hgemm, unknownGpu].map((r) => `${renderDeviceHeader(r.device!, r.arch!, r.ceilings)}\n\n${renderKernelResult(r)}\n`).join('\n')
+    const text = [hgemm, unknownGpu].map((r) => `${renderDeviceHeader(r.device!, r.arch!, r)}\n\n${renderKernelResult(r)}\n`).join('\n')
     await expect(plain(text)).toMatchFileSnapshot('./__golden__/ceilings-terminal.txt')
   })
 })
