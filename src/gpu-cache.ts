@@ -1,7 +1,7 @@
 // Records measured once per GPU and kept as JSON in the cache directory, one file per GPU in a folder per kind of
 // record: the GPU's model, PCI slot and driver release name the file (a new driver brings other kernels and clock
 // behaviour). Later runs read the file; only a run that asks for the record measures a GPU without one (or again,
-// with `force`). The measured ceilings (ceilings-cache.ts) are kept so.
+// with `force`). The measured ceilings (ceilings-cache.ts) and the calibration (calibration-cache.ts) are kept so.
 import fs from 'node:fs'
 import path from 'node:path'
 import { writeFileAtomic } from './atomic-write.js'
