@@ -153,6 +153,7 @@ describe('the HTML page', () => {
     const text = document.body.textContent ?? ''
     expect(text).toContain('NVIDIA H100 80GB HBM3  ·  132 SMs')
     expect(text).toContain('peaks: measured ceilings (cuBLAS 8192³, D2D copy')
+    expect(text).toContain('timing offsets on kernels held 5/20/100 µs (calibrated 2026-11-23')
     expect(text).toContain('results.json: ended 2026-11-21T14:05:00.000Z · vitest-kernel-bench 0.1.0 · Vitest 4.1.12 · Node v20.19.0')
     expect(text).toContain('VERIFICATION SKIPPED')
     expect(text).toContain('SOL above 100%')
