@@ -1,7 +1,8 @@
-// The harness's own device code: seeded input fill, NaN poison, GPU-side comparison, L2 flush and the
-// blocking (spin) kernel. Compiled once per GPU architecture by src/compile/harness.ts and called through koffi.
-// Every entry point launches on the legacy default stream (0), the stream Tensara-style solutions use, and
-// returns a cudaError_t so that the caller can name the failure.
+// The harness's own device code: seeded input fill, NaN poison, GPU-side comparison, L2 flush, the blocking (spin)
+// kernel and the calibration kernels. Compiled once per GPU architecture by src/compile/harness.ts and called through
+// koffi. Every entry point launches on the legacy default stream (0), the stream Tensara-style solutions use, and
+// returns a cudaError_t so that the caller can name the failure; the calibration kernels' entry points are the
+// exception: they are called as solutions are (see their comment).
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
@@ -200,4 +201,56 @@ extern "C" void kb_set_flag(volatile int* flagHost, int value) {
   __sync_synchronize();
   *flagHost = value;
   __sync_synchronize();
+}
+
+// The smallest change of %globaltimer between two reads, over `changes` changes (or as many as `reads` reads see):
+// how finely a kernel that watches it can end (about 32 ns on Hopper, 1 µs on some older GPUs). 0 when the timer
+// never moved.
+__global__ void globalTimerStepKernel(int changes, int reads, unsigned long long* stepNs) {
+  uint64_t smallest = 0;
+  uint64_t last = globalTimerNs();
+  for (int seen = 0, read = 0; seen < changes && read < reads; read++) {
+    uint64_t now = globalTimerNs();
+    if (now == last) continue;
+    if (smallest == 0 || now - last < smallest) smallest = now - last;
+    last = now;
+    seen++;
+  }
+  *stepNs = smallest;
+}
+
+extern "C" int kb_global_timer_step(int changes, int reads, unsigned long long* stepNsDevice) {
+  globalTimerStepKernel<<<1, 1>>>(changes, reads, stepNsDevice);
+  return (int)cudaGetLastError();
+}
+
+// The calibration kernels (src/engine/calibration.ts): their true duration is known, or read by Nsight Compute, so
+// what each timing mode adds to it can be measured. Their entry points are called exactly as a solution's are (the
+// same koffi path, no return value, the arguments the engine allocates), so a calibration measures what a bench's
+// timing adds. They launch on the legacy stream, or with perThreadStream set on the per-thread default stream,
+// where 'graph' timing captures (solutions are compiled with --default-stream per-thread for it).
+static cudaStream_t calibrationStream(int perThreadStream) { return perThreadStream ? cudaStreamPerThread : 0; }
+
+// Holds the GPU until `ns` nanoseconds of %globaltimer have passed since its one thread started: a kernel whose
+// duration is known on the GPU's own clock, whatever the SM clock. It ends at the first read past the mark, so
+// within one step of the timer (kb_global_timer_step) of `ns`; the unsigned difference cannot wrap into a hang.
+__global__ void calibrationHoldKernel(uint64_t ns) {
+  const uint64_t start = globalTimerNs();
+  while (globalTimerNs() - start < ns) {
+  }
+}
+
+extern "C" void kb_calibration_hold(size_t ns, int perThreadStream) {
+  calibrationHoldKernel<<<1, 1, 0, calibrationStream(perThreadStream)>>>((uint64_t)ns);
+}
+
+// c = a + b over n floats: memory-bound, 12 bytes moved per element.
+__global__ void calibrationAddKernel(const float* a, const float* b, float* c, size_t n) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    c[i] = a[i] + b[i];
+  }
+}
+
+extern "C" void kb_calibration_add(const float* a, const float* b, float* c, size_t n, int perThreadStream) {
+  calibrationAddKernel<<<blocksFor(n), kThreads, 0, calibrationStream(perThreadStream)>>>(a, b, c, n);
 }

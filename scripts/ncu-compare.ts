@@ -10,6 +10,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../src/bench.js'
 import { summarize } from '../src/engine/stats.js'
+import { durationsPerKernel, ncuDurations, type NcuKernel } from '../src/ncu.js'
 import type { MeasureOptions } from '../src/options.js'
 import { formatTime, renderTable } from '../src/report/format.js'
 import { matrixMultiplication, vectorAddition } from '../problems/index.js'
@@ -20,10 +21,7 @@ const root = path.resolve(here, '..')
 const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
 const REPEATS = 5
 
-interface Kernel {
-  label: string
-  /** Name of the solution's kernel, as ncu reports it. */
-  ncuName: string
+interface Kernel extends NcuKernel {
   spec: KernelBenchSpec
 }
 
@@ -101,20 +99,6 @@ async function launches() {
   for (const kernel of selectedKernels()) for (let i = 0; i < REPEATS; i++) await run(kernel, 'verify')
 }
 
-/** ncu --csv rows for gpu__time_duration.sum, in launch order, as [kernel name, ns]. */
-function ncuDurations(csv: string): Array<[string, number]> {
-  const lines = csv.split('\n').filter((l) => l.startsWith('"'))
-  const header = lines.shift()?.slice(1, -1).split('","') ?? []
-  const nameAt = header.indexOf('Kernel Name')
-  const valueAt = header.indexOf('Metric Value')
-  const unitAt = header.indexOf('Metric Unit')
-  return lines.map((l) => {
-    const cells = l.slice(1, -1).split('","')
-    const scale = { ns: 1, nsecond: 1, us: 1e3, usecond: 1e3, ms: 1e6, msecond: 1e6 }[cells[unitAt] ?? 'ns'] ?? 1
-    return [cells[nameAt] ?? '', Number((cells[valueAt] ?? '').replace(/,/g, '')) * scale]
-  })
-}
-
 /** (max − min) / min of the medians that separate processes measured for one kernel in one mode. */
 function spread(repeats: Measured[], label: string, mode: string): string {
   const medians = repeats.map((r) => r[label]?.[mode]?.median).filter((m): m is number => m !== undefined)
@@ -125,31 +109,21 @@ function spread(repeats: Measured[], label: string, mode: string): string {
 function report(harnessFile: string, ncuFile: string, repeatFiles: string[]) {
   const measured = JSON.parse(fs.readFileSync(harnessFile, 'utf8')) as Measured
   const repeats = repeatFiles.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as Measured)
-  const launchesSeen = ncuDurations(fs.readFileSync(ncuFile, 'utf8'))
   const kernels = selectedKernels()
+  const ncuMs = durationsPerKernel(ncuDurations(fs.readFileSync(ncuFile, 'utf8')), kernels, REPEATS).map((ms) => summarize(ms).median)
   const modes = Object.keys(MODES).filter((m) => measured[kernels[0]!.label]?.[m])
   const repeatedModes = modes.filter((m) => repeats.some((r) => r[kernels[0]!.label]?.[m]))
   const header = ['kernel', 'ncu', ...modes.flatMap((m) => [m, '×']), `${modes[0]} wall`, ...repeatedModes.map((m) => `${m}: spread of ${repeats.length} runs`)]
-  const rows: string[][] = []
-  let cursor = 0
-  for (const kernel of kernels) {
-    const mine = launchesSeen.slice(cursor, cursor + REPEATS)
-    cursor += REPEATS
-    if (mine.length < REPEATS || mine.some(([name]) => !name.includes(kernel.ncuName))) {
-      throw new Error(`ncu launches out of step at ${kernel.label}: ${JSON.stringify(mine)}`)
-    }
-    const ncuMs = summarize(mine.map(([, ns]) => ns / 1e6)).median
-    rows.push([
-      kernel.label,
-      formatTime(ncuMs),
-      ...modes.flatMap((m) => {
-        const h = measured[kernel.label]![m]!.median
-        return [formatTime(h), (h / ncuMs).toFixed(2)]
-      }),
-      formatTime(measured[kernel.label]![modes[0]!]!.wallMs),
-      ...repeatedModes.map((m) => spread(repeats, kernel.label, m)),
-    ])
-  }
+  const rows = kernels.map((kernel, i) => [
+    kernel.label,
+    formatTime(ncuMs[i]!),
+    ...modes.flatMap((m) => {
+      const h = measured[kernel.label]![m]!.median
+      return [formatTime(h), (h / ncuMs[i]!).toFixed(2)]
+    }),
+    formatTime(measured[kernel.label]![modes[0]!]!.wallMs),
+    ...repeatedModes.map((m) => spread(repeats, kernel.label, m)),
+  ])
   console.log(renderTable(header, rows, header.map((_, i) => (i === 0 ? 'left' : 'right'))).join('\n'))
 }
 

@@ -9,15 +9,16 @@ import type { BaselineSettings, GuardRules } from './baseline/guard.js'
 import type { Floors } from './baseline/verdict.js'
 import { compileReference, type BuildSettings } from './compile/harness.js'
 import { compile, DEFAULT_NVCC_FLAGS, findNvcc, NvccNotFoundError, SourceError } from './compile/nvcc.js'
+import { findCalibration } from './calibration-cache.js'
 import { findCeilings } from './ceilings-cache.js'
 import { parseDtype, type Dtype } from './dtype.js'
 import { gpuPool, type DeviceSelection, type GpuPool } from './engine/gpu-pool.js'
 import { findSanitizer } from './engine/sanitizer.js'
-import type { ArgPlan, CallTarget, CasePlan, DeviceReport, MeasuredCeilings, ModuleTarget, ReferencePlan } from './engine/messages.js'
+import type { ArgPlan, CallTarget, CasePlan, DeviceReport, ModuleTarget, ReferencePlan } from './engine/messages.js'
 import { summarize } from './engine/stats.js'
 import { measureOptionsFromEnv, resolveMeasureOptions, type MeasureOptions } from './options.js'
 import { elementsOf, toleranceFor, type Problem, type TestCase } from './problem.js'
-import { RESULT_SCHEMA_VERSION, type CaseResult, type KernelBenchResult } from './results.js'
+import { RESULT_SCHEMA_VERSION, type CaseResult, type DeviceRecords, type KernelBenchResult } from './results.js'
 import { cPrototype, cPrototypeAlternatives, koffiParams, paramDtype } from './signature.js'
 
 /**
@@ -63,6 +64,8 @@ export interface PluginSettings {
   baseline?: BaselineSettings
   /** Measure the GPU's ceilings when none are cached (see src/ceilings-cache.ts); cached ones are shown regardless. */
   ceilings?: boolean
+  /** Measure the GPU's calibration when none is cached (see src/calibration-cache.ts); a cached one is shown regardless. */
+  calibration?: boolean
   /** The plugin's default for KernelBenchSpec.allowAboveRoofline. */
   allowAboveRoofline?: boolean
 }
@@ -300,17 +303,23 @@ function caseRunner(name: string, spec: ResolvedSpec, solution: CallTarget | Mod
   }
 }
 
-/** The GPU's ceilings for a bench-mode result: cached ones, or measured now where the plugin asks for it. */
-async function benchCeilings(
-  pool: GpuPool,
-  device: DeviceReport,
-  context: BenchContext,
-  options: MeasureOptions,
-): Promise<MeasuredCeilings | undefined> {
-  if (context.mode !== 'bench') return undefined
-  // Every GPU of the pool is of one model: the first one's ceilings stand for all.
-  const measure = context.settings.ceilings ? () => pool.firstHost().ceilings(options) : undefined
-  return (await findCeilings({ cacheDir: context.settings.cacheDir, device, measure }))?.ceilings
+/**
+ * The GPU's ceilings and calibration for a bench-mode result: cached ones, or measured now where the plugin asks for
+ * them. Every GPU of the pool is of one model: the first one's stand for all.
+ */
+async function deviceRecords(pool: GpuPool, device: DeviceReport, context: BenchContext, options: MeasureOptions): Promise<DeviceRecords> {
+  if (context.mode !== 'bench') return {}
+  const { cacheDir, ceilings, calibration } = context.settings
+  const measuredCeilings = await findCeilings({ cacheDir, device, measure: ceilings ? () => pool.firstHost().ceilings(options) : undefined })
+  const measuredCalibration = await findCalibration({
+    cacheDir,
+    device,
+    measure: calibration ? () => pool.firstHost().calibration(options.caseTimeoutMs) : undefined,
+  })
+  return {
+    ...(measuredCeilings && { ceilings: measuredCeilings.record }),
+    ...(measuredCalibration && { calibration: measuredCalibration.record }),
+  }
 }
 
 /** Starts the device host and compiles the solution and reference once, for any number of cases. */
@@ -325,9 +334,9 @@ export async function prepareKernelBench(name: string, spec: ResolvedSpec, conte
     if (!status.noGpu) throw new Error(`the GPU could not be prepared: ${status.reason}`)
     return skippedBench(header, cases, `no usable CUDA GPU: ${status.reason} — ${await compileWithoutGpu(spec, file, settings)}`)
   }
-  const ceilings = await benchCeilings(pool, status.device, context, options)
+  const records = await deviceRecords(pool, status.device, context, options)
   const devices = status.devices.map(({ index, pciBusId }) => ({ index, pciBusId }))
-  Object.assign(header, { device: status.device, devices, arch: status.arch, ...(ceilings && { ceilings }) })
+  Object.assign(header, { device: status.device, devices, arch: status.arch, ...records })
 
   const build = buildSettings(settings, status.arch)
   // Both builds were started when the file was collected (startCompiles): the solution's error comes first.

@@ -1,15 +1,22 @@
 #!/usr/bin/env node
 // The `vitest-kernel-bench` command: `init <problem> [file.cu]` writes a starter solution and its bench file;
 // `init --list` lists the problems; `ceilings` measures the GPU's ceilings into the cache (or shows cached ones);
+// `calibrate` measures each timing mode's offset on the GPU into the cache (or shows a cached calibration);
 // `report` draws the charts of saved results files (no GPU needed).
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import * as problems from '../problems/index.js'
+import { findCalibration } from './calibration-cache.js'
 import { findCeilings } from './ceilings-cache.js'
 import { DeviceHost } from './engine/client.js'
+import type { CalibrationOutcome, DeviceReport, GpuRecord } from './engine/messages.js'
+import type { FoundRecord } from './gpu-cache.js'
+import { findOnPath } from './native/library.js'
+import { ncuCalibration } from './ncu-calibration.js'
 import { DEFAULT_MEASURE_OPTIONS } from './options.js'
 import { DEFAULT_CACHE_DIR } from './paths.js'
+import { describeCalibration } from './report/calibration.js'
 import { describeCeilings } from './report/ceilings.js'
 import { writeChartOutputs } from './report/chart-files.js'
 import { readResultsFiles } from './report/read-results.js'
@@ -21,13 +28,22 @@ const USAGE = `Usage:
   vitest-kernel-bench ceilings [--force] [--device <n>] [--cache-dir <dir>]
                                   measure the GPU's ceilings (cuBLAS GEMM per dtype, device-to-device copy)
                                   once and cache them, or show the cached ones; --force measures again
+  vitest-kernel-bench calibrate [--force] [--device <n>] [--cache-dir <dir>]
+                                  time kernels of known duration (and memory-bound ones) in every timing
+                                  mode, and under ncu where it is on PATH: each mode's offset on this GPU;
+                                  cached like the ceilings, --force measures again
   vitest-kernel-bench report <results.json>… [--html <file>] [--svg <dir>]
                                   draw the charts of saved results files (several on one chart) as an
                                   HTML page and/or one SVG file per chart
 `
 
 /** The options each command takes (--help goes with any). */
-const COMMAND_OPTIONS: Record<string, readonly string[]> = { init: ['dtype', 'list'], ceilings: ['force', 'device', 'cache-dir'], report: ['html', 'svg'] }
+const COMMAND_OPTIONS: Record<string, readonly string[]> = {
+  init: ['dtype', 'list'],
+  ceilings: ['force', 'device', 'cache-dir'],
+  calibrate: ['force', 'device', 'cache-dir'],
+  report: ['html', 'svg'],
+}
 
 class UsageError extends Error {}
 
@@ -43,17 +59,18 @@ function writeNewFiles(files: readonly StarterFile[]): void {
   }
 }
 
-interface CeilingsOptions {
+/** The options of the commands that measure a record of the GPU: ceilings, calibrate. */
+interface MeasureCommandOptions {
   force?: boolean
   device?: string
   'cache-dir'?: string
 }
 
 /**
- * Starts a device host, as a bench run does (same process isolation, GPU lock, cache directory and file), and asks
- * it for the ceilings unless they are cached; prints them and where they are cached.
+ * Starts a device host, as a bench run does (same process isolation, GPU lock, cache directory and file), and runs
+ * `body` with it and its GPU; closes it afterwards.
  */
-async function ceilings(options: CeilingsOptions): Promise<void> {
+async function withDeviceHost(options: MeasureCommandOptions, body: (host: DeviceHost, device: DeviceReport, cacheDir: string) => Promise<void>): Promise<void> {
   const deviceText = options.device ?? process.env.KERNELBENCH_DEVICE ?? '0'
   const device = Number(deviceText)
   if (!Number.isInteger(device) || device < 0 || deviceText.trim() === '') {
@@ -65,18 +82,51 @@ async function ceilings(options: CeilingsOptions): Promise<void> {
   try {
     const status = await host.ready()
     if (!status.available) throw new Error(`no usable CUDA GPU: ${status.reason}`)
-    const measure = () => {
-      process.stderr.write(`measuring the ceilings of ${status.device.name} (GPU ${device}); this takes a few seconds\n`)
-      return host.ceilings(DEFAULT_MEASURE_OPTIONS)
-    }
-    const found = await findCeilings({ cacheDir, device: status.device, measure, force: options.force })
-    if (!found) throw new Error('the ceilings could not be measured (see above)')
-    const file = path.relative(process.cwd(), found.file)
-    process.stdout.write(`${describeCeilings(found.ceilings).join('\n')}\n`)
-    process.stdout.write(found.source === 'cache' ? `cached in ${file} (measure again with --force)\n` : `measured now, cached in ${file}\n`)
+    await body(host, status.device, cacheDir)
   } finally {
     host.close()
   }
+}
+
+/** Prints a record, and where it is cached. */
+function printRecord<T extends GpuRecord>(found: FoundRecord<T>, describe: (record: T) => string[]): void {
+  const file = path.relative(process.cwd(), found.file)
+  process.stdout.write(`${describe(found.record).join('\n')}\n`)
+  process.stdout.write(found.source === 'cache' ? `cached in ${file} (measure again with --force)\n` : `measured now, cached in ${file}\n`)
+}
+
+/** Measures the GPU's ceilings unless they are cached; prints them and where they are cached. */
+function ceilings(options: MeasureCommandOptions): Promise<void> {
+  return withDeviceHost(options, async (host, device, cacheDir) => {
+    const measure = () => {
+      process.stderr.write(`measuring the ceilings of ${device.name} (GPU ${host.config.device}); this takes a few seconds\n`)
+      return host.ceilings(DEFAULT_MEASURE_OPTIONS)
+    }
+    const found = await findCeilings({ cacheDir, device, measure, force: options.force })
+    if (!found) throw new Error('the ceilings could not be measured (see above)')
+    printRecord(found, describeCeilings)
+  })
+}
+
+/**
+ * Times the calibration kernels in every timing mode unless a calibration is cached, and, where ncu is on PATH, has
+ * Nsight Compute measure them too; prints the readings and where they are cached.
+ */
+function calibrate(options: MeasureCommandOptions): Promise<void> {
+  return withDeviceHost(options, async (host, device, cacheDir) => {
+    const measure = async (): Promise<CalibrationOutcome> => {
+      process.stderr.write(`timing the calibration kernels on ${device.name} (GPU ${host.config.device}) in every timing mode\n`)
+      const outcome = await host.calibration(DEFAULT_MEASURE_OPTIONS.caseTimeoutMs)
+      const ncu = findOnPath('ncu')
+      if (!ncu) process.stderr.write('ncu is not on PATH: no Nsight Compute readings\n')
+      if (outcome.status === 'error' || !ncu) return outcome
+      process.stderr.write(`measuring the calibration kernels under ${ncu}\n`)
+      return { ...outcome, record: { ...outcome.record, timers: [...outcome.record.timers, ncuCalibration(ncu, host.config)] } }
+    }
+    const found = await findCalibration({ cacheDir, device, measure, force: options.force })
+    if (!found) throw new Error('the calibration could not be measured (see above)')
+    printRecord(found, describeCalibration)
+  })
 }
 
 /** Renders saved results files; paths relative to the working directory. */
@@ -118,9 +168,9 @@ async function main(argv: readonly string[]): Promise<void> {
   if (!allowed) throw new UsageError(command ? `unknown command '${command}'` : 'no command given')
   const foreign = Object.keys(values).filter((option) => option !== 'help' && !allowed.includes(option))
   if (foreign.length > 0) throw new UsageError(`${command} does not take ${foreign.map((o) => `--${o}`).join(', ')}`)
-  if (command === 'ceilings') {
+  if (command === 'ceilings' || command === 'calibrate') {
     if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`)
-    return ceilings(values)
+    return command === 'ceilings' ? ceilings(values) : calibrate(values)
   }
   if (command === 'report') return report(positionals.slice(1), values)
   const catalog = problemCatalog(problems)

@@ -80,7 +80,7 @@ export const DEFAULT_MEASURE_OPTIONS: MeasureOptions = {
 
 const FLUSH_MODES: readonly FlushMode[] = ['read', 'memset', 'none']
 const PADDING_MODES: readonly PaddingMode[] = ['matmul', 'spin', 'none']
-const TIMING_MODES: readonly TimingMode[] = ['events', 'cupti', 'profiler', 'graph']
+export const TIMING_MODES: readonly TimingMode[] = ['events', 'cupti', 'profiler', 'graph']
 
 /**
  * Environment knobs (in the spirit of Croqtile's): they override the config and every spec, so one run can be

@@ -56,6 +56,13 @@ export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, Repor
    */
   ceilings?: boolean
   /**
+   * Time the harness's calibration kernels (held for a known time, or memory-bound) in every timing mode once, when no
+   * calibration is cached, and show each mode's offset under the device line and mark the cases whose median is a few
+   * times their mode's offset at most (default false, or KERNELBENCH_CALIBRATION=1). A calibration already in the
+   * cache directory (`npx vitest-kernel-bench calibrate`) is used without this option.
+   */
+  calibration?: boolean
+  /**
    * Accept a case faster than the GPU's datasheet roofline (SOL above 100%) with a warning instead of failing it,
    * for a GPU whose peak entry is wrong (default false; a spec's own `allowAboveRoofline` wins).
    */
@@ -95,7 +102,7 @@ function replaceDefaultReporter(reporters: Reporters | undefined, ours: (options
 
 export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugin {
   const { report, rest } = splitReportOptions(options)
-  const { devices, device, nvcc, arch, nvccFlags, cacheDir, compileJobs, baseline: baselineOptions, sanitize, ceilings, allowAboveRoofline, ...measure } = rest
+  const { devices, device, nvcc, arch, nvccFlags, cacheDir, compileJobs, baseline: baselineOptions, sanitize, ceilings, calibration, allowAboveRoofline, ...measure } = rest
   // Checked once, when the config loads (a bad option fails here, not in every worker); each worker overlays a
   // bench's spec and the environment on it (bench.ts resolveSpec).
   const measureOptions = resolveMeasureOptions(measure)
@@ -125,6 +132,7 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
         baseline,
         sanitize: sanitize ?? process.env.KERNELBENCH_SANITIZE === '1',
         ceilings: ceilings ?? process.env.KERNELBENCH_CEILINGS === '1',
+        calibration: calibration ?? process.env.KERNELBENCH_CALIBRATION === '1',
         allowAboveRoofline,
       }
       return {

@@ -159,7 +159,7 @@ export class KernelBenchReporter extends DefaultReporter {
       const { device, arch, devices } = result
       const gpu = device && arch ? deviceLine({ ...device, startSmClockMHz: NaN }, arch, devices) : undefined
       if (device && arch && gpu !== this.headerGpu) {
-        this.log(`\n${renderDeviceHeader(device, arch, result.ceilings, devices)}`)
+        this.log(`\n${renderDeviceHeader(device, arch, result, devices)}`)
         this.headerGpu = gpu
       }
       this.log(`\n${renderKernelResult(result)}`)

@@ -1,7 +1,7 @@
 // What a kernelBench produces: plain data that travels from the Vitest worker to the reporter in task.meta.
 import type { Dtype } from './dtype.js'
 import type { SampleSummary } from './engine/stats.js'
-import type { CaseOutcome, DeviceReport, GpuRef, MeasuredCeilings } from './engine/messages.js'
+import type { Calibration, CaseOutcome, DeviceReport, GpuRef, MeasuredCeilings } from './engine/messages.js'
 import type { MeasureOptions } from './options.js'
 
 export const RESULT_SCHEMA_VERSION = 1
@@ -58,6 +58,8 @@ export interface KernelBenchResult {
   arch?: string
   /** The GPU's measured ceilings (cuBLAS GEMM per dtype, device-to-device copy), when measured or cached (bench mode). */
   ceilings?: MeasuredCeilings
+  /** What each timing mode reads on kernels of known duration on the GPU (its offsets), when measured or cached (bench mode). */
+  calibration?: Calibration
   /** Why nothing ran (no GPU on this machine). */
   skipped?: string
   options: MeasureOptions
@@ -65,6 +67,9 @@ export interface KernelBenchResult {
   /** The baseline file the cases were judged against, and whether this run wrote it (bench mode). */
   baseline?: { file: string; written: boolean }
 }
+
+/** What a result may hold about its GPU beyond the device report: the measured ceilings, the calibration. */
+export type DeviceRecords = Pick<KernelBenchResult, 'ceilings' | 'calibration'>
 
 /** The case a kernelBench runs now (index from 0 of total), while it runs under `vitest bench`; the reporter shows it. */
 export interface KernelBenchProgress {

@@ -1,21 +1,20 @@
-// The worker's side of the device host: starts it, sends it cases (and once a request to measure the GPU's
-// ceilings), and replaces it when it dies (a CUDA fault, a crash in a solution's host code) or hangs (killed after
-// the case timeout). One host per worker and GPU.
+// The worker's side of the device host: starts it, sends it cases (and once each a request to measure the GPU's
+// ceilings and its calibration), and replaces it when it dies (a CUDA fault, a crash in a solution's host code) or
+// hangs (killed after the case timeout). One host per worker and GPU.
 import { fork, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import type { HostConfig } from './host.js'
-import type { MeasureOptions } from '../options.js'
-import type { CaseOutcome, CasePlan, CeilingsOutcome, DeviceReport, ErrorOutcome, GpuListing, HostMessage, HostRequest } from './messages.js'
+import type { HostConfig } from './open-session.js'
+import { TIMING_MODES, type MeasureOptions } from '../options.js'
+import type { CalibrationOutcome, CaseOutcome, CasePlan, CeilingsOutcome, DeviceReport, ErrorOutcome, GpuListing, HostMessage, HostRequest } from './messages.js'
+import { engineProcess } from './process-entry.js'
 import { firstSanitizerError } from './sanitizer.js'
 
 export type HostStatus = { available: true; device: DeviceReport; arch: string; gpus: GpuListing[] } | { available: false; reason: string; noGpu: boolean }
 
-/** The answer to a request: a case's outcome, or the measured ceilings. */
-type Outcome = CaseOutcome | CeilingsOutcome
+/** The answer to a request: a case's outcome, the measured ceilings, or the calibration. */
+type Outcome = CaseOutcome | CeilingsOutcome | CalibrationOutcome
 
 interface Pending {
   id: number
@@ -26,14 +25,6 @@ interface Pending {
   child: ChildProcess
   resolve: (outcome: Outcome) => void
   timer: NodeJS.Timeout
-}
-
-/** Running from TypeScript sources (this repository) the host needs tsx; the published build is plain JS. */
-function hostEntry(): { file: string; execArgv: string[] } {
-  const self = fileURLToPath(import.meta.url)
-  if (self.endsWith('.js')) return { file: self.replace(/client\.js$/, 'host.js'), execArgv: [] }
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href
-  return { file: self.replace(/client\.ts$/, 'host.ts'), execArgv: ['--import', tsx] }
 }
 
 /**
@@ -52,6 +43,7 @@ export class DeviceHost {
   /** Sanitize mode: the memcheck log of the current host, and how much of it earlier cases have used. */
   private sanitizerLog?: { file: string; read: number }
   private measuredCeilings?: Promise<CeilingsOutcome>
+  private measuredCalibration?: Promise<CalibrationOutcome>
 
   constructor(readonly config: HostConfig) {}
 
@@ -62,7 +54,7 @@ export class DeviceHost {
   }
 
   private spawn(): Promise<HostStatus> {
-    const { file, execArgv } = hostEntry()
+    const { file, execArgv } = engineProcess('host')
     const warm = this.lastCaseEnd !== undefined && Date.now() - this.lastCaseEnd < STILL_WARM_MS
     const child = fork(file, [JSON.stringify(this.config), warm ? 'warm' : 'cold'], {
       ...this.launcher(execArgv),
@@ -73,7 +65,7 @@ export class DeviceHost {
       child.on('message', (message: HostMessage) => {
         if (message.type === 'ready') resolve({ available: true, device: message.device, arch: message.arch, gpus: message.gpus })
         else if (message.type === 'init-failed') resolve({ available: false, reason: message.reason, noGpu: message.noGpu })
-        else if ((message.type === 'result' || message.type === 'ceilings') && this.pending?.id === message.id) {
+        else if (this.pending?.id === message.id) {
           // A host that lost its context exits right after this message: the next case must not be sent to it.
           if (message.outcome.status === 'error' && message.outcome.contextLost) this.detach(child)
           this.settle(message.outcome)
@@ -143,6 +135,15 @@ export class DeviceHost {
   ceilings(options: MeasureOptions): Promise<CeilingsOutcome> {
     this.measuredCeilings ??= this.send<CeilingsOutcome>((id) => ({ type: 'ceilings', id, options }), 'the ceiling measurement', options.caseTimeoutMs)
     return this.measuredCeilings
+  }
+
+  /**
+   * Times the calibration kernels in every timing mode (src/engine/calibration.ts) once for this host, however often
+   * asked, like ceilings(). Never rejects. `caseTimeoutMs`: what each mode's cases may take together.
+   */
+  calibration(caseTimeoutMs: number): Promise<CalibrationOutcome> {
+    this.measuredCalibration ??= this.send<CalibrationOutcome>((id) => ({ type: 'calibrate', id }), 'the calibration', caseTimeoutMs * TIMING_MODES.length)
+    return this.measuredCalibration
   }
 
   /** Sends one request and waits for its answer, or for the host's death or the timeout (as error outcomes). */

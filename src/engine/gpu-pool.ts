@@ -7,7 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { tryLock } from '../lock-file.js'
 import { deviceHost, type DeviceHost, type HostStatus } from './client.js'
-import type { HostConfig } from './host.js'
+import type { HostConfig } from './open-session.js'
 import type { CaseOutcome, CasePlan, GpuListing, GpuRef } from './messages.js'
 
 /** Which GPUs a run uses: every GPU of device 0's model, or the listed indices (all of one model). */

@@ -1,37 +1,16 @@
 // The device host: a child process of a Vitest worker that owns one GPU's CUDA context and runs cases on it (and
-// measures the GPU's ceilings when asked).
+// measures the GPU's ceilings and calibration when asked).
 // A fault poisons only this process; the worker reports it and starts a fresh one.
-import { archForComputeCapability } from '../compile/nvcc.js'
-import { compileCuptiShim, compileRangeProfilerShim } from '../compile/cupti-shim.js'
-import { compileHarness } from '../compile/harness.js'
 import * as cuda from '../native/cuda.js'
+import { measureCalibration } from './calibration.js'
 import { measureCeilings } from './ceilings.js'
-import { DeviceSession } from './device-session.js'
-import { acquireGpuLock, lockPath } from './gpu-lock.js'
+import type { DeviceSession } from './device-session.js'
 import { contextLost, runCase } from './measure.js'
 import type { ErrorOutcome, GpuListing, HostMessage, HostRequest } from './messages.js'
-
-export interface HostConfig {
-  device: number
-  cacheDir: string
-  nvcc?: string
-  /** Overrides the architecture derived from the device, e.g. 'sm_90'. */
-  arch?: string
-  /** At most this many nvcc processes at once on this host (see resolveCompileJobs). */
-  compileJobs?: number
-  /** Sanitize mode: the compute-sanitizer executable the host runs under (see client.ts). */
-  sanitizer?: string
-}
+import { lockGpu, openSession, type HostConfig } from './open-session.js'
 
 function send(message: HostMessage): void {
   process.send?.(message)
-}
-
-/** Takes the GPU's lock, saying whom it waits for. */
-function lockGpu(pciBusId: string, device: number): () => void {
-  return acquireGpuLock(lockPath(pciBusId), (owner) =>
-    process.stderr.write(`vitest-kernel-bench: waiting for GPU ${device} (${pciBusId}), in use by process ${owner}\n`),
-  )
 }
 
 /** Every GPU of the machine (properties only: no context is created on the others). */
@@ -53,20 +32,7 @@ function start(config: HostConfig, warm: boolean): DeviceSession | undefined {
     return undefined
   }
   try {
-    const identity = cuda.gpuIdentity(config.device)
-    const arch = config.arch ?? archForComputeCapability(identity.computeCapability)
-    const build = { arch, cacheDir: config.cacheDir, nvcc: config.nvcc, jobs: config.compileJobs }
-    const harness = compileHarness(build)
-    // Creating a context and loading modules is GPU work: never while another process times on this GPU.
-    const release = lockGpu(identity.pciBusId, config.device)
-    let session: DeviceSession
-    try {
-      cuda.setDevice(config.device)
-      const shims = { cupti: () => compileCuptiShim(build).path, rangeProfiler: () => compileRangeProfilerShim(build).path }
-      session = new DeviceSession(cuda.deviceInfo(config.device), harness.path, shims, warm)
-    } finally {
-      release()
-    }
+    const { session, arch } = openSession(config, warm)
     send({
       type: 'ready',
       arch,
@@ -103,11 +69,17 @@ process.on('message', (request: HostRequest) => {
 /** The reply to one request; what it throws, handle() sends as an error outcome. */
 async function answer(session: DeviceSession, request: HostRequest): Promise<HostMessage> {
   if (request.type === 'ceilings') {
-    return { type: 'ceilings', id: request.id, outcome: { status: 'ok', ceilings: measureCeilings(session, request.options) } }
+    return { type: 'ceilings', id: request.id, outcome: { status: 'ok', record: measureCeilings(session, request.options) } }
+  }
+  if (request.type === 'calibrate') {
+    return { type: 'calibration', id: request.id, outcome: { status: 'ok', record: measureCalibration(session) } }
   }
   const solution = await session.solution(request.plan.solution)
   return { type: 'result', id: request.id, outcome: runCase(session, request.plan, solution) }
 }
+
+/** The type of the message that answers each type of request. */
+const REPLY_TYPE = { run: 'result', ceilings: 'ceilings', calibrate: 'calibration' } as const satisfies Record<HostRequest['type'], HostMessage['type']>
 
 /** One request at a time: the worker sends the next only after this one's answer. */
 async function handle(session: DeviceSession, request: HostRequest): Promise<void> {
@@ -119,7 +91,7 @@ async function handle(session: DeviceSession, request: HostRequest): Promise<voi
     const e = error as Error
     lost = contextLost(error)
     const outcome: ErrorOutcome = { status: 'error', errorName: e.name, message: e.message, contextLost: lost }
-    send(request.type === 'ceilings' ? { type: 'ceilings', id: request.id, outcome } : { type: 'result', id: request.id, outcome })
+    send({ type: REPLY_TYPE[request.type], id: request.id, outcome })
   } finally {
     release()
   }

@@ -3,7 +3,7 @@
 import type { Dtype } from '../dtype.js'
 import type { DeviceInfo } from '../native/cuda.js'
 import type { Comparison } from '../native/harness.js'
-import type { MeasureOptions } from '../options.js'
+import type { MeasureOptions, TimingMode } from '../options.js'
 import type { Tolerance } from '../problem.js'
 import type { ScalarCType } from '../signature.js'
 import type { StopReason } from './stopping.js'
@@ -26,7 +26,11 @@ export interface ModuleTarget {
   module: string
 }
 
-export type ReferencePlan = { kind: 'library'; target: CallTarget } | { kind: 'gemm'; dtype: Dtype }
+export type ReferencePlan =
+  | { kind: 'library'; target: CallTarget }
+  | { kind: 'gemm'; dtype: Dtype }
+  /** Nothing to verify against: the harness's calibration kernels, timed with skipVerification (engine/calibration.ts). */
+  | { kind: 'none' }
 
 export interface CasePlan {
   benchName: string
@@ -112,14 +116,22 @@ export interface CopyCeiling extends CeilingTiming {
   gbPerSecond: number
 }
 
-/** Measured ceilings of one GPU (src/engine/ceilings.ts): the practical peaks, cached per GPU by the worker. */
-export interface MeasuredCeilings {
+/** The GPU and software a record cached per GPU was measured on. */
+export type MeasuredOn = Pick<DeviceReport, 'name' | 'pciBusId' | 'computeCapability' | 'driverRelease' | 'driverVersion' | 'runtimeVersion'>
+
+/** What every record cached per GPU and driver has (src/gpu-cache.ts). */
+export interface GpuRecord {
   /** Shape version of this record; a cache file of another version is measured again. */
-  version: 1
+  version: number
   /** When it was measured (ISO 8601). */
   measuredAt: string
   /** The GPU and software it was measured on. */
-  gpu: Pick<DeviceReport, 'name' | 'pciBusId' | 'computeCapability' | 'driverRelease' | 'driverVersion' | 'runtimeVersion'>
+  gpu: MeasuredOn
+}
+
+/** Measured ceilings of one GPU (src/engine/ceilings.ts): the practical peaks, cached per GPU by the worker. */
+export interface MeasuredCeilings extends GpuRecord {
+  version: 1
   maxSmClockMHz: number
   gemm: GemmCeiling[]
   copy?: CopyCeiling
@@ -127,12 +139,56 @@ export interface MeasuredCeilings {
   unavailable: string[]
 }
 
-export type CeilingsOutcome = { status: 'ok'; ceilings: MeasuredCeilings } | ErrorOutcome
+/** The answer to a request to measure a record cached per GPU. */
+export type RecordOutcome<T extends GpuRecord> = { status: 'ok'; record: T } | ErrorOutcome
+
+export type CeilingsOutcome = RecordOutcome<MeasuredCeilings>
+
+/** A harness kernel that a calibration times (src/engine/calibration.ts). */
+export type CalibrationKernel =
+  /** Holds the GPU for `heldMs` on its global timer: its true duration is known. */
+  | { kind: 'held'; name: string; heldMs: number }
+  /** c = a + b over `floats` floats: memory-bound; its reference duration is the profiler's (and ncu's). */
+  | { kind: 'memory'; name: string; floats: number }
+
+/** The timers a calibration compares: the timing modes, and Nsight Compute on the same kernels (the CLI only). */
+export type CalibrationTimer = TimingMode | 'ncu'
+
+/** What one timer read for one calibration kernel: statistics of its kept samples (ncu: of its profiled launches). */
+export interface CalibrationReading {
+  /** The kernel's name in Calibration.kernels. */
+  kernel: string
+  medianMs: number
+  cv: number
+  samples: number
+}
+
+export interface TimerCalibration {
+  timer: CalibrationTimer
+  /** One reading per kernel, in the order of Calibration.kernels; empty when the timer could not run. */
+  readings: CalibrationReading[]
+  /** Why the timer could not run here (e.g. no access to the performance counters for 'profiler'). */
+  unavailable?: string
+}
+
+/** What each timer reads on harness kernels of known or reference duration, on one GPU: cached per GPU by the worker. */
+export interface Calibration extends GpuRecord {
+  version: 1
+  maxSmClockMHz: number
+  /** The smallest change of %globaltimer between two reads, ns: the held kernels end within this of their time (0: unknown). */
+  globalTimerStepNs: number
+  kernels: CalibrationKernel[]
+  timers: TimerCalibration[]
+}
+
+export type CalibrationOutcome = RecordOutcome<Calibration>
 
 export type HostRequest =
   | { type: 'run'; id: number; plan: CasePlan }
   /** Measure the ceilings; `options` gives the global warmup that precedes them. */
   | { type: 'ceilings'; id: number; options: MeasureOptions }
+  /** Time the calibration kernels in every timing mode (the default protocol, warmup included). */
+  | { type: 'calibrate'; id: number }
 
 /** What the worker learns about the GPU when its device host starts. */
 export interface DeviceReport extends DeviceInfo {
@@ -159,3 +215,4 @@ export type HostMessage =
   | { type: 'init-failed'; reason: string; noGpu: boolean }
   | { type: 'result'; id: number; outcome: CaseOutcome }
   | { type: 'ceilings'; id: number; outcome: CeilingsOutcome }
+  | { type: 'calibration'; id: number; outcome: CalibrationOutcome }

@@ -29,6 +29,7 @@ export class PersistingL2Error extends Error {
 export function runReference(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers): void {
   const reference = plan.reference
   const args = buffers.referenceArgs
+  if (reference.kind === 'none') throw new Error(`case '${plan.caseName}' has no reference to verify against`)
   if (reference.kind === 'library') {
     session.fn(reference.target)(...args)
     cuda.checkLastError('reference kernel launch')

@@ -28,8 +28,9 @@ export interface Comparison {
 export class Harness {
   private readonly fns
 
-  constructor(libraryPath: string) {
-    const lib = koffi.load(libraryPath)
+  /** `library`: the compiled cuda/harness.cu, whose calibration entry points the engine calls as solutions. */
+  constructor(readonly library: string) {
+    const lib = koffi.load(library)
     this.fns = {
       fillUniform: lib.func('int kb_fill_uniform(void *out, size_t n, int dtype, uint64_t seed, double lo, double hi)'),
       poison: lib.func('int kb_poison(void *out, size_t n, int dtype)'),
@@ -40,6 +41,7 @@ export class Harness {
       spin: lib.func('int kb_spin(void *flag, uint64_t timeoutNs, void *timedOut)'),
       setFlag: lib.func('void kb_set_flag(void *flagHost, int value)'),
       checksum: lib.func('int kb_checksum(void *data, size_t bytes, void *digest)'),
+      globalTimerStep: lib.func('int kb_global_timer_step(int changes, int reads, void *stepNs)'),
     }
   }
 
@@ -83,5 +85,13 @@ export class Harness {
 
   setFlag(flagHost: bigint, value: number): void {
     this.fns.setFlag(flagHost, value)
+  }
+
+  /**
+   * Queues a kernel that writes to 8 bytes of device memory at `stepNs` the smallest change of %globaltimer between
+   * two of its reads, over `changes` changes or `reads` reads (0 when it never moved).
+   */
+  globalTimerStep(changes: number, reads: number, stepNs: DevicePtr): void {
+    check(this.fns.globalTimerStep(changes, reads, stepNs), 'kb_global_timer_step')
   }
 }

@@ -2,7 +2,7 @@
 // cuBLAS and a copy reach on this GPU, as Croqtile compares with cuBLAS), and in words for the device header and
 // the CLI. Pure.
 import type { CeilingTiming, MeasuredCeilings } from '../engine/messages.js'
-import { formatBandwidth, formatBytes, formatFlops, formatTime } from './format.js'
+import { formatBandwidth, formatBytes, formatFlops, formatMeasuredOn, formatTime } from './format.js'
 import { peaksFor, type GpuPeaks } from './peaks.js'
 
 /**
@@ -69,11 +69,10 @@ function timingText(t: CeilingTiming): string {
 
 /** The ceilings in full, one per line, with how each was timed (the CLI prints this). */
 export function describeCeilings(ceilings: MeasuredCeilings): string[] {
-  const { gpu, copy } = ceilings
+  const { copy } = ceilings
   const row = (what: string, rate: string, how: string) => `  ${what.padEnd(20)}  ${rate.padStart(12)}  ${how}`
   return [
-    `${gpu.name}  ·  ${gpu.pciBusId}  ·  driver ${gpu.driverRelease ?? 'unknown'} (CUDA ${gpu.driverVersion})  ·  ` +
-      `runtime ${gpu.runtimeVersion}  ·  SM clock ${ceilings.maxSmClockMHz} MHz max  ·  measured ${ceilings.measuredAt}`,
+    formatMeasuredOn(ceilings),
     ...ceilings.gemm.map((g) => row(`GEMM ${g.size}³ ${g.dtype}`, formatFlops(g.tflops * 1e12), `${g.call}; ${timingText(g)}`)),
     ...(copy ? [row(`D2D copy ${formatBytes(copy.bytes)}`, formatBandwidth(copy.gbPerSecond), `read + write counted; ${timingText(copy)}`)] : []),
     ...ceilings.unavailable.map((u) => `  not measured: ${u}`),

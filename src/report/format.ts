@@ -1,11 +1,17 @@
 // Number formatting for reports: times with their unit, throughput in G or T, and fixed-width tables.
 import { stripVTControlCharacters } from 'node:util'
+import type { GpuRecord } from '../engine/messages.js'
 
 export function formatTime(ms: number): string {
   if (!Number.isFinite(ms)) return '—'
   if (ms < 1) return `${(ms * 1000).toFixed(ms < 0.01 ? 2 : 1)} µs`
   if (ms < 1000) return `${ms.toFixed(ms < 10 ? 3 : 2)} ms`
   return `${(ms / 1000).toFixed(2)} s`
+}
+
+/** A signed difference of times in µs, to the hundredth: '+2.05 µs', '-0.02 µs'. */
+export function formatOffset(ms: number): string {
+  return `${ms < 0 ? '-' : '+'}${Math.abs(ms * 1e3).toFixed(2)} µs`
 }
 
 /** FLOP/s as GFLOPS below 1 TFLOP/s and TFLOPS above, so every figure has three or four significant digits. */
@@ -59,4 +65,13 @@ export function renderTable(header: readonly string[], rows: readonly (readonly 
     return align[i] === 'right' ? gap + cell : cell + gap
   }
   return [header, ...rows].map((row) => row.map(pad).join('  ').trimEnd())
+}
+
+/** Where and when a record cached per GPU was measured, in one line (the CLI's first line for it). */
+export function formatMeasuredOn(record: GpuRecord & { maxSmClockMHz: number }): string {
+  const { gpu } = record
+  return (
+    `${gpu.name}  ·  ${gpu.pciBusId}  ·  driver ${gpu.driverRelease ?? 'unknown'} (CUDA ${gpu.driverVersion})  ·  ` +
+    `runtime ${gpu.runtimeVersion}  ·  SM clock ${record.maxSmClockMHz} MHz max  ·  measured ${record.measuredAt}`
+  )
 }

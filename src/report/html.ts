@@ -2,11 +2,10 @@
 // scaling charts per problem, and per bench its sample distributions, baseline comparison and options. The charts
 // are SVG drawn at report time and the styles are inline: the page loads nothing, and needs no script (a point's
 // details are its SVG <title>, which browsers show on hover). Pure.
-import { ceilingsLine } from './ceilings.js'
 import { allCharts, type ReportCharts } from './charts/index.js'
 import type { ReportSource } from './charts/cases.js'
 import type { Chart } from './charts/plot.js'
-import { SOL_WARNING, VERIFICATION_SKIPPED_WARNING, deviceLine, deviceNotes, geometricMeanLine, hasSolAbove100 } from './kernel-table.js'
+import { SOL_WARNING, VERIFICATION_SKIPPED_WARNING, deviceLine, deviceNotes, deviceRecordLines, geometricMeanLine, hasSolAbove100 } from './kernel-table.js'
 import type { BenchRecord } from './json.js'
 
 const STYLE = `
@@ -42,7 +41,7 @@ function sourcesSection(sources: readonly ReportSource[]): string {
   return `<ul class="meta">${rows.join('')}</ul>`
 }
 
-/** Each distinct device once, with its measured ceilings and the notes on where its peaks come from. */
+/** Each distinct device once, with its measured ceilings, its calibration and the notes on where its peaks come from. */
 function devicesSection(sources: readonly ReportSource[]): string {
   const blocks = new Set<string>()
   for (const { file } of sources) {
@@ -50,7 +49,7 @@ function devicesSection(sources: readonly ReportSource[]): string {
       if (!result?.device || !result.arch) continue
       const lines = [
         `<p><strong>${escape(deviceLine(result.device, result.arch, result.devices))}</strong>`,
-        ...(result.ceilings ? [`<br>${escape(ceilingsLine(result.ceilings))}`] : []),
+        ...deviceRecordLines(result).map((line) => `<br>${escape(line)}`),
         ...deviceNotes(result.device, result.ceilings).map((note) => `<br><span class="note">${escape(note)}</span>`),
         '</p>',
       ]

@@ -7,9 +7,21 @@ import pc from 'picocolors'
 import { geometricMean } from '../engine/stats.js'
 import type { StopReason } from '../engine/stopping.js'
 import type { DeviceReport, GpuRef, MeasuredCeilings } from '../engine/messages.js'
-import { caseFailures, type CaseResult, type CaseVerdict, type KernelBenchResult } from '../results.js'
+import { caseFailures, type CaseResult, type CaseVerdict, type DeviceRecords, type KernelBenchResult } from '../results.js'
+import { calibrationLine, timerOffsetMs } from './calibration.js'
 import { ceilingPeaks, ceilingsLine, peaksNote } from './ceilings.js'
-import { formatBandwidth, formatBytes, formatCv, formatFlops, formatFraction, formatPercent, formatTime, renderTable, type Align } from './format.js'
+import {
+  formatBandwidth,
+  formatBytes,
+  formatCv,
+  formatFlops,
+  formatFraction,
+  formatOffset,
+  formatPercent,
+  formatTime,
+  renderTable,
+  type Align,
+} from './format.js'
 import { gbPerSecond, roofline, type Roofline } from './metrics.js'
 import { peaksFor, type GpuPeaks } from './peaks.js'
 
@@ -22,6 +34,10 @@ export const SOL_FAILURE =
   '✗ SOL above 100% fails the case: faster than this GPU can go, so the measurement missed work or the solution skipped it'
 /** Marks a row whose case fell back from spin to matmul padding; the line under the table says why. */
 export const PADDING_FALLBACK_MARK = '†'
+/** Marks a row whose median is a few times its timing mode's offset at most; the line under the table says so. */
+export const OFFSET_MARK = '‡'
+/** A median within this many times its timing mode's calibrated offset is marked: the offset is a large share of it. */
+export const OFFSET_SHARE = 3
 
 /**
  * The device in one line: model (and which GPUs, where a run spread cases over several of that model), SMs, L2,
@@ -47,12 +63,17 @@ export function deviceNotes(device: DeviceReport, ceilings: MeasuredCeilings | u
   return [peaksNote(device.name, ceilings), clocksUnknownNote(device)].filter((note) => note !== undefined)
 }
 
-/** The device line, its measured ceilings (when there are some) and its notes. */
-export function renderDeviceHeader(device: DeviceReport, arch: string, ceilings?: MeasuredCeilings, devices?: readonly GpuRef[]): string {
+/** The lines under the device line for its measured ceilings and its calibration, where there are some. */
+export function deviceRecordLines({ ceilings, calibration }: DeviceRecords): string[] {
+  return [...(ceilings ? [ceilingsLine(ceilings)] : []), ...(calibration ? [calibrationLine(calibration)] : [])]
+}
+
+/** The device line, its measured ceilings and calibration (when there are some) and its notes. */
+export function renderDeviceHeader(device: DeviceReport, arch: string, records: DeviceRecords = {}, devices?: readonly GpuRef[]): string {
   return [
     pc.bold(deviceLine(device, arch, devices)),
-    ...(ceilings ? [ceilingsLine(ceilings)] : []),
-    ...deviceNotes(device, ceilings).map((note) => pc.yellow(note)),
+    ...deviceRecordLines(records),
+    ...deviceNotes(device, records.ceilings).map((note) => pc.yellow(note)),
   ].join('\n')
 }
 
@@ -75,6 +96,18 @@ export interface CaseFigures {
   stopReason: StopReason
   /** Why spin padding was abandoned for matmul padding, when it was. */
   paddingFallback?: string
+  /** The timing mode's calibrated offset, ms, when the median is within OFFSET_SHARE times it (the row is marked). */
+  largeOffsetMs?: number
+}
+
+/** The calibrated offset of the result's timing mode on its GPU, when there is a calibration. */
+function modeOffsetMs(result: KernelBenchResult): number | undefined {
+  return result.calibration && timerOffsetMs(result.calibration, result.options.timing)
+}
+
+/** Whether an offset is a large share of a median: the median is within OFFSET_SHARE times its size. */
+export function isLargeOffset(offsetMs: number | undefined, medianMs: number): offsetMs is number {
+  return offsetMs !== undefined && offsetMs !== 0 && medianMs <= OFFSET_SHARE * Math.abs(offsetMs)
 }
 
 /** The figures of a timed case, or undefined for a case that was not timed (wrong, error, verify mode). */
@@ -83,6 +116,7 @@ export function caseFigures(result: KernelBenchResult, c: CaseResult): CaseFigur
   const t = c.outcome.status === 'ok' ? c.outcome.timing : undefined
   if (!s || !t) return undefined
   const against = (peaks: GpuPeaks | undefined) => peaks && roofline(c.flops, c.bytes, s.median, result.dtype, peaks)
+  const offset = modeOffsetMs(result)
   return {
     medianMs: s.median,
     cv: s.cv,
@@ -96,6 +130,7 @@ export function caseFigures(result: KernelBenchResult, c: CaseResult): CaseFigur
     droppedInterference: t.droppedInterference ?? 0,
     stopReason: t.stopReason,
     ...(t.paddingFallback !== undefined && { paddingFallback: t.paddingFallback }),
+    ...(isLargeOffset(offset, s.median) && { largeOffsetMs: offset }),
   }
 }
 
@@ -137,10 +172,10 @@ export function caseCells(result: KernelBenchResult, c: CaseResult): CaseCells {
   const impossible = f.roofline !== undefined && f.roofline.solPercent > 100
   const sol = line === undefined ? cell('—') : impossible ? cell(`${formatPercent(line.solPercent)} ⚠`, 'alarm') : cell(formatPercent(line.solPercent))
   const dropped = f.droppedThrottled + f.droppedInterference
-  const median = formatTime(f.medianMs) + (f.paddingFallback === undefined ? '' : ` ${PADDING_FALLBACK_MARK}`)
+  const marks = [...(f.paddingFallback === undefined ? [] : [PADDING_FALLBACK_MARK]), ...(f.largeOffsetMs === undefined ? [] : [OFFSET_MARK])]
   return {
     figures: {
-      median: cell(median, f.paddingFallback === undefined ? 'plain' : 'warn'),
+      median: cell([formatTime(f.medianMs), ...marks].join(' '), marks.length > 0 ? 'warn' : 'plain'),
       cv: cell(formatCv(f.cv), f.cv > result.options.targetCv ? 'warn' : 'plain'),
       throughput: cell(formatFlops(f.flopsPerSecond)),
       bandwidth: cell(formatBandwidth(f.gbPerSecond)),
@@ -178,6 +213,23 @@ export function paddingFallbackNotes(result: KernelBenchResult): string[] {
     const reason = caseFigures(result, c)?.paddingFallback
     return reason === undefined ? [] : [`${PADDING_FALLBACK_MARK} ${c.name}: ${reason}`]
   })
+}
+
+/**
+ * The line under the table for the cases whose median is within OFFSET_SHARE times the timing mode's calibrated
+ * offset on this GPU: that much of each number is the timer's, not the kernel's.
+ */
+export function largeOffsetNote(result: KernelBenchResult): string | undefined {
+  const offset = modeOffsetMs(result)
+  const marked = result.cases.filter((c) => caseFigures(result, c)?.largeOffsetMs !== undefined)
+  if (offset === undefined || marked.length === 0) return undefined
+  const mode = result.options.timing
+  const advice = mode === 'profiler' ? 'compare within one mode' : "use timing 'profiler' (or compare within one mode)"
+  const these = marked.length === 1 ? 'this number' : 'these numbers'
+  return (
+    `${OFFSET_MARK} ${marked.map((c) => c.name).join(', ')}: the mode's offset ('${mode}', ${formatOffset(offset)} on this GPU) ` +
+    `is a large share of ${these}: ${advice}`
+  )
 }
 
 export interface GeometricMeans {
@@ -304,6 +356,8 @@ export function renderKernelResult(result: KernelBenchResult): string {
   const means = geometricMeanLine(result)
   if (means) lines.push(pc.dim(`  ${means}`))
   lines.push(...paddingFallbackNotes(result).map((note) => pc.yellow(`  ${note}`)))
+  const offset = largeOffsetNote(result)
+  if (offset) lines.push(pc.yellow(`  ${offset}`))
   const sol = solNote(result)
   if (sol) lines.push(pc.red(pc.bold(`  ${sol}`)))
   return lines.join('\n')

@@ -3,15 +3,16 @@
 import type { CaseResult, CaseVerdict, KernelBenchResult } from '../results.js'
 import { formatFraction } from './format.js'
 import type { ReportedBench } from './json.js'
-import { ceilingsLine } from './ceilings.js'
 import {
   VERIFICATION_SKIPPED_WARNING,
   caseCells,
   caseFigures,
   deviceLine,
   deviceNotes,
+  deviceRecordLines,
   figureColumns,
   geometricMeanLine,
+  largeOffsetNote,
   paddingFallbackNotes,
   solNote,
   type Cell,
@@ -100,6 +101,8 @@ function notes(result: KernelBenchResult): string[] {
   const sol = solNote(result)
   if (sol) lines.push(`**${escape(sol)}**`)
   lines.push(...paddingFallbackNotes(result).map(escape))
+  const offset = largeOffsetNote(result)
+  if (offset) lines.push(escape(offset))
   const throttled = figures.some((f) => f.droppedThrottled > 0)
   const interfered = figures.some((f) => f.droppedInterference > 0)
   if (throttled || interfered) {
@@ -135,14 +138,14 @@ function benchSection(bench: ReportedBench): string[] {
   return lines
 }
 
-/** Each distinct device in the run, in the order benches first used it, with its ceilings and notes if any. */
+/** Each distinct device in the run, in the order benches first used it, with its ceilings, calibration and notes if any. */
 function deviceLines(benches: readonly ReportedBench[]): string[] {
   const seen = new Set<string>()
   const lines: string[] = []
   for (const { result } of benches) {
     if (!result?.device || !result.arch) continue
     const block = [`**${escape(deviceLine(result.device, result.arch, result.devices))}**`, '']
-    if (result.ceilings) block.push(escape(ceilingsLine(result.ceilings)), '')
+    for (const line of deviceRecordLines(result)) block.push(escape(line), '')
     const notes = deviceNotes(result.device, result.ceilings)
     // One quote paragraph per note: consecutive quote lines would run together into one.
     if (notes.length > 0) block.push(notes.map((note) => `> ${escape(note)}`).join('\n>\n'), '')

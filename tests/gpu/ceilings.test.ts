@@ -35,7 +35,7 @@ describe.skipIf(!gpu.available)(`ceilings on the GPU${gpu.available ? '' : ` (sk
       const first = await findCeilings({ cacheDir, device: status.device, measure, warn })
       expect(warn).not.toHaveBeenCalled()
       expect(first?.source).toBe('measured')
-      const c = first!.ceilings
+      const c = first!.record
       expect(c.gpu).toMatchObject({ name: status.device.name, pciBusId: status.device.pciBusId, driverRelease: status.device.driverRelease })
       expect(c.unavailable).toEqual([])
       const tflops = Object.fromEntries(c.gemm.map((g) => [g.dtype, g.tflops]))
@@ -61,7 +61,7 @@ describe.skipIf(!gpu.available)(`ceilings on the GPU${gpu.available ? '' : ` (sk
       // Read back from JSON: compared by date, as an unknown clock (NaN) comes back as null.
       const second = await findCeilings({ cacheDir, device: status.device, measure, warn })
       expect(second?.source).toBe('cache')
-      expect(second?.ceilings.measuredAt).toBe(c.measuredAt)
+      expect(second?.record.measuredAt).toBe(c.measuredAt)
       expect(measure).toHaveBeenCalledTimes(1)
       measured = c
     } finally {

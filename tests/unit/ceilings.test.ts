@@ -8,7 +8,8 @@ import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { PluginSettings } from '../../src/bench.js'
-import { ceilingsFile, findCeilings, readCachedCeilings } from '../../src/ceilings-cache.js'
+import { CEILINGS, findCeilings } from '../../src/ceilings-cache.js'
+import { readCachedRecord, recordFile } from '../../src/gpu-cache.js'
 import type { CeilingsOutcome, DeviceReport, MeasuredCeilings } from '../../src/engine/messages.js'
 import { probeGpu } from '../../src/native/cuda.js'
 import { PACKAGE_ROOT } from '../../src/paths.js'
@@ -57,21 +58,21 @@ describe('the ceilings cache', () => {
     fs.rmSync(dir, { recursive: true, force: true })
   })
 
-  const measured = (ceilings: MeasuredCeilings) => vi.fn(async (): Promise<CeilingsOutcome> => ({ status: 'ok', ceilings }))
+  const measured = (ceilings: MeasuredCeilings) => vi.fn(async (): Promise<CeilingsOutcome> => ({ status: 'ok', record: ceilings }))
 
   it('keeps one file per GPU: model, PCI bus id and driver release', () => {
-    const file = ceilingsFile(dir, H100)
+    const file = recordFile(dir, CEILINGS, H100)
     expect(path.relative(dir, file)).toBe('ceilings/NVIDIA_H100_80GB_HBM3__00000000_1B_00.0__580.95.05.json')
-    expect(ceilingsFile(dir, { ...H100, pciBusId: '00000000:2A:00.0' })).not.toBe(file)
-    expect(ceilingsFile(dir, { ...H100, driverRelease: '580.159.04' })).not.toBe(file)
-    expect(path.basename(ceilingsFile(dir, { ...H100, driverRelease: undefined }))).toBe('NVIDIA_H100_80GB_HBM3__00000000_1B_00.0__cuda-13.0.json')
+    expect(recordFile(dir, CEILINGS, { ...H100, pciBusId: '00000000:2A:00.0' })).not.toBe(file)
+    expect(recordFile(dir, CEILINGS, { ...H100, driverRelease: '580.159.04' })).not.toBe(file)
+    expect(path.basename(recordFile(dir, CEILINGS, { ...H100, driverRelease: undefined }))).toBe('NVIDIA_H100_80GB_HBM3__00000000_1B_00.0__cuda-13.0.json')
   })
 
   it('measures once when asked, writes the file, and later reads it instead of measuring', async () => {
     const warn = vi.fn()
     const measure = measured(ceilingsOf(H100))
     const first = await findCeilings({ cacheDir: dir, device: H100, measure, warn })
-    expect(first).toEqual({ ceilings: ceilingsOf(H100), file: ceilingsFile(dir, H100), source: 'measured' })
+    expect(first).toEqual({ record: ceilingsOf(H100), file: recordFile(dir, CEILINGS, H100), source: 'measured' })
     expect(JSON.parse(fs.readFileSync(first!.file, 'utf8'))).toEqual(ceilingsOf(H100))
     expect(fs.readdirSync(path.dirname(first!.file))).toEqual([path.basename(first!.file)]) // no temp file left
 
@@ -95,16 +96,16 @@ describe('the ceilings cache', () => {
   })
 
   it('ignores a corrupt file with a warning, and replaces it when asked to measure', async () => {
-    const file = ceilingsFile(dir, H100)
+    const file = recordFile(dir, CEILINGS, H100)
     fs.mkdirSync(path.dirname(file), { recursive: true })
     fs.writeFileSync(file, '{"version": 1, "gemm": [')
     const warn = vi.fn()
-    expect(readCachedCeilings(file, H100, warn)).toBeUndefined()
+    expect(readCachedRecord(CEILINGS, file, H100, warn)).toBeUndefined()
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`^ignoring the cached ceilings in ${file}: .*JSON`)))
 
     const found = await findCeilings({ cacheDir: dir, device: H100, measure: measured(ceilingsOf(H100)), warn })
     expect(found?.source).toBe('measured')
-    expect(readCachedCeilings(file, H100, warn)).toEqual(ceilingsOf(H100))
+    expect(readCachedRecord(CEILINGS, file, H100, warn)).toEqual(ceilingsOf(H100))
   })
 
   it.each([
@@ -117,7 +118,7 @@ describe('the ceilings cache', () => {
     const file = path.join(dir, 'bad.json')
     fs.writeFileSync(file, text)
     const warn = vi.fn()
-    expect(readCachedCeilings(file, H100, warn)).toBeUndefined()
+    expect(readCachedRecord(CEILINGS, file, H100, warn)).toBeUndefined()
     expect(warn).toHaveBeenCalledWith(expect.stringContaining(why))
   })
 
@@ -126,7 +127,7 @@ describe('the ceilings cache', () => {
     const measure = async (): Promise<CeilingsOutcome> => ({ status: 'error', errorName: 'Timeout', message: 'the ceiling measurement did not finish' })
     expect(await findCeilings({ cacheDir: dir, device: H100, measure, warn })).toBeUndefined()
     expect(warn).toHaveBeenCalledWith('could not measure the ceilings of NVIDIA H100 80GB HBM3: Timeout: the ceiling measurement did not finish')
-    expect(fs.existsSync(ceilingsFile(dir, H100))).toBe(false)
+    expect(fs.existsSync(recordFile(dir, CEILINGS, H100))).toBe(false)
   })
 
   it('still returns measured ceilings when the cache cannot be written', async () => {
@@ -134,7 +135,7 @@ describe('the ceilings cache', () => {
     fs.writeFileSync(blocked, '')
     const warn = vi.fn()
     const found = await findCeilings({ cacheDir: blocked, device: H100, measure: measured(ceilingsOf(H100)), warn })
-    expect(found?.ceilings).toEqual(ceilingsOf(H100))
+    expect(found?.record).toEqual(ceilingsOf(H100))
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^could not cache the ceilings in /))
   })
 })
@@ -243,7 +244,7 @@ describe('ceilings in words', () => {
 
 describe('terminal golden', () => {
   it('renders the device header and the table with a practical column, on a known and an unknown GPU', async () => {
-    const text = [hgemm, unknownGpu].map((r) => `${renderDeviceHeader(r.device!, r.arch!, r.ceilings)}\n\n${renderKernelResult(r)}\n`).join('\n')
+    const text = [hgemm, unknownGpu].map((r) => `${renderDeviceHeader(r.device!, r.arch!, r)}\n\n${renderKernelResult(r)}\n`).join('\n')
     await expect(plain(text)).toMatchFileSnapshot('./__golden__/ceilings-terminal.txt')
   })
 })

@@ -36,8 +36,9 @@ describe('the roofline charts', () => {
 
   it('draw one chart per GPU and dtype, every case with a FLOP and byte count a point', () => {
     expect(rooflines.map((c) => [c.id, c.points])).toEqual([
-      // sgemm-verdicts (4), wrong-answer (1 timed, 2 failed without a time), skipped-verification-throttled (2)
-      ['roofline-nvidia-h100-80gb-hbm3-float32', 9],
+      // sgemm-verdicts (4), wrong-answer (1 timed, 2 failed without a time), skipped-verification-throttled (2),
+      // calibration-offsets (3)
+      ['roofline-nvidia-h100-80gb-hbm3-float32', 12],
       ['roofline-nvidia-h200-float32', 2],
       ['roofline-nvidia-h100-80gb-hbm3-float16', 2],
       ['roofline-nvidia-rtx-a6000-float32', 3],
@@ -97,8 +98,8 @@ describe('the scaling, sample and baseline charts', () => {
     expect(charts.scaling.map((c) => [c.id, c.points])).toEqual([
       ['scaling-matrix-multiplication-tflops', 8],
       ['scaling-matrix-multiplication-bandwidth', 8],
-      ['scaling-vector-addition-tflops', 6],
-      ['scaling-vector-addition-bandwidth', 6],
+      ['scaling-vector-addition-tflops', 9],
+      ['scaling-vector-addition-bandwidth', 9],
     ])
     const gemm = byId(charts.scaling, 'scaling-matrix-multiplication-tflops')
     expect(texts(gemm, 'g.legend text')).toEqual([
@@ -152,11 +153,12 @@ describe('the HTML page', () => {
     const text = document.body.textContent ?? ''
     expect(text).toContain('NVIDIA H100 80GB HBM3  ·  132 SMs')
     expect(text).toContain('peaks: measured ceilings (cuBLAS 8192³, D2D copy')
+    expect(text).toContain('timing offsets on kernels held 5/20/100 µs (calibrated 2026-11-23')
     expect(text).toContain('results.json: ended 2026-11-21T14:05:00.000Z · vitest-kernel-bench 0.1.0 · Vitest 4.1.12 · Node v20.19.0')
     expect(text).toContain('VERIFICATION SKIPPED')
     expect(text).toContain('SOL above 100%')
     expect(text).toContain("✗ case 'n = 2^22'")
-    expect(document.querySelectorAll('details table')).toHaveLength(6)
+    expect(document.querySelectorAll('details table')).toHaveLength(7)
   })
 })
 

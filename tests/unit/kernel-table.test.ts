@@ -199,7 +199,7 @@ describe('renderDeviceHeader', () => {
 
   it('names how many GPUs of the model, and which, when the run used several', () => {
     const devices = [0, 1].map((index) => ({ index, pciBusId: `00000000:${19 + index}:00.0` }))
-    expect(plain(renderDeviceHeader(H200, 'sm_90a', undefined, devices))).toMatch(/^2 × NVIDIA H200 \(GPUs 0, 1\)  ·  132 SMs/)
+    expect(plain(renderDeviceHeader(H200, 'sm_90a', {}, devices))).toMatch(/^2 × NVIDIA H200 \(GPUs 0, 1\)  ·  132 SMs/)
   })
 
   it('leaves out the current clock when NVML gave none, and says why clocks are unknown', () => {
