@@ -16,6 +16,8 @@ stages=${*:-cold one all shards compare}
 cd "$(dirname "$0")/.."
 mkdir -p "$out"
 export NO_COLOR=1 CI=1
+# Vitest's own entry point: the GPU host may have node without npm.
+vitest=(node node_modules/vitest/vitest.mjs)
 unset GITHUB_STEP_SUMMARY
 
 # timed NAME [VAR=value...] COMMAND...: runs the command under env, logging its output, exit code and wall time.
@@ -34,16 +36,16 @@ for stage in $stages; do
   case $stage in
     cold)
       rm -rf node_modules/.cache/vitest-kernel-bench
-      timed cold KERNELBENCH_DEVICES=all KERNELBENCH_JSON="$out/cold.json" node node_modules/vitest/vitest.mjs bench --run
+      timed cold KERNELBENCH_DEVICES=all KERNELBENCH_JSON="$out/cold.json" "${vitest[@]}" bench --run
       ;;
-    one) timed one KERNELBENCH_DEVICES=0 KERNELBENCH_JSON="$out/one.json" node node_modules/vitest/vitest.mjs bench --run ;;
-    all) timed all KERNELBENCH_DEVICES=all KERNELBENCH_JSON="$out/all.json" node node_modules/vitest/vitest.mjs bench --run ;;
+    one) timed one KERNELBENCH_DEVICES=0 KERNELBENCH_JSON="$out/one.json" "${vitest[@]}" bench --run ;;
+    all) timed all KERNELBENCH_DEVICES=all KERNELBENCH_JSON="$out/all.json" "${vitest[@]}" bench --run ;;
     shards)
       rm -rf "$out/blobs"
       for i in 1 2; do
-        timed "shard-$i" KERNELBENCH_DEVICES=all node node_modules/vitest/vitest.mjs bench --run --shard="$i/2" --reporter=blob --outputFile="$out/blobs/blob-$i-2.json"
+        timed "shard-$i" KERNELBENCH_DEVICES=all "${vitest[@]}" bench --run --shard="$i/2" --reporter=blob --outputFile="$out/blobs/blob-$i-2.json"
       done
-      timed merge KERNELBENCH_JSON="$out/merged.json" node node_modules/vitest/vitest.mjs bench --run --merge-reports="$out/blobs"
+      timed merge KERNELBENCH_JSON="$out/merged.json" "${vitest[@]}" bench --run --merge-reports="$out/blobs"
       ;;
     compare)
       npx tsx scripts/compare-medians.ts "$out/one.json" "$out/all.json" >"$out/compare.txt" 2>&1

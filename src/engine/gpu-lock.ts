@@ -5,8 +5,19 @@ import os from 'node:os'
 import path from 'node:path'
 import { tryLock, waitForLockSync } from '../lock-file.js'
 
+/** A lock file of one GPU, of one kind, named by its PCI bus id: every process on the host finds the same file. */
+function perGpuFile(kind: string, pciBusId: string, dir: string): string {
+  return path.join(dir, `vitest-kernel-bench-${kind}-${pciBusId.replace(/[^\w.-]/g, '_')}.lock`)
+}
+
+/** The lock a device host holds while it works on the GPU. */
 export function lockPath(pciBusId: string, dir = os.tmpdir()): string {
-  return path.join(dir, `vitest-kernel-bench-gpu-${pciBusId.replace(/[^\w.-]/g, '_')}.lock`)
+  return perGpuFile('gpu', pciBusId, dir)
+}
+
+/** The claim a worker holds on the GPU for one case (src/engine/gpu-pool.ts). */
+export function claimPath(pciBusId: string, dir = os.tmpdir()): string {
+  return perGpuFile('claim', pciBusId, dir)
 }
 
 /**

@@ -4,9 +4,9 @@
 // held by the worker for one case; the device host's own GPU lock (gpu-lock.ts) still keeps every other process
 // that times on the GPU out of the timed window.
 import os from 'node:os'
-import path from 'node:path'
 import { tryLock } from '../lock-file.js'
 import { deviceHost, type DeviceHost, type HostStatus } from './client.js'
+import { claimPath } from './gpu-lock.js'
 import type { HostConfig } from './open-session.js'
 import type { CaseOutcome, CasePlan, GpuListing, GpuRef } from './messages.js'
 
@@ -69,10 +69,6 @@ export function resolveDevices(selection: DeviceSelection, gpus: readonly GpuLis
     }
     return gpu
   })
-}
-
-export function claimPath(pciBusId: string, dir = os.tmpdir()): string {
-  return path.join(dir, `vitest-kernel-bench-claim-${pciBusId.replace(/[^\w.-]/g, '_')}.lock`)
 }
 
 /** The order a worker tries the GPUs in: the one it used last first (its host is warm there), then the rest. */

@@ -19,6 +19,7 @@ import {
 import { PACKAGE_ROOT } from '../../src/paths.js'
 import type { Problem } from '../../src/problem.js'
 import { cPrototype, cPrototypeAlternatives } from '../../src/signature.js'
+import { captureError } from './capture-error.js'
 import { definedSymbols } from './symbols.js'
 
 const ARCH = 'sm_90a'
@@ -348,15 +349,6 @@ describe('wrapperSource', () => {
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
     await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected an error, but none was thrown')
-}
-
-function captureError(fn: () => unknown): unknown {
-  try {
-    fn()
   } catch (error) {
     return error
   }

@@ -11,7 +11,8 @@ import { findNvcc } from '../../src/compile/nvcc.js'
 import { probeGpu } from '../../src/native/cuda.js'
 import { Cupti, CuptiError } from '../../src/native/cupti.js'
 import { packagePath } from '../../src/paths.js'
-import { definedSymbols } from './symbols.js'
+import { captureError } from './capture-error.js'
+import { dynamicSection, exportedEntryPoints } from './symbols.js'
 
 const COMPILE_TIMEOUT = 120_000
 const ENTRY_POINTS = ['kb_cupti_flush', 'kb_cupti_lost', 'kb_cupti_pop', 'kb_cupti_push', 'kb_cupti_read', 'kb_cupti_start', 'kb_cupti_stop']
@@ -26,16 +27,6 @@ afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }))
 
 const nvcc = () => findNvcc()
 const cuptiHere = () => findCupti(toolkitRootOf(nvcc()))
-
-function exportedEntryPoints(library: string): string[] {
-  return definedSymbols(library)
-    .filter((name) => name.startsWith('kb_'))
-    .sort()
-}
-
-function dynamicSection(library: string): string {
-  return execFileSync('readelf', ['-d', library], { encoding: 'utf8' })
-}
 
 describe('compileCuptiShim', () => {
   it(
@@ -184,12 +175,3 @@ describe.skipIf(gpu.available)(`the binding without a GPU (${gpu.available ? 'a 
     COMPILE_TIMEOUT,
   )
 })
-
-function captureError(fn: () => unknown): unknown {
-  try {
-    fn()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected an error')
-}

@@ -1,7 +1,6 @@
 // The range-profiler shim against the real nvcc, libcupti and libnvperf_host on this machine (no GPU needed): it
 // compiles and links, depends on libnvperf_host through its run path, exports its entry points; and the binding
 // turns CUPTI's refusals into messages that say why profiling cannot run and how to allow it.
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -11,7 +10,8 @@ import { findNvcc } from '../../src/compile/nvcc.js'
 import { probeGpu } from '../../src/native/cuda.js'
 import { CuptiError } from '../../src/native/cupti.js'
 import { asUnavailable, ProfilerUnavailableError, RangeProfiler, unavailableReason, unsupportedAspects } from '../../src/native/range-profiler.js'
-import { definedSymbols } from './symbols.js'
+import { captureError } from './capture-error.js'
+import { dynamicSection, exportedEntryPoints } from './symbols.js'
 
 const COMPILE_TIMEOUT = 120_000
 const ENTRY_POINTS = ['kb_prof_disable', 'kb_prof_enable', 'kb_prof_start', 'kb_prof_stop', 'kb_prof_support']
@@ -33,8 +33,8 @@ describe('compileRangeProfilerShim', () => {
       const first = compileRangeProfilerShim({ arch: 'sm_90a', cacheDir })
       expect(first.cached).toBe(false)
       expect(path.basename(first.path)).toMatch(/^range_profiler_shim_cpp-sm_90a-[0-9a-f]{24}\.so$/)
-      expect(definedSymbols(first.path).filter((name) => name.startsWith('kb_')).sort()).toEqual(ENTRY_POINTS)
-      const dynamic = execFileSync('readelf', ['-d', first.path], { encoding: 'utf8' })
+      expect(exportedEntryPoints(first.path)).toEqual(ENTRY_POINTS)
+      const dynamic = dynamicSection(first.path)
       expect(dynamic).toMatch(/NEEDED.*\[libcupti\.so\.\d+\]/)
       expect(dynamic).toMatch(/NEEDED.*\[libnvperf_host\.so\]/)
       expect(dynamic).toContain(`[${findNvperfHost(toolkitRoot())}]`)
@@ -116,12 +116,3 @@ describe.skipIf(gpu.available)(`the binding without a GPU (${gpu.available ? 'a 
     COMPILE_TIMEOUT,
   )
 })
-
-function captureError(fn: () => unknown): unknown {
-  try {
-    fn()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected an error')
-}
