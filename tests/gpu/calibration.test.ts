@@ -95,6 +95,7 @@ describe.skipIf(!gpu.available)(`calibration on the GPU${gpu.available ? '' : ` 
     const result = await runKernelBench('vector add', { problem: vectorAddition, solution, cases }, { file, mode: 'bench', settings })
     expect(result.calibration?.measuredAt).toBe(calibration.measuredAt)
     const offset = timerOffsetMs(calibration, 'events')
+    for (const c of result.cases) expect(c.outcome.status, `${c.name}: ${JSON.stringify(c.outcome)}`).toBe('ok')
     const [small, large] = result.cases.map((c) => caseFigures(result, c)!)
     process.stdout.write(`events offset ${offset! * 1e3} µs; 2^16: ${small!.medianMs * 1e3} µs, 2^26: ${large!.medianMs * 1e3} µs\n`)
     expect(small!.largeOffsetMs !== undefined).toBe(isLargeOffset(offset, small!.medianMs))
