@@ -35,7 +35,14 @@ export const COVER_MARGIN = 0.9
 export const NEGLIGIBLE_EXCESS = 0.01
 
 /**
- * `coverMs`: the GPU time of the work in front of each window (inputs, padding, flush) measured with the stream
+ * Host time past the batch's usual, in units of its spread (the median absolute deviation, scaled to a normal's σ),
+ * that counts as a stall for a call whose window holds host time by design.
+ */
+export const HOST_SPREAD = 5
+const MAD_TO_SIGMA = 1.4826
+
+/**
+ * `earlier`: the case's records from its earlier batches. `coverMs`: the GPU time of the work in front of each window (inputs, padding, flush) measured with the stream
  * held, so with no idle gaps. `hostMayStall`: whether host enqueue time can reach into a window (matmul padding);
  * false when the stream was held until the whole batch was queued (spin), or when there is no padding to hide the
  * host behind in the first place.
@@ -43,22 +50,35 @@ export const NEGLIGIBLE_EXCESS = 0.01
  * The GPU cannot reach a window before it has done the iteration's own pre-window work, which it cannot start before
  * the host asked for it: so if the host recorded the window's end within `coverMs` of the iteration's first event,
  * the window held no host wait. The solution's own typical host time is its cost, not a stall, so it is allowed.
- * Either excess (host time past the cover, pre-window time past its slack) bounds what could have reached into the
+ * A call that typically outlasts the cover (it synchronizes with the GPU, or launches slowly) holds host time in every
+ * window: then only host time beyond the batch's usual, by more than HOST_SPREAD of its spread, is a stall (the
+ * cover is not allowed on top: a synchronizing call's own time already contains it).
+ * Either excess (host time past its bound, pre-window time past its slack) bounds what could have reached into the
  * window; an excess under NEGLIGIBLE_EXCESS of the sample is kept.
  */
-export function screenBatch(records: readonly IterationRecord[], coverMs: number, hostMayStall: boolean): ScreenedBatch {
-  const typicalCallMs = records.length > 0 ? summarize(records.map((r) => r.callHostMs)).median : 0
+export function screenBatch(records: readonly IterationRecord[], coverMs: number, hostMayStall: boolean, earlier: readonly IterationRecord[] = []): ScreenedBatch {
+  // What is usual comes from the case's earlier batches too: a batch of one long call says nothing about it.
+  const hostBoundMs = hostMayStall && records.length > 0 ? hostBound([...earlier, ...records], coverMs) : Infinity
   const kept: number[] = []
   let interference = 0
   for (const r of records) {
     const gpuExcess = r.preWindowMs - PRE_WINDOW_SLACK * coverMs
-    const hostExcess = hostMayStall ? r.hostMs - typicalCallMs - COVER_MARGIN * coverMs : 0
+    const hostExcess = r.hostMs - hostBoundMs
     const negligible = NEGLIGIBLE_EXCESS * r.sampleMs
     if (gpuExcess > 0 && gpuExcess > negligible) interference++
     else if (hostExcess > 0 && hostExcess > negligible) interference++
     else kept.push(r.sampleMs)
   }
   return { kept, interference }
+}
+
+/** The host time (from the iteration's first event to the window's end) past which a window held a host stall. */
+function hostBound(records: readonly IterationRecord[], coverMs: number): number {
+  const hostMs = records.map((r) => r.hostMs)
+  const typicalHostMs = summarize(hostMs).median
+  if (typicalHostMs <= COVER_MARGIN * coverMs) return summarize(records.map((r) => r.callHostMs)).median + COVER_MARGIN * coverMs
+  const spreadMs = MAD_TO_SIGMA * summarize(hostMs.map((ms) => Math.abs(ms - typicalHostMs))).median
+  return typicalHostMs + HOST_SPREAD * spreadMs
 }
 
 /** A span of GPU time on CUPTI's clock, in ns. */

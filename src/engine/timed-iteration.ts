@@ -18,7 +18,7 @@ import type { MeasureOptions, TimingMode } from '../options.js'
 import { bytesOfBuffer, fillInputs, type CaseBuffers } from './buffers.js'
 import type { DeviceSession } from './device-session.js'
 import type { CasePlan } from './messages.js'
-import { auditCalls, screenBatch, type ScreenedBatch } from './sample-screen.js'
+import { auditCalls, screenBatch, type IterationRecord, type ScreenedBatch } from './sample-screen.js'
 import { checkCall, checkNoPersistingL2, digestInputs } from './verify.js'
 
 /** Calls the solution once on the case's buffers. */
@@ -180,6 +180,8 @@ function eventIterations(timed: TimedCase): TimedIterations {
   let auditedCalls = 0
   let coverMs = measureCover(timed, padding)
   let pending: Array<{ draw: number; events: [bigint, bigint, bigint]; hostMs: number; callHostMs: number }> = []
+  // The case's screened records under the current padding: what is usual for its host times.
+  let screened: IterationRecord[] = []
 
   return {
     callsPerSample,
@@ -250,9 +252,12 @@ function eventIterations(timed: TimedCase): TimedIterations {
         padding = 'matmul'
         paddingFallback = 'the spin kernel timed out before the batch was queued (the host stalled): padded with a matmul instead'
         coverMs = measureCover(timed, padding)
+        screened = []
         return { kept: [], interference: records.length }
       }
-      return screenBatch(records, coverMs, padding === 'matmul')
+      const screen = screenBatch(records, coverMs, padding === 'matmul', screened)
+      screened.push(...records)
+      return screen
     },
     dispose() {
       if (graph !== undefined) cuda.graphExecDestroy(graph)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { auditCalls, COVER_MARGIN, NEGLIGIBLE_EXCESS, PRE_WINDOW_SLACK, screenBatch, type IterationRecord } from '../../src/engine/sample-screen.js'
+import { auditCalls, COVER_MARGIN, HOST_SPREAD, NEGLIGIBLE_EXCESS, PRE_WINDOW_SLACK, screenBatch, type IterationRecord } from '../../src/engine/sample-screen.js'
 
 /** An iteration of a healthy batch: 80 µs of work in front of a 5 µs window, 20 µs of host enqueue. */
 const healthy = (overrides: Partial<IterationRecord> = {}): IterationRecord => ({
@@ -39,6 +39,39 @@ describe('screenBatch', () => {
     expect(screenBatch([past, healthy(), healthy()], COVER_MS, true).interference).toBe(1)
   })
 
+  describe('a call that synchronizes with the GPU (its host time always outlasts the cover)', () => {
+    // It waits for the 80 µs in front of its window, then launches: every window holds ~20 µs of host time, ±1 µs.
+    const jitter = (i: number) => ((i * 7) % 5) * 5e-4 - 1e-3
+    const synchronizing = (i: number, stallMs = 0) =>
+      healthy({ sampleMs: 0.025 + jitter(i) + stallMs, hostMs: 0.1 + jitter(i) + stallMs, callHostMs: 0.098 + jitter(i) + stallMs })
+    const batch = Array.from({ length: 32 }, (_, i) => synchronizing(i))
+
+    it('keeps its usual host time and jitter: that is its cost', () => {
+      expect(screenBatch(batch, COVER_MS, true).interference).toBe(0)
+    })
+
+    it('drops a window that held a host stall, which the cover margin on top of the call would hide', () => {
+      // 30 µs of stall: the sample reads more than twice its usual 25 µs.
+      const stalled = synchronizing(3, 0.03)
+      expect(stalled.hostMs).toBeLessThan(0.098 + COVER_MARGIN * COVER_MS)
+      expect(screenBatch([...batch, stalled], COVER_MS, true)).toEqual({ kept: batch.map((r) => r.sampleMs), interference: 1 })
+    })
+
+    it('puts the bound HOST_SPREAD spreads past the usual host time', () => {
+      // Host times 0.1 ms ± 1 µs: a median absolute deviation of 0.5 µs, about 0.74 µs as a normal’s σ (call 1 has no jitter).
+      const sigma = 1.4826 * 5e-4
+      const within = synchronizing(1, HOST_SPREAD * sigma * 0.9)
+      const beyond = synchronizing(1, HOST_SPREAD * sigma * 1.3)
+      expect(screenBatch([within], COVER_MS, true, batch).interference).toBe(0)
+      expect(screenBatch([beyond], COVER_MS, true, batch).interference).toBe(1)
+    })
+
+    it("judges a batch of one call by the case's earlier batches", () => {
+      expect(screenBatch([synchronizing(1, 0.03)], COVER_MS, true).interference).toBe(0)
+      expect(screenBatch([synchronizing(1, 0.03)], COVER_MS, true, batch).interference).toBe(1)
+    })
+  })
+
   it('ignores host time when the stream was held until the batch was queued', () => {
     expect(screenBatch([healthy({ hostMs: 5 }), healthy()], COVER_MS, false).interference).toBe(0)
   })
@@ -57,7 +90,8 @@ describe('screenBatch', () => {
     const gpuLate = healthy({ ...long, preWindowMs: PRE_WINDOW_SLACK * COVER_MS + 0.1 })
     expect(screenBatch([hostLate, gpuLate], COVER_MS, true)).toEqual({ kept: [40, 40], interference: 0 })
     const tooLate = healthy({ ...long, hostMs: 0.002 + COVER_MARGIN * COVER_MS + NEGLIGIBLE_EXCESS * 40 * 1.1 })
-    expect(screenBatch([tooLate, healthy(long)], COVER_MS, true).interference).toBe(1)
+    const usual = Array.from({ length: 9 }, () => healthy(long))
+    expect(screenBatch([tooLate, healthy(long)], COVER_MS, true, usual).interference).toBe(1)
   })
 
   it('handles an empty batch', () => {
