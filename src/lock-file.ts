@@ -13,13 +13,31 @@ function liveOwner(file: string): number | undefined {
   } catch {
     return undefined // vanished between our attempt and this read: not held
   }
-  if (!Number.isInteger(pid) || pid <= 0) return undefined
+  if (!Number.isInteger(pid) || pid <= 0 || exitedUnreaped(pid)) return undefined
   try {
     process.kill(pid, 0)
     return pid
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined
   }
+}
+
+/**
+ * Whether the process has exited but its parent has not reaped it yet (a zombie, state Z or X in Linux's
+ * /proc/<pid>/stat). It still answers kill(pid, 0), yet holds nothing: its files, memory and GPU context were
+ * released before it became one. An orphaned device host is reaped by whatever runs as PID 1, which in a container
+ * may take seconds or never happen.
+ */
+function exitedUnreaped(pid: number): boolean {
+  let stat: string
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+  } catch {
+    return false // no procfs (not Linux), or the process is gone: kill() says which
+  }
+  // "pid (command) state …": the command may contain spaces and parentheses, so the state follows the last ')'.
+  const state = stat.charAt(stat.lastIndexOf(')') + 2)
+  return state === 'Z' || state === 'X'
 }
 
 /**

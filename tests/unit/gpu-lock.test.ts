@@ -94,6 +94,25 @@ describe('acquireGpuLock', () => {
     release()
   })
 
+  // A device host orphaned when its worker died is a zombie until PID 1 reaps it: in a container, maybe never.
+  it.runIf(process.platform === 'linux')('takes over a lock whose owner has exited but is not reaped yet (a zombie)', async () => {
+    // The shell backgrounds a child, says its pid, then becomes `sleep`, which never waits for it.
+    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'inherit'] })
+    children.push(parent)
+    const [line] = (await once(parent.stdout!, 'data')) as [Buffer]
+    const zombie = Number(line.toString().trim())
+    const state = () => fs.readFileSync(`/proc/${zombie}/stat`, 'utf8').replace(/^.*\) /s, '').charAt(0)
+    for (let i = 0; i < 100 && state() !== 'Z'; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(state()).toBe('Z')
+    expect(() => process.kill(zombie, 0)).not.toThrow()
+    fs.writeFileSync(file, String(zombie))
+    const waits: string[] = []
+    const release = acquireGpuLock(file, (owner) => waits.push(owner), 0)
+    expect(fs.readFileSync(file, 'utf8')).toBe(String(process.pid))
+    expect(waits).toEqual([])
+    release()
+  })
+
   it.each(['', 'not a pid', '-5', '0', '12.5'])('takes over a lock file holding %j', (content) => {
     fs.writeFileSync(file, content)
     const release = acquireGpuLock(file)
