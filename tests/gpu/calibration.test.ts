@@ -97,10 +97,11 @@ describe.skipIf(!gpu.available)(`calibration on the GPU${gpu.available ? '' : ` 
   it('a bench run with the option uses the cached calibration, and marks a case only by its mode’s offset', async () => {
     const settings: PluginSettings = { devices: [0], cacheDir, measure: {}, calibration: true }
     const solution = '../../problems/vector-addition/solutions/vector_add.cu'
-    const cases = (c: { params: Record<string, number> }) => c.params.n === 2 ** 16 || c.params.n === 2 ** 26
+    const cases = [16, 26].map((p) => ({ name: `n = 2^${p}`, params: { n: 2 ** p } }))
     const result = await runKernelBench('vector add', { problem: vectorAddition, solution, cases }, { file, mode: 'bench', settings })
     expect(result.calibration?.measuredAt).toBe(calibration.measuredAt)
     const offset = timerOffsetMs(calibration, 'events')
+    expect(result.cases.map((c) => c.name)).toEqual(cases.map((c) => c.name))
     for (const c of result.cases) expect(c.outcome.status, `${c.name}: ${JSON.stringify(c.outcome)}`).toBe('ok')
     const [small, large] = result.cases.map((c) => caseFigures(result, c)!)
     process.stdout.write(`events offset ${offset! * 1e3} µs; 2^16: ${small!.medianMs * 1e3} µs, 2^26: ${large!.medianMs * 1e3} µs\n`)
