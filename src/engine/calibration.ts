@@ -97,11 +97,10 @@ function globalTimerStepNs(session: DeviceSession): number {
 export function measureCalibration(session: DeviceSession): Calibration {
   globalWarmup(session, DEFAULT_MEASURE_OPTIONS)
   const timers = TIMING_MODES.map((mode) => timerCalibration(session, mode))
-  const { name, pciBusId, computeCapability, driverVersion, runtimeVersion } = session.info
   return {
     version: 1,
     measuredAt: new Date().toISOString(),
-    gpu: { name, pciBusId, computeCapability, driverRelease: session.driverVersion(), driverVersion, runtimeVersion },
+    gpu: session.measuredOn(),
     maxSmClockMHz: session.maxSmClockMHz,
     globalTimerStepNs: globalTimerStepNs(session),
     kernels: [...CALIBRATION_KERNELS],

@@ -127,11 +127,10 @@ export function measureCeilings(session: DeviceSession, options: MeasureOptions)
   const dtypes = Object.keys(GEMMS) as CeilingDtype[]
   const gemm = dtypes.flatMap((dtype) => attempt(`${dtype} GEMM`, unavailable, () => gemmCeiling(session, dtype)) ?? [])
   const copy = attempt('device-to-device copy', unavailable, () => copyCeiling(session))
-  const { name, pciBusId, computeCapability, driverVersion, runtimeVersion } = session.info
   return {
     version: 1,
     measuredAt: new Date().toISOString(),
-    gpu: { name, pciBusId, computeCapability, driverRelease: session.driverVersion(), driverVersion, runtimeVersion },
+    gpu: session.measuredOn(),
     maxSmClockMHz: session.maxSmClockMHz,
     gemm,
     ...(copy && { copy }),

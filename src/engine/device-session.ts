@@ -8,7 +8,7 @@ import { Harness } from '../native/harness.js'
 import { NvmlDevice } from '../native/nvml.js'
 import { RangeProfiler } from '../native/range-profiler.js'
 import { loadTsSolution, type LoadedTsSolution } from '../ts-solution.js'
-import type { CallTarget, ModuleTarget } from './messages.js'
+import type { CallTarget, MeasuredOn, ModuleTarget } from './messages.js'
 
 type NativeFunction = (...args: unknown[]) => unknown
 
@@ -60,6 +60,12 @@ export class DeviceSession {
 
   driverVersion(): string | undefined {
     return this.nvml?.driverVersion()
+  }
+
+  /** The GPU and software a record measured now (ceilings, calibration) was measured on. */
+  measuredOn(): MeasuredOn {
+    const { name, pciBusId, computeCapability, driverVersion, runtimeVersion } = this.info
+    return { name, pciBusId, computeCapability, driverRelease: this.driverVersion(), driverVersion, runtimeVersion }
   }
 
   /** Current SM clock, or NaN when NVML is unavailable. */

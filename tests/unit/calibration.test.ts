@@ -2,12 +2,12 @@
 // CLI's tables), the mark and the note on cases whose median is a few times their mode's offset, the per-GPU cache,
 // the cases that call the harness's calibration kernels as solutions, ncu's CSV and a stand-in ncu, the plugin option
 // and the CLI's arguments.
-import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { CLI_TIMEOUT, expectNothingMeasuredWithoutGpu, expectUsageError } from './cli-run.js'
 import type { PluginSettings } from '../../src/bench.js'
 import { CALIBRATION, findCalibration } from '../../src/calibration-cache.js'
 import { calibrationPlan } from '../../src/engine/calibration.js'
@@ -19,7 +19,6 @@ import { probeGpu } from '../../src/native/cuda.js'
 import { durationsPerKernel, ncuDurations } from '../../src/ncu.js'
 import { NCU_LAUNCHES, ncuCalibration } from '../../src/ncu-calibration.js'
 import { DEFAULT_MEASURE_OPTIONS, type TimingMode } from '../../src/options.js'
-import { PACKAGE_ROOT } from '../../src/paths.js'
 import { kernelBenchPlugin } from '../../src/plugin.js'
 import { SETTINGS_KEY } from '../../src/registry.js'
 import { calibrationLine, describeCalibration, heldReadings, memoryReadings, timerOffsetMs } from '../../src/report/calibration.js'
@@ -383,31 +382,17 @@ describe('the calibration option', () => {
 })
 
 describe('the CLI: vitest-kernel-bench calibrate', () => {
-  const cli = (...args: string[]) => spawnSync('npx', ['tsx', 'src/cli.ts', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8' })
-  const CLI_TIMEOUT = 60_000
-
   it.each([
     [['calibrate', '--dtype', 'float16'], 'calibrate does not take --dtype'],
     [['calibrate', '--html', 'x.html'], 'calibrate does not take --html'],
     [['calibrate', '--device', '1.5'], "--device must be a CUDA device index (got '1.5')"],
     [['calibrate', 'now'], 'unexpected arguments: now'],
   ])('refuses %j with the usage and exit code 2', (args, message) => {
-    const result = cli(...args)
-    expect(result.status).toBe(2)
-    expect(result.stderr).toContain(`vitest-kernel-bench: ${message}`)
-    expect(result.stderr).toContain('vitest-kernel-bench calibrate [--force] [--device <n>] [--cache-dir <dir>]')
+    expectUsageError(args, message, 'vitest-kernel-bench calibrate [--force] [--device <n>] [--cache-dir <dir>]')
   }, CLI_TIMEOUT)
 
   const gpu = probeGpu()
   it.skipIf(gpu.available)(`says why there is nothing to calibrate without a GPU${gpu.available ? '' : ` (${gpu.reason})`}`, () => {
-    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-cli-calibrate-'))
-    try {
-      const result = cli('calibrate', '--force', '--cache-dir', cacheDir)
-      expect(result.status).toBe(1)
-      expect(result.stderr).toContain('vitest-kernel-bench: no usable CUDA GPU: ')
-      expect(fs.readdirSync(cacheDir)).toEqual([])
-    } finally {
-      fs.rmSync(cacheDir, { recursive: true, force: true })
-    }
+    expectNothingMeasuredWithoutGpu((cacheDir) => ['calibrate', '--force', '--cache-dir', cacheDir])
   }, CLI_TIMEOUT)
 })

@@ -1,18 +1,17 @@
 // Measured ceilings without a GPU: the per-GPU cache (key, write, read back, corrupt files), the "% of practical
 // peak" arithmetic, the fallback for a GPU missing from the datasheet table, the terminal golden, the plugin option
 // and the CLI's arguments.
-import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { CLI_TIMEOUT, expectNothingMeasuredWithoutGpu, expectUsageError } from './cli-run.js'
 import type { PluginSettings } from '../../src/bench.js'
 import { CEILINGS, findCeilings } from '../../src/ceilings-cache.js'
 import { readCachedRecord, recordFile } from '../../src/gpu-cache.js'
 import type { CeilingsOutcome, DeviceReport, MeasuredCeilings } from '../../src/engine/messages.js'
 import { probeGpu } from '../../src/native/cuda.js'
-import { PACKAGE_ROOT } from '../../src/paths.js'
 import { kernelBenchPlugin } from '../../src/plugin.js'
 import { SETTINGS_KEY } from '../../src/registry.js'
 import { ceilingPeaks, ceilingsLine, describeCeilings, peaksNote } from '../../src/report/ceilings.js'
@@ -271,31 +270,17 @@ describe('the ceilings option', () => {
 })
 
 describe('the CLI: vitest-kernel-bench ceilings', () => {
-  const cli = (...args: string[]) => spawnSync('npx', ['tsx', 'src/cli.ts', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8' })
-  const CLI_TIMEOUT = 60_000
-
   it.each([
     [['ceilings', '--dtype', 'float16'], 'ceilings does not take --dtype'],
     [['init', 'matmul', '--force'], 'init does not take --force'],
     [['ceilings', '--device', 'first'], "--device must be a CUDA device index (got 'first')"],
     [['ceilings', 'now'], 'unexpected arguments: now'],
   ])('refuses %j with the usage and exit code 2', (args, message) => {
-    const result = cli(...args)
-    expect(result.status).toBe(2)
-    expect(result.stderr).toContain(`vitest-kernel-bench: ${message}`)
-    expect(result.stderr).toContain('vitest-kernel-bench ceilings [--force] [--device <n>] [--cache-dir <dir>]')
+    expectUsageError(args, message, 'vitest-kernel-bench ceilings [--force] [--device <n>] [--cache-dir <dir>]')
   }, CLI_TIMEOUT)
 
   const gpu = probeGpu()
   it.skipIf(gpu.available)(`says why there is nothing to measure without a GPU${gpu.available ? '' : ` (${gpu.reason})`}`, () => {
-    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-cli-ceilings-'))
-    try {
-      const result = cli('ceilings', '--cache-dir', cacheDir)
-      expect(result.status).toBe(1)
-      expect(result.stderr).toContain('vitest-kernel-bench: no usable CUDA GPU: ')
-      expect(fs.readdirSync(cacheDir)).toEqual([])
-    } finally {
-      fs.rmSync(cacheDir, { recursive: true, force: true })
-    }
+    expectNothingMeasuredWithoutGpu((cacheDir) => ['ceilings', '--cache-dir', cacheDir])
   }, CLI_TIMEOUT)
 })

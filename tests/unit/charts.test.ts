@@ -1,13 +1,12 @@
 // The charts on recorded results (tests/fixtures/results, read back as the JSON file holds them): one roofline per
 // GPU and dtype with its roofs, log axes and every case as a point; scaling, sample and baseline charts with the
 // points their data gives; the self-contained HTML page; the files written atomically; the `report` command.
-import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseHTML } from 'linkedom'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { PACKAGE_ROOT } from '../../src/paths.js'
+import { CLI_TIMEOUT, runCli } from './cli-run.js'
 import { writeChartOutputs } from '../../src/report/chart-files.js'
 import { allCharts, reportCharts } from '../../src/report/charts/index.js'
 import type { ReportSource } from '../../src/report/charts/cases.js'
@@ -195,9 +194,8 @@ describe('writing the charts', () => {
   })
 })
 
-// Each test starts Node with tsx: seconds on a loaded 2-core runner, so the default 5 s is too tight.
-describe('the report command (npx tsx src/cli.ts report)', { timeout: 60_000 }, () => {
-  const cli = (...args: string[]) => spawnSync('npx', ['tsx', 'src/cli.ts', 'report', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8' })
+describe('the report command (npx tsx src/cli.ts report)', { timeout: CLI_TIMEOUT }, () => {
+  const cli = (...args: string[]) => runCli('report', ...args)
   let dir: string
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-report-'))

@@ -1,15 +1,14 @@
 // `vitest-kernel-bench init`: the problem catalog, the generated starter (compiled with the real nvcc against the
 // problem's prototype: no GPU needed), the bench file, and the command itself.
-import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { CLI_TIMEOUT, runCli } from './cli-run.js'
 import * as problems from '../../problems/index.js'
 import { matrixMultiplication, vectorAddition } from '../../problems/index.js'
 import { compile } from '../../src/compile/nvcc.js'
 import type { Dtype } from '../../src/dtype.js'
-import { PACKAGE_ROOT } from '../../src/paths.js'
 import { defineProblem, type Problem } from '../../src/problem.js'
 import { cPrototype } from '../../src/signature.js'
 import {
@@ -243,8 +242,7 @@ describe('starterFiles', () => {
 })
 
 describe('the CLI (npx tsx src/cli.ts)', () => {
-  const cli = (...args: string[]) => spawnSync('npx', ['tsx', 'src/cli.ts', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8' })
-  const CLI_TIMEOUT = 60_000
+  const cli = runCli
 
   it(
     'init writes the starter and its bench file, then refuses to overwrite them',
