@@ -8,7 +8,6 @@ import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CLI_TIMEOUT, expectNothingMeasuredWithoutGpu, expectUsageError } from './cli-run.js'
-import type { PluginSettings } from '../../src/bench.js'
 import { CALIBRATION, findCalibration } from '../../src/calibration-cache.js'
 import { calibrationPlan } from '../../src/engine/calibration.js'
 import { CALIBRATION_KERNELS } from '../../src/engine/calibration-kernels.js'
@@ -19,8 +18,6 @@ import { probeGpu } from '../../src/native/cuda.js'
 import { durationsPerKernel, ncuDurations } from '../../src/ncu.js'
 import { NCU_LAUNCHES, ncuCalibration } from '../../src/ncu-calibration.js'
 import { DEFAULT_MEASURE_OPTIONS, type TimingMode } from '../../src/options.js'
-import { kernelBenchPlugin } from '../../src/plugin.js'
-import { SETTINGS_KEY } from '../../src/registry.js'
 import { calibrationLine, describeCalibration, heldReadings, memoryReadings, timerOffsetMs } from '../../src/report/calibration.js'
 import {
   OFFSET_MARK,
@@ -358,26 +355,6 @@ describe('the calibration kernels under a stand-in for ncu', () => {
     expect(ncuCalibration(fakeNcu(ncuCsv(NCU_LAUNCHES - 1, () => 1000)), config).unavailable).toBe(
       `ncu measured ${5 * (NCU_LAUNCHES - 1)} launches, expected 5 kernels × ${NCU_LAUNCHES}`,
     )
-  })
-})
-
-describe('the calibration option', () => {
-  afterEach(() => {
-    vi.unstubAllEnvs()
-  })
-
-  function settings(options: Parameters<typeof kernelBenchPlugin>[0]): PluginSettings {
-    const config = (kernelBenchPlugin(options).config as (c: object) => { test: { provide: Record<string, PluginSettings> } })({ root: '/project' })
-    return config.test.provide[SETTINGS_KEY]!
-  }
-
-  it('is off by default, on with the option or KERNELBENCH_CALIBRATION=1; the option wins', () => {
-    vi.stubEnv('KERNELBENCH_CALIBRATION', '')
-    expect(settings({}).calibration).toBe(false)
-    expect(settings({ calibration: true }).calibration).toBe(true)
-    vi.stubEnv('KERNELBENCH_CALIBRATION', '1')
-    expect(settings({}).calibration).toBe(true)
-    expect(settings({ calibration: false }).calibration).toBe(false)
   })
 })
 

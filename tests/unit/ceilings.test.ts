@@ -7,13 +7,10 @@ import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CLI_TIMEOUT, expectNothingMeasuredWithoutGpu, expectUsageError } from './cli-run.js'
-import type { PluginSettings } from '../../src/bench.js'
 import { CEILINGS, findCeilings } from '../../src/ceilings-cache.js'
 import { readCachedRecord, recordFile } from '../../src/gpu-cache.js'
 import type { CeilingsOutcome, DeviceReport, MeasuredCeilings } from '../../src/engine/messages.js'
 import { probeGpu } from '../../src/native/cuda.js'
-import { kernelBenchPlugin } from '../../src/plugin.js'
-import { SETTINGS_KEY } from '../../src/registry.js'
 import { ceilingPeaks, ceilingsLine, describeCeilings, peaksNote } from '../../src/report/ceilings.js'
 import { caseCells, caseFigures, hasSolAbove100, renderDeviceHeader, renderKernelResult } from '../../src/report/kernel-table.js'
 import { roofline } from '../../src/report/metrics.js'
@@ -245,27 +242,6 @@ describe('terminal golden', () => {
   it('renders the device header and the table with a practical column, on a known and an unknown GPU', async () => {
     const text = [hgemm, unknownGpu].map((r) => `${renderDeviceHeader(r.device!, r.arch!, r)}\n\n${renderKernelResult(r)}\n`).join('\n')
     await expect(plain(text)).toMatchFileSnapshot('./__golden__/ceilings-terminal.txt')
-  })
-})
-
-describe('the ceilings option', () => {
-  afterEach(() => {
-    vi.unstubAllEnvs()
-  })
-
-  function settings(options: Parameters<typeof kernelBenchPlugin>[0]): PluginSettings {
-    const config = (kernelBenchPlugin(options).config as (c: object) => { test: { provide: Record<string, PluginSettings> } })({ root: '/project' })
-    return config.test.provide[SETTINGS_KEY]!
-  }
-
-  it('is off by default, on with the option or KERNELBENCH_CEILINGS=1; the option wins', () => {
-    vi.stubEnv('KERNELBENCH_CEILINGS', '')
-    expect(settings({}).ceilings).toBe(false)
-    expect(settings({ ceilings: true }).ceilings).toBe(true)
-    vi.stubEnv('KERNELBENCH_CEILINGS', '1')
-    expect(settings({}).ceilings).toBe(true)
-    expect(settings({ ceilings: false }).ceilings).toBe(false)
-    expect(settings({}).cacheDir).toBe('/project/node_modules/.cache/vitest-kernel-bench')
   })
 })
 

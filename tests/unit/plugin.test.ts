@@ -2,7 +2,7 @@
 // reasons show), other reporters are kept; the workers get the measurement options resolved once and the
 // allowAboveRoofline default. Its configureVitest hook tells each project's workers whether they benchmark, and gives
 // Vitest 4's `vitest bench` the blob reporter.
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ViteUserConfig } from 'vitest/config'
 import { createVitest, ReportersMap } from 'vitest/node'
 import { DEFAULT_MEASURE_OPTIONS } from '../../src/options.js'
@@ -99,4 +99,27 @@ describe('benchmark files in parallel', () => {
     expect(await benchWorkers({ maxWorkers: 4 })).toBe(4)
     expect(await benchWorkers({ maxWorkers: 4, fileParallelism: false })).toBe(1)
   })
+})
+
+describe.each([
+  ['ceilings', 'KERNELBENCH_CEILINGS'],
+  ['calibration', 'KERNELBENCH_CALIBRATION'],
+] as const)('the %s option (measure once per GPU when nothing is cached)', (option, variable) => {
+  afterEach(() => {
+    vi.unstubAllEnvs()
+  })
+
+  it(`is off by default, on with the option or ${variable}=1; the option wins`, () => {
+    const value = (options: KernelBenchPluginOptions) => configure({}, options).settings[option]
+    vi.stubEnv(variable, '')
+    expect(value({})).toBe(false)
+    expect(value({ [option]: true })).toBe(true)
+    vi.stubEnv(variable, '1')
+    expect(value({})).toBe(true)
+    expect(value({ [option]: false })).toBe(false)
+  })
+})
+
+it('keeps measured records in the project’s cache folder', () => {
+  expect(configure().settings.cacheDir).toBe('/project/node_modules/.cache/vitest-kernel-bench')
 })
