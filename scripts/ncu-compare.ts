@@ -2,8 +2,9 @@
 //   tsx scripts/ncu-compare.ts harness <out.json> [mode,…]   time every kernel through the harness, in each mode
 //                                                             (or those named), with the wall time each case took
 //   tsx scripts/ncu-compare.ts launches              run each kernel REPEATS times, for ncu to measure
-//   tsx scripts/ncu-compare.ts report <harness.json> <ncu.csv> [repeat.json…]   print harness / ncu per kernel and
-//                                                    mode measured, and the spread of the medians of separate processes
+//   tsx scripts/ncu-compare.ts report <harness.json> <ncu.csv[,ncu.csv…]> [repeat.json…]   print harness / ncu per
+//                                                    kernel and mode measured (ncu: the median of its processes), and
+//                                                    the spread of the medians of separate processes, ncu's included
 // NCU_COMPARE_KERNELS (labels, comma-separated) limits every step to those kernels, e.g. for profiler-smoke.sh.
 import fs from 'node:fs'
 import path from 'node:path'
@@ -99,21 +100,31 @@ async function launches() {
   for (const kernel of selectedKernels()) for (let i = 0; i < REPEATS; i++) await run(kernel, 'verify')
 }
 
-/** (max − min) / min of the medians that separate processes measured for one kernel in one mode. */
-function spread(repeats: Measured[], label: string, mode: string): string {
-  const medians = repeats.map((r) => r[label]?.[mode]?.median).filter((m): m is number => m !== undefined)
+/** (max − min) / min of the medians that separate processes measured, as a percentage. */
+function spread(medians: readonly number[]): string {
   if (medians.length < 2) return '–'
   return `${(((Math.max(...medians) - Math.min(...medians)) / Math.min(...medians)) * 100).toFixed(2)}%`
 }
 
-function report(harnessFile: string, ncuFile: string, repeatFiles: string[]) {
+/** The medians separate processes measured for one kernel in one mode. */
+const repeatedMedians = (repeats: Measured[], label: string, mode: string) =>
+  repeats.map((r) => r[label]?.[mode]?.median).filter((m): m is number => m !== undefined)
+
+function report(harnessFile: string, ncuFiles: string, repeatFiles: string[]) {
   const measured = JSON.parse(fs.readFileSync(harnessFile, 'utf8')) as Measured
   const repeats = repeatFiles.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as Measured)
   const kernels = selectedKernels()
-  const ncuMs = durationsPerKernel(ncuDurations(fs.readFileSync(ncuFile, 'utf8')), kernels, REPEATS).map((ms) => summarize(ms).median)
+  // Per kernel, the median of each ncu process.
+  const ncuRuns = kernels.map(() => [] as number[])
+  for (const file of ncuFiles.split(',')) {
+    const perKernel = durationsPerKernel(ncuDurations(fs.readFileSync(file, 'utf8')), kernels, REPEATS)
+    perKernel.forEach((ms, i) => ncuRuns[i]!.push(summarize(ms).median))
+  }
+  const ncuMs = ncuRuns.map((medians) => summarize(medians).median)
   const modes = Object.keys(MODES).filter((m) => measured[kernels[0]!.label]?.[m])
   const repeatedModes = modes.filter((m) => repeats.some((r) => r[kernels[0]!.label]?.[m]))
-  const header = ['kernel', 'ncu', ...modes.flatMap((m) => [m, '×']), `${modes[0]} wall`, ...repeatedModes.map((m) => `${m}: spread of ${repeats.length} runs`)]
+  const ncuSpread = ncuRuns[0]!.length > 1 ? [`ncu: spread of ${ncuRuns[0]!.length} runs`] : []
+  const header = ['kernel', 'ncu', ...modes.flatMap((m) => [m, '×']), `${modes[0]} wall`, ...repeatedModes.map((m) => `${m}: spread of ${repeats.length} runs`), ...ncuSpread]
   const rows = kernels.map((kernel, i) => [
     kernel.label,
     formatTime(ncuMs[i]!),
@@ -122,7 +133,8 @@ function report(harnessFile: string, ncuFile: string, repeatFiles: string[]) {
       return [formatTime(h), (h / ncuMs[i]!).toFixed(2)]
     }),
     formatTime(measured[kernel.label]![modes[0]!]!.wallMs),
-    ...repeatedModes.map((m) => spread(repeats, kernel.label, m)),
+    ...repeatedModes.map((m) => spread(repeatedMedians(repeats, kernel.label, m))),
+    ...(ncuSpread.length > 0 ? [spread(ncuRuns[i]!)] : []),
   ])
   console.log(renderTable(header, rows, header.map((_, i) => (i === 0 ? 'left' : 'right'))).join('\n'))
 }
@@ -131,5 +143,5 @@ const [command, a, b, ...rest] = process.argv.slice(2)
 if (command === 'harness' && a) await harness(a, b)
 else if (command === 'launches') await launches()
 else if (command === 'report' && a && b) report(a, b, rest)
-else throw new Error('usage: ncu-compare.ts harness <out.json> [mode,…] | launches | report <harness.json> <ncu.csv> [repeat.json…]')
+else throw new Error('usage: ncu-compare.ts harness <out.json> [mode,…] | launches | report <harness.json> <ncu.csv[,ncu.csv…]> [repeat.json…]')
 process.exit(0)
