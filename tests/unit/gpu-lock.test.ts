@@ -96,13 +96,14 @@ describe('acquireGpuLock', () => {
 
   // A device host orphaned when its worker died is a zombie until PID 1 reaps it: in a container, maybe never.
   it.runIf(process.platform === 'linux')('takes over a lock whose owner has exited but is not reaped yet (a zombie)', async () => {
-    // The shell backgrounds a child, says its pid, then becomes `sleep`, which never waits for it.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'inherit'] })
+    // The shell backgrounds a child, says its pid, then becomes `sleep 30`, which never waits for it. The child
+    // outlives the exec (a child that ended before it might be reaped by the shell), then ends unreaped.
+    const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'inherit'] })
     children.push(parent)
     const [line] = (await once(parent.stdout!, 'data')) as [Buffer]
     const zombie = Number(line.toString().trim())
     const state = () => fs.readFileSync(`/proc/${zombie}/stat`, 'utf8').replace(/^.*\) /s, '').charAt(0)
-    for (let i = 0; i < 100 && state() !== 'Z'; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    for (let i = 0; i < 250 && state() !== 'Z'; i++) await new Promise((resolve) => setTimeout(resolve, 20))
     expect(state()).toBe('Z')
     expect(() => process.kill(zombie, 0)).not.toThrow()
     fs.writeFileSync(file, String(zombie))
@@ -111,7 +112,7 @@ describe('acquireGpuLock', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(String(process.pid))
     expect(waits).toEqual([])
     release()
-  })
+  }, 15_000)
 
   it.each(['', 'not a pid', '-5', '0', '12.5'])('takes over a lock file holding %j', (content) => {
     fs.writeFileSync(file, content)
