@@ -35,23 +35,23 @@ export const COVER_MARGIN = 0.9
 export const NEGLIGIBLE_EXCESS = 0.01
 
 /**
- * Host time past the batch's usual, in units of its spread (the median absolute deviation, scaled to a normal's σ),
+ * Host time past the case's usual, in units of its spread (the median absolute deviation, scaled to a normal's σ),
  * that counts as a stall for a call whose window holds host time by design.
  */
 export const HOST_SPREAD = 5
 const MAD_TO_SIGMA = 1.4826
 
 /**
- * `earlier`: the case's records from its earlier batches. `coverMs`: the GPU time of the work in front of each window (inputs, padding, flush) measured with the stream
+ * `coverMs`: the GPU time of the work in front of each window (inputs, padding, flush) measured with the stream
  * held, so with no idle gaps. `hostMayStall`: whether host enqueue time can reach into a window (matmul padding);
  * false when the stream was held until the whole batch was queued (spin), or when there is no padding to hide the
- * host behind in the first place.
+ * host behind in the first place. `earlier`: the case's records from its earlier batches (under the same padding).
  *
  * The GPU cannot reach a window before it has done the iteration's own pre-window work, which it cannot start before
  * the host asked for it: so if the host recorded the window's end within `coverMs` of the iteration's first event,
  * the window held no host wait. The solution's own typical host time is its cost, not a stall, so it is allowed.
  * A call that typically outlasts the cover (it synchronizes with the GPU, or launches slowly) holds host time in every
- * window: then only host time beyond the batch's usual, by more than HOST_SPREAD of its spread, is a stall (the
+ * window: then only host time beyond the case's usual, by more than HOST_SPREAD of its spread, is a stall (the
  * cover is not allowed on top: a synchronizing call's own time already contains it).
  * Either excess (host time past its bound, pre-window time past its slack) bounds what could have reached into the
  * window; an excess under NEGLIGIBLE_EXCESS of the sample is kept.
