@@ -7,6 +7,8 @@ export interface StoppingOptions {
   maxIterations: number
   targetCv: number
   minTimeMs: number
+  /** The least time spent timing a kernel whose median sample is 1 ms or more (engine/stopping.ts says why). */
+  longKernelMinTimeMs: number
   maxTimeMs: number
 }
 
@@ -61,6 +63,7 @@ export const DEFAULT_MEASURE_OPTIONS: MeasureOptions = {
   maxIterations: 10_000,
   targetCv: 0.01,
   minTimeMs: 50,
+  longKernelMinTimeMs: 500,
   maxTimeMs: 10_000,
   globalWarmupCount: 10,
   globalWarmupSize: 5000,
@@ -142,7 +145,7 @@ export function resolveMeasureOptions(...layers: ReadonlyArray<Partial<MeasureOp
     const value = merged[key]
     if (typeof value !== 'number' || !(value > 0)) throw new Error(`option ${key} must be a positive number (got ${String(value)})`)
   }
-  for (const key of ['minTimeMs', 'warmupRuns', 'globalWarmupCount'] as const) {
+  for (const key of ['minTimeMs', 'longKernelMinTimeMs', 'warmupRuns', 'globalWarmupCount'] as const) {
     if (!(merged[key] >= 0)) throw new Error(`option ${key} must be zero or more (got ${merged[key]})`)
   }
   if (merged.minIterations > merged.maxIterations) {

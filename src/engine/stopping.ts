@@ -1,4 +1,5 @@
 import type { StoppingOptions } from '../options.js'
+import { summarize } from './stats.js'
 
 export type StopReason = 'target-cv' | 'noise-stable' | 'max-iterations' | 'max-time'
 
@@ -8,6 +9,12 @@ export const NOISE_STABLE_WINDOW = 10
 export const NOISE_STABLE_MIN_SAMPLES = 20
 /** Largest relative spread of the windowed CVs that still counts as stable: 5% of the CV, not of the runtime. */
 export const NOISE_STABLE_SPREAD = 0.05
+/**
+ * A kernel whose median sample is at least this long (ms) keeps the GPU busy for most of the timing loop. Under
+ * such a load a GPU near its power limit moves its clock in steps of about 1% every 50 to 150 ms, so the kernel is
+ * timed for longKernelMinTimeMs: a median over a few tens of milliseconds would read whichever step it caught.
+ */
+export const LONG_KERNEL_MS = 1
 
 /**
  * samples: kept runtimes so far (ms, any order of arrival); elapsedMs: wall time spent measuring so far.
@@ -24,7 +31,7 @@ export function stopReason(
   const n = samples.length
   if (n > 0 ? elapsedMs >= opts.maxTimeMs : elapsedMs > opts.maxTimeMs) return 'max-time'
   if (n >= opts.maxIterations) return 'max-iterations'
-  if (n < opts.minIterations || elapsedMs < opts.minTimeMs) return undefined
+  if (n < opts.minIterations || elapsedMs < minTimeMs(samples, elapsedMs, opts)) return undefined
 
   const cvs = prefixCvs(samples, NOISE_STABLE_WINDOW)
   if (cvs[cvs.length - 1]! < opts.targetCv) return 'target-cv'
@@ -36,6 +43,13 @@ export function stopReason(
   const mean = cvs.reduce((sum, cv) => sum + cv, 0) / cvs.length
   // hi === lo covers a CV that is exactly constant (even 0), where the ratio would be 0/0.
   return hi === lo || (hi - lo) / mean < NOISE_STABLE_SPREAD ? 'noise-stable' : undefined
+}
+
+/** The least time to spend timing: minTimeMs, or longKernelMinTimeMs for a long kernel. */
+function minTimeMs(samples: readonly number[], elapsedMs: number, opts: StoppingOptions): number {
+  // Past longKernelMinTimeMs the median no longer matters: skip sorting the samples.
+  if (elapsedMs >= opts.longKernelMinTimeMs) return opts.minTimeMs
+  return summarize(samples).median >= LONG_KERNEL_MS ? Math.max(opts.minTimeMs, opts.longKernelMinTimeMs) : opts.minTimeMs
 }
 
 /**

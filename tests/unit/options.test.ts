@@ -8,6 +8,7 @@ describe('resolveMeasureOptions: defaults', () => {
       maxIterations: 10_000,
       targetCv: 0.01,
       minTimeMs: 50,
+      longKernelMinTimeMs: 500,
       maxTimeMs: 10_000,
       globalWarmupCount: 10,
       globalWarmupSize: 5000,
@@ -88,7 +89,7 @@ describe('resolveMeasureOptions: errors', () => {
     },
   )
 
-  it.each(['minTimeMs', 'warmupRuns', 'globalWarmupCount'])('%s may be zero but not negative', (key) => {
+  it.each(['minTimeMs', 'longKernelMinTimeMs', 'warmupRuns', 'globalWarmupCount'])('%s may be zero but not negative', (key) => {
     expect(resolveMeasureOptions({ [key]: 0 })[key as keyof MeasureOptions]).toBe(0)
     expect(resolve({ [key]: -1 })).toThrow(`option ${key} must be zero or more (got -1)`)
     expect(resolve({ [key]: Number.NaN })).toThrow(`option ${key} must be zero or more (got NaN)`)

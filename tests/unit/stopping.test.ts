@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  LONG_KERNEL_MS,
   NOISE_STABLE_MIN_SAMPLES,
   NOISE_STABLE_SPREAD,
   NOISE_STABLE_WINDOW,
@@ -13,6 +14,7 @@ const opts = (overrides: Partial<StoppingOptions> = {}): StoppingOptions => ({
   maxIterations: 10_000,
   targetCv: 0.01,
   minTimeMs: 0,
+  longKernelMinTimeMs: 0,
   maxTimeMs: 1e9,
   ...overrides,
 })
@@ -39,7 +41,7 @@ function runUntilStop(next: (i: number) => number, o: StoppingOptions, msPerSamp
 
 describe('stopping constants', () => {
   it('match the documented rule', () => {
-    expect([NOISE_STABLE_WINDOW, NOISE_STABLE_MIN_SAMPLES, NOISE_STABLE_SPREAD]).toEqual([10, 20, 0.05])
+    expect([NOISE_STABLE_WINDOW, NOISE_STABLE_MIN_SAMPLES, NOISE_STABLE_SPREAD, LONG_KERNEL_MS]).toEqual([10, 20, 0.05, 1])
   })
 })
 
@@ -97,6 +99,35 @@ describe('target-cv', () => {
     // A constant stream is both under target and perfectly stable.
     const samples = Array.from({ length: 30 }, () => 1)
     expect(stopReason(samples, 0, opts())).toBe('target-cv')
+  })
+})
+
+describe('a long kernel', () => {
+  // Each sample costs its own runtime plus 2 ms of flush, padding and host work.
+  const longKernel = opts({ minTimeMs: 50, longKernelMinTimeMs: 500 })
+
+  it('is timed for longKernelMinTimeMs however quiet its samples', () => {
+    const r = runUntilStop(() => 5.7, longKernel, 7.7)
+    expect(r).toEqual({ n: 65, reason: 'target-cv' })
+    expect(stopReason(Array.from({ length: 64 }, () => 5.7), 499.9, longKernel)).toBeUndefined()
+  })
+
+  it('starts at a median of 1 ms', () => {
+    expect(stopReason([1, 1, 1, 1, 1], 60, longKernel)).toBeUndefined()
+    expect(stopReason([0.999, 0.999, 0.999, 0.999, 0.999], 60, longKernel)).toBe('target-cv')
+  })
+
+  it('is judged on the median, so a stall of one sample does not make a short kernel long', () => {
+    // Their mean is 1.075 ms, their median 0.5 ms.
+    const samples = [...Array.from({ length: 19 }, () => 0.5), 12]
+    expect(stopReason(samples, 60, opts({ minTimeMs: 50, longKernelMinTimeMs: 500, targetCv: 3 }))).toBe('target-cv')
+  })
+
+  it('leaves a longer minTimeMs in force, and maxTimeMs still ends it', () => {
+    const samples = Array.from({ length: 100 }, () => 5.7)
+    expect(stopReason(samples, 600, opts({ minTimeMs: 800, longKernelMinTimeMs: 500 }))).toBeUndefined()
+    expect(stopReason(samples, 800, opts({ minTimeMs: 800, longKernelMinTimeMs: 500 }))).toBe('target-cv')
+    expect(stopReason([5.7, 5.7], 300, opts({ longKernelMinTimeMs: 500, maxTimeMs: 300 }))).toBe('max-time')
   })
 })
 
