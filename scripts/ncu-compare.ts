@@ -3,8 +3,9 @@
 //                                                             (or those named), with the wall time each case took
 //   tsx scripts/ncu-compare.ts launches              run each kernel REPEATS times, for ncu to measure
 //   tsx scripts/ncu-compare.ts report <harness.json> <ncu.csv[,ncu.csv…]> [repeat.json…]   print harness / ncu per
-//                                                    kernel and mode measured (ncu: the median of its processes), and
-//                                                    the spread of the medians of separate processes, ncu's included
+//                                                    kernel and mode measured (ncu: the median of its processes), the
+//                                                    spread of the medians of separate processes, ncu's included, and
+//                                                    the median of those medians / ncu
 // NCU_COMPARE_KERNELS (labels, comma-separated) limits every step to those kernels, e.g. for profiler-smoke.sh.
 import fs from 'node:fs'
 import path from 'node:path'
@@ -124,7 +125,14 @@ function report(harnessFile: string, ncuFiles: string, repeatFiles: string[]) {
   const modes = Object.keys(MODES).filter((m) => measured[kernels[0]!.label]?.[m])
   const repeatedModes = modes.filter((m) => repeats.some((r) => r[kernels[0]!.label]?.[m]))
   const ncuSpread = ncuRuns[0]!.length > 1 ? [`ncu: spread of ${ncuRuns[0]!.length} runs`] : []
-  const header = ['kernel', 'ncu', ...modes.flatMap((m) => [m, '×']), `${modes[0]} wall`, ...repeatedModes.map((m) => `${m}: spread of ${repeats.length} runs`), ...ncuSpread]
+  const header = [
+    'kernel',
+    'ncu',
+    ...modes.flatMap((m) => [m, '×']),
+    `${modes[0]} wall`,
+    ...repeatedModes.flatMap((m) => [`${m}: spread of ${repeats.length} runs`, `× (median of ${repeats.length})`]),
+    ...ncuSpread,
+  ]
   const rows = kernels.map((kernel, i) => [
     kernel.label,
     formatTime(ncuMs[i]!),
@@ -133,7 +141,11 @@ function report(harnessFile: string, ncuFiles: string, repeatFiles: string[]) {
       return [formatTime(h), (h / ncuMs[i]!).toFixed(2)]
     }),
     formatTime(measured[kernel.label]![modes[0]!]!.wallMs),
-    ...repeatedModes.map((m) => spread(repeatedMedians(repeats, kernel.label, m))),
+    ...repeatedModes.flatMap((m) => {
+      const medians = repeatedMedians(repeats, kernel.label, m)
+      // Below 10 µs one process's median moves by a few percent, ncu's too: the median of several is compared.
+      return [spread(medians), medians.length > 0 ? (summarize(medians).median / ncuMs[i]!).toFixed(2) : '–']
+    }),
     ...(ncuSpread.length > 0 ? [spread(ncuRuns[i]!)] : []),
   ])
   console.log(renderTable(header, rows, header.map((_, i) => (i === 0 ? 'left' : 'right'))).join('\n'))
