@@ -11,8 +11,8 @@ export const NOISE_STABLE_MIN_SAMPLES = 20
 export const NOISE_STABLE_SPREAD = 0.05
 /**
  * A kernel whose median sample is at least this long (ms) keeps the GPU busy for most of the timing loop. Under
- * such a load a GPU near its power limit moves its clock in steps of about 1% every 50 to 150 ms, so the kernel is
- * timed for longKernelMinTimeMs: a median over a few tens of milliseconds would read whichever step it caught.
+ * such a load some GPUs step its time by about 1% every 50 to 150 ms (power-capped clock steps that NVML's clock
+ * does not show), so it is timed for longKernelMinTimeMs: a median over 50 ms would read whichever step it caught.
  */
 export const LONG_KERNEL_MS = 1
 
