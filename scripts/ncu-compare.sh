@@ -2,6 +2,8 @@
 # Harness vs Nsight Compute on the GPU machine: bash scripts/ncu-compare.sh <output folder>
 # ncu measures each solution kernel with its own cache flush and the clocks left alone, in five processes; the
 # harness times the same kernels in each of its modes; the report prints harness / ncu (ncu's median process).
+# Then the calibration kernels (held for 5, 20 and 100 µs; memory-bound adds) in every mode and under ncu, through
+# the calibrate command: calibration.txt.
 set -euo pipefail
 out=${1:-.}
 mkdir -p "$out"
@@ -16,3 +18,4 @@ for i in 1 2 3 4 5; do
 done
 npx tsx scripts/ncu-compare.ts report "$out/harness.json" "$(printf '%s,' "$out"/ncu-*.csv | sed 's/,$//')" "$out"/repeat-*.json |
   tee "$out/ratio.txt"
+npx tsx src/cli.ts calibrate --force | tee "$out/calibration.txt"

@@ -9,8 +9,12 @@ import { engineProcess } from './engine/process-entry.js'
 import { summarize } from './engine/stats.js'
 import { durationsPerKernel, runUnderNcu } from './ncu.js'
 
-/** Launches of each kernel; the reading is their median. */
-export const NCU_LAUNCHES = 5
+/**
+ * Launches of each kernel (odd, so the median is one of them); the reading is their median. Many, because one
+ * cold-L2 launch of a µs kernel moves by up to 20% (2.85–3.49 µs for the 64 Ki add on an H100): with 5, ncu's
+ * reading of it was 10% above the profiler's median of hundreds of samples in one calibration.
+ */
+export const NCU_LAUNCHES = 21
 /** Compiles are cached by then (the device host compiled the harness); ncu's own start and replay take seconds. */
 const NCU_TIMEOUT_MS = 300_000
 
