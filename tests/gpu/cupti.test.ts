@@ -1,40 +1,26 @@
 // The CUPTI shim on a real GPU: the harness's own kernels, launched with and without a pushed id, come back as
 // one span per id covering exactly the tagged work, on any stream. Skipped, with the reason, where no GPU is usable.
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compileCuptiShim } from '../../src/compile/cupti-shim.js'
-import { compileHarness } from '../../src/compile/harness.js'
-import { archForComputeCapability } from '../../src/compile/nvcc.js'
 import * as cuda from '../../src/native/cuda.js'
 import { Cupti, type GpuSpan } from '../../src/native/cupti.js'
-import { Harness } from '../../src/native/harness.js'
+import { FLOATS, fillOnGpu0, type FillOnGpu0 } from './fill-on-gpu0.js'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-const cacheDir = path.join(root, 'node_modules/.cache/vitest-kernel-bench')
 const gpu = cuda.probeGpu()
-
-// 64 MiB written per fill: tens of microseconds on a datacenter GPU, well under 10 ms on any.
-const FLOATS = 2 ** 24
 const BYTES = FLOATS * 4
 const durationNs = (span: GpuSpan) => Number(span.endNs - span.startNs)
 
 describe.skipIf(!gpu.available)(`CUPTI spans on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
-  let harness: Harness
+  let gpu0: FillOnGpu0
   let cupti: Cupti
-  let buffer: cuda.DevicePtr
-  const fill = () => harness.fillUniform(buffer, FLOATS, 'float32', 1, -1, 1)
+  const fill = () => gpu0.fill()
 
   beforeAll(() => {
-    cuda.setDevice(0)
-    const build = { arch: archForComputeCapability(cuda.deviceInfo(0).computeCapability), cacheDir }
-    harness = new Harness(compileHarness(build).path)
-    cupti = new Cupti(compileCuptiShim(build).path)
-    buffer = cuda.malloc(BYTES)
-    fill() // the first launch loads the module (lazy loading): keep that out of the spans
-    cuda.synchronize()
+    // One fill first: it loads the module (lazy loading), which must stay out of the spans.
+    gpu0 = fillOnGpu0(1)
+    cupti = new Cupti(compileCuptiShim(gpu0.build).path)
   })
-  afterAll(() => cuda.free(buffer))
+  afterAll(() => cuda.free(gpu0.buffer))
 
   /** Runs `enqueue` with CUPTI on, then synchronizes and returns the spans, checking that nothing was lost. */
   function spansOf(enqueue: () => void): GpuSpan[] {
@@ -77,7 +63,7 @@ describe.skipIf(!gpu.available)(`CUPTI spans on the GPU${gpu.available ? '' : ` 
   it('counts work on other streams: a memset on the per-thread default stream', () => {
     const spans = spansOf(() => {
       cupti.push(3)
-      cuda.memsetAsync(buffer, 0, BYTES, cuda.PER_THREAD_STREAM)
+      cuda.memsetAsync(gpu0.buffer, 0, BYTES, cuda.PER_THREAD_STREAM)
       cupti.pop()
     })
     expect(spans.map((s) => s.id)).toEqual([3])

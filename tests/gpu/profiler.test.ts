@@ -3,50 +3,37 @@
 // kernels, then whole benches against the `cupti` mode and against planted multi-kernel and multi-stream solutions.
 // Skipped, with the reason, where no GPU is usable.
 import fs from 'node:fs'
-import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../../src/bench.js'
 import { compileRangeProfilerShim } from '../../src/compile/cupti-shim.js'
-import { compileHarness } from '../../src/compile/harness.js'
-import { archForComputeCapability } from '../../src/compile/nvcc.js'
 import * as cuda from '../../src/native/cuda.js'
-import { Harness } from '../../src/native/harness.js'
 import { RangeProfiler } from '../../src/native/range-profiler.js'
 import { failureMessage, type CaseResult } from '../../src/results.js'
 import { vectorAddition } from '../../problems/index.js'
+import { cacheDir, FLOATS, fillOnGpu0, type FillOnGpu0 } from './fill-on-gpu0.js'
 
 const file = fileURLToPath(import.meta.url)
-const root = path.resolve(path.dirname(file), '../..')
-const cacheDir = path.join(root, 'node_modules/.cache/vitest-kernel-bench')
 const settings: PluginSettings = { devices: [0], cacheDir, measure: {} }
 const gpu = cuda.probeGpu()
 const honest = '../../problems/vector-addition/solutions/vector_add.cu'
 const hostile = (name: string) => `../fixtures/solutions/hostile/${name}.cu`
 const size = (power: number) => [{ name: `n = 2^${power}`, params: { n: 2 ** power } }]
 
-// 64 MiB written per fill: tens of microseconds on a datacenter GPU.
-const FLOATS = 2 ** 24
-
 describe.skipIf(!gpu.available)(`the range profiler on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
-  let harness: Harness
+  let gpu0: FillOnGpu0
   let profiler: RangeProfiler
-  let buffer: cuda.DevicePtr
-  const fill = () => harness.fillUniform(buffer, FLOATS, 'float32', 1, -1, 1)
+  const fill = () => gpu0.fill()
 
   beforeAll(() => {
-    cuda.setDevice(0)
-    const build = { arch: archForComputeCapability(cuda.deviceInfo(0).computeCapability), cacheDir }
-    harness = new Harness(compileHarness(build).path)
-    profiler = new RangeProfiler(compileRangeProfilerShim(build).path)
-    buffer = cuda.malloc(FLOATS * 4)
-    for (let i = 0; i < 20; i++) fill() // loads the module and raises the clocks, outside any session
-    cuda.synchronize()
+    // Twenty fills load the module and raise the clocks, outside any session.
+    gpu0 = fillOnGpu0(20)
+    profiler = new RangeProfiler(compileRangeProfilerShim(gpu0.build).path)
     profiler.enable(0)
   })
   afterAll(() => {
     profiler.disable()
-    cuda.free(buffer)
+    cuda.free(gpu0.buffer)
   })
 
   it('profiles each kernel of a call, and sums them', () => {
@@ -65,7 +52,7 @@ describe.skipIf(!gpu.available)(`the range profiler on the GPU${gpu.available ? 
 
   it('leaves out what is not a kernel, and what runs outside the session', () => {
     fill() // queued before the session, and waited for by it
-    const memset = profiler.timeCall(() => cuda.memsetAsync(buffer, 0, FLOATS * 4))
+    const memset = profiler.timeCall(() => cuda.memsetAsync(gpu0.buffer, 0, FLOATS * 4))
     expect(memset.kernels).toBe(0)
     expect(memset.ms).toBe(0)
   })

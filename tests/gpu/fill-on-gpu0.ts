@@ -1,0 +1,32 @@
+// What the tests of the native timers (cupti.test.ts, profiler.test.ts) run on: GPU 0, the harness library built for
+// it, and a buffer of 2^24 floats (64 MiB) that fill() writes, tens of microseconds of GPU work on a datacenter GPU.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { compileHarness, type BuildSettings } from '../../src/compile/harness.js'
+import { archForComputeCapability } from '../../src/compile/nvcc.js'
+import * as cuda from '../../src/native/cuda.js'
+import { Harness } from '../../src/native/harness.js'
+
+export const cacheDir = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'), 'node_modules/.cache/vitest-kernel-bench')
+export const FLOATS = 2 ** 24
+
+export interface FillOnGpu0 {
+  /** How to build a shim for GPU 0, as the harness was built. */
+  build: BuildSettings
+  harness: Harness
+  buffer: cuda.DevicePtr
+  /** Queues one fill of the buffer on the legacy stream. */
+  fill(): void
+}
+
+/** Opens GPU 0 and fills the buffer `warmups` times (the first launch loads the module), then synchronizes. */
+export function fillOnGpu0(warmups: number): FillOnGpu0 {
+  cuda.setDevice(0)
+  const build = { arch: archForComputeCapability(cuda.deviceInfo(0).computeCapability), cacheDir }
+  const harness = new Harness(compileHarness(build).path)
+  const buffer = cuda.malloc(FLOATS * 4)
+  const fill = () => harness.fillUniform(buffer, FLOATS, 'float32', 1, -1, 1)
+  for (let i = 0; i < warmups; i++) fill()
+  cuda.synchronize()
+  return { build, harness, buffer, fill }
+}
