@@ -1,5 +1,5 @@
 // The calibration kernels under Nsight Compute (the `calibrate` command, where ncu is on PATH): a process of their
-// own launches each a few times (src/engine/calibration-launches.ts), and ncu reads every launch's
+// own launches each NCU_LAUNCHES times (src/engine/calibration-launches.ts), and ncu reads every launch's
 // gpu__time_duration.sum with its own cache flush and the clocks left alone, as scripts/ncu-compare.sh does for
 // solutions. The result is the calibration's 'ncu' timer.
 import { CALIBRATION_KERNEL_FUNCTIONS, CALIBRATION_KERNELS } from './engine/calibration-kernels.js'

@@ -1,5 +1,6 @@
-// A process that launches each calibration kernel a few times and exits, for Nsight Compute to measure (the worker
-// runs it under ncu: src/ncu-calibration.ts): the device host's kernels, with its arguments, on the GPU it names.
+// A process that launches each calibration kernel a given number of times and exits, for Nsight Compute to measure
+// (the worker runs it under ncu: src/ncu-calibration.ts): the device host's kernels, with its arguments, on the GPU
+// it names.
 // Usage: calibration-launches <HostConfig as JSON> <launches per kernel>
 import { launchCalibrationKernels } from './calibration.js'
 import { lockGpu, openSession, type HostConfig } from './open-session.js'
