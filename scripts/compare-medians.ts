@@ -5,6 +5,7 @@
 // scripts/faults-demo.sh and to compare a run on several GPUs with a run on one.
 //   tsx scripts/compare-medians.ts <reference.json> <other.json>
 import fs from 'node:fs'
+import { summarize } from '../src/engine/stats.js'
 import { formatTime, renderTable } from '../src/report/format.js'
 
 interface TimedCase {
@@ -25,7 +26,7 @@ function timedCases(file: string): Map<string, TimedCase> {
   return found
 }
 
-const middle = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN
+const median = (values: number[]) => (values.length > 0 ? summarize(values).median : NaN)
 
 /** More than 1% of the samples above twice the median: a bimodal case. */
 function bimodal(c: TimedCase): boolean {
@@ -55,9 +56,9 @@ const rows = [...reference].flatMap(([key, ref]) => {
 })
 const header = ['case', 'reference', 'this run', 'change', 'reference CV']
 console.log(renderTable(header, rows, header.map((_, i) => (i === 0 ? 'left' : 'right'))).join('\n'))
-const wall = (cases: Map<string, TimedCase>) => middle([...cases.values()].flatMap((c) => c.outcome.timing?.wallMs ?? []))
+const wall = (cases: Map<string, TimedCase>) => median([...cases.values()].flatMap((c) => c.outcome.timing?.wallMs ?? []))
 const bimodalCount = (cases: Map<string, TimedCase>) => [...cases.values()].filter(bimodal).length
-console.log(`\n${ratios.length} cases timed in both; median ratio ${middle(ratios).toFixed(4)}; moved beyond max(2%, 3 CV): ${moved.length}`)
+console.log(`\n${ratios.length} cases timed in both; median ratio ${median(ratios).toFixed(4)}; moved beyond max(2%, 3 CV): ${moved.length}`)
 for (const key of moved) console.log(`  moved: ${key}`)
 console.log(`not timed in the other run: ${notTimed.length}`)
 for (const line of notTimed) console.log(`  ${line}`)
