@@ -11,11 +11,7 @@ npx tsx scripts/ncu-compare.ts harness "$out/harness.json"
 # Reproducibility: five separate processes, in the events and profiler modes.
 for i in 1 2 3 4 5; do npx tsx scripts/ncu-compare.ts harness "$out/repeat-$i.json" events,profiler > /dev/null; done
 # ncu in five processes too: its own spread says how close two readings of a µs kernel can be.
-for i in 1 2 3 4 5; do
-  ncu --clock-control none --cache-control all --metrics gpu__time_duration.sum --target-processes all \
-    --kernel-name regex:'^(vectorAdd4|tiledKernel|wmmaKernel)' --csv --print-units base \
-    npx tsx scripts/ncu-compare.ts launches > "$out/ncu-$i.csv"
-done
-npx tsx scripts/ncu-compare.ts report "$out/harness.json" "$(printf '%s,' "$out"/ncu-*.csv | sed 's/,$//')" "$out"/repeat-*.json |
+for i in 1 2 3 4 5; do npx tsx scripts/ncu-compare.ts ncu "$out/ncu-$i.json"; done
+npx tsx scripts/ncu-compare.ts report "$out/harness.json" "$(printf '%s,' "$out"/ncu-*.json | sed 's/,$//')" "$out"/repeat-*.json |
   tee "$out/ratio.txt"
 npx tsx src/cli.ts calibrate --force | tee "$out/calibration.txt"

@@ -1,18 +1,21 @@
 // Harness vs Nsight Compute, per kernel and timing mode (issue 3's proof). Steps, run by ncu-compare.sh:
 //   tsx scripts/ncu-compare.ts harness <out.json> [mode,…]   time every kernel through the harness, in each mode
 //                                                             (or those named), with the wall time each case took
+//   tsx scripts/ncu-compare.ts ncu <out.json>        run `launches` under ncu (NCU_FLAGS, as the calibration does)
+//                                                    and keep each launch's gpu__time_duration.sum
 //   tsx scripts/ncu-compare.ts launches              run each kernel REPEATS times, for ncu to measure
-//   tsx scripts/ncu-compare.ts report <harness.json> <ncu.csv[,ncu.csv…]> [repeat.json…]   print harness / ncu per
+//   tsx scripts/ncu-compare.ts report <harness.json> <ncu.json[,ncu.json…]> [repeat.json…]   print harness / ncu per
 //                                                    kernel and mode measured (ncu: the median of its processes), the
 //                                                    spread of the medians of separate processes, ncu's included, and
 //                                                    the median of those medians / ncu
 // NCU_COMPARE_KERNELS (labels, comma-separated) limits every step to those kernels, e.g. for profiler-smoke.sh.
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../src/bench.js'
 import { summarize } from '../src/engine/stats.js'
-import { durationsPerKernel, ncuDurations, type NcuKernel } from '../src/ncu.js'
+import { durationsPerKernel, runUnderNcu, type NcuKernel } from '../src/ncu.js'
 import type { MeasureOptions } from '../src/options.js'
 import { formatTime, renderTable } from '../src/report/format.js'
 import { matrixMultiplication, vectorAddition } from '../problems/index.js'
@@ -22,6 +25,8 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
 const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
 const REPEATS = 5
+/** ncu's start, its replay of every launch, and the launches' own compiles and checks. */
+const NCU_TIMEOUT_MS = 600_000
 
 interface Kernel extends NcuKernel {
   spec: KernelBenchSpec
@@ -101,6 +106,16 @@ async function launches() {
   for (const kernel of selectedKernels()) for (let i = 0; i < REPEATS; i++) await run(kernel, 'verify')
 }
 
+/** Runs `launches` in a process of its own under the ncu on PATH and writes its rows ([kernel name, ns] per launch). */
+function underNcu(out: string) {
+  const names = [...new Set(selectedKernels().map((k) => k.ncuName))]
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href
+  const command = [process.execPath, '--import', tsx, fileURLToPath(import.meta.url), 'launches']
+  const { rows, said } = runUnderNcu('ncu', `regex:^(${names.join('|')})`, command, NCU_TIMEOUT_MS)
+  for (const line of said) console.error(line)
+  fs.writeFileSync(out, JSON.stringify(rows))
+}
+
 /** (max − min) / min of the medians that separate processes measured, as a percentage. */
 function spread(medians: readonly number[]): string {
   if (medians.length < 2) return '–'
@@ -118,7 +133,7 @@ function report(harnessFile: string, ncuFiles: string, repeatFiles: string[]) {
   // Per kernel, the median of each ncu process.
   const ncuRuns = kernels.map(() => [] as number[])
   for (const file of ncuFiles.split(',')) {
-    const perKernel = durationsPerKernel(ncuDurations(fs.readFileSync(file, 'utf8')), kernels, REPEATS)
+    const perKernel = durationsPerKernel(JSON.parse(fs.readFileSync(file, 'utf8')) as Array<[string, number]>, kernels, REPEATS)
     perKernel.forEach((ms, i) => ncuRuns[i]!.push(summarize(ms).median))
   }
   const ncuMs = ncuRuns.map((medians) => summarize(medians).median)
@@ -153,7 +168,8 @@ function report(harnessFile: string, ncuFiles: string, repeatFiles: string[]) {
 
 const [command, a, b, ...rest] = process.argv.slice(2)
 if (command === 'harness' && a) await harness(a, b)
+else if (command === 'ncu' && a) underNcu(a)
 else if (command === 'launches') await launches()
 else if (command === 'report' && a && b) report(a, b, rest)
-else throw new Error('usage: ncu-compare.ts harness <out.json> [mode,…] | launches | report <harness.json> <ncu.csv[,ncu.csv…]> [repeat.json…]')
+else throw new Error('usage: ncu-compare.ts harness <out.json> [mode,…] | ncu <out.json> | launches | report <harness.json> <ncu.json[,ncu.json…]> [repeat.json…]')
 process.exit(0)

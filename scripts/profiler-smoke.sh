@@ -16,8 +16,6 @@ if ! command -v ncu > /dev/null; then
   exit 0
 fi
 SECONDS=0
-ncu --clock-control none --cache-control all --metrics gpu__time_duration.sum --target-processes all \
-  --kernel-name regex:'^(vectorAdd4|tiledKernel)' --csv --print-units base \
-  npx tsx scripts/ncu-compare.ts launches > "$out/ncu.csv" 2> "$out/ncu.log"
+npx tsx scripts/ncu-compare.ts ncu "$out/ncu.json" 2> "$out/ncu.log"
 echo "ncu: ${SECONDS} s" | tee -a "$out/ncu.log"
-npx tsx scripts/ncu-compare.ts report "$out/harness.json" "$out/ncu.csv" | tee "$out/ratio.txt"
+npx tsx scripts/ncu-compare.ts report "$out/harness.json" "$out/ncu.json" | tee "$out/ratio.txt"
