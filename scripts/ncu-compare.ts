@@ -10,10 +10,10 @@
 //                                                    the median of those medians / ncu
 // NCU_COMPARE_KERNELS (labels, comma-separated) limits every step to those kernels, e.g. for profiler-smoke.sh.
 import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../src/bench.js'
+import { tsxExecArgv } from '../src/engine/process-entry.js'
 import { summarize } from '../src/engine/stats.js'
 import { durationsPerKernel, runUnderNcu, type NcuKernel } from '../src/ncu.js'
 import type { MeasureOptions } from '../src/options.js'
@@ -109,8 +109,7 @@ async function launches() {
 /** Runs `launches` in a process of its own under the ncu on PATH and writes its rows ([kernel name, ns] per launch). */
 function underNcu(out: string) {
   const names = [...new Set(selectedKernels().map((k) => k.ncuName))]
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href
-  const command = [process.execPath, '--import', tsx, fileURLToPath(import.meta.url), 'launches']
+  const command = [process.execPath, ...tsxExecArgv(), fileURLToPath(import.meta.url), 'launches']
   const { rows, said } = runUnderNcu('ncu', `regex:^(${names.join('|')})`, command, NCU_TIMEOUT_MS)
   for (const line of said) console.error(line)
   fs.writeFileSync(out, JSON.stringify(rows))

@@ -11,7 +11,10 @@ export type EngineProcess = 'host' | 'calibration-launches'
 export function engineProcess(name: EngineProcess): { file: string; execArgv: string[] } {
   const self = fileURLToPath(import.meta.url)
   const file = path.join(path.dirname(self), `${name}${path.extname(self)}`)
-  if (self.endsWith('.js')) return { file, execArgv: [] }
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href
-  return { file, execArgv: ['--import', tsx] }
+  return { file, execArgv: self.endsWith('.js') ? [] : tsxExecArgv() }
+}
+
+/** What Node needs before the path of a TypeScript module to run it: tsx's loader. */
+export function tsxExecArgv(): string[] {
+  return ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href]
 }
