@@ -21,6 +21,11 @@ export default defineConfig({
     include: ['tests/**/*.test.ts', 'bench/**/*.bench.ts'],
     // A fresh project's files, run by .ci/compat against the packed package.
     exclude: [...configDefaults.exclude, 'tests/compat/**'],
+    // No verdict may depend on how fast or loaded the machine is: a test's time limit is only a backstop against a
+    // hang, far above what any test needs on a busy 2-core machine. The work that can hang has limits of its own,
+    // counted from its own start (an nvcc run, a case on the GPU), never from the time it queued.
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
     // The slow test files wait on nvcc processes, not on Node: one worker per core keeps every core compiling
     // (Vitest's default, one worker fewer than the cores, is a single worker on CI's two).

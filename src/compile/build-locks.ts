@@ -1,6 +1,7 @@
-// The two cross-process guards on nvcc, kept as lock files in the cache directory that every Vitest worker, device
-// host and concurrent run on this host shares: a lock per library (one process compiles it; the others wait, then
-// find it in the cache), and a bounded set of job slots (at most `jobs` nvcc processes at once).
+// The two cross-process guards on nvcc, kept as lock files: a lock per library, in the cache directory (one process
+// compiles it; the others wait, then find it in the cache), and a bounded set of job slots shared by every process
+// of this user on this host, whatever its cache (at most `jobs` nvcc processes at once: they compete for the same
+// cores).
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -24,9 +25,13 @@ export function tryLibraryLock(output: string): Attempt {
   return tryLock(`${output}.lock`)
 }
 
-/** The first free one of `jobs` slots, or the owner of the first slot when all are held. */
-export function tryJobSlot(cacheDir: string, jobs: number): Attempt {
-  const dir = path.join(cacheDir, 'jobs')
+/** The host's job slots: one folder per user in the system's temporary folder. */
+export function jobSlotsDir(): string {
+  return path.join(os.tmpdir(), `vitest-kernel-bench-${process.getuid?.() ?? 'user'}`, 'nvcc-jobs')
+}
+
+/** The first free one of `jobs` slots in `dir`, or the owner of the first slot when all are held. */
+export function tryJobSlot(dir: string, jobs: number): Attempt {
   fs.mkdirSync(dir, { recursive: true })
   let owner = 0
   for (let slot = 0; slot < jobs; slot++) {

@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { waitForLock, waitForLockSync, type Attempt } from '../lock-file.js'
 import { DEFAULT_TOOLKIT_ROOTS, findOnPath, toolkitRoots } from '../native/library.js'
-import { resolveCompileJobs, tryJobSlot, tryLibraryLock } from './build-locks.js'
+import { jobSlotsDir, resolveCompileJobs, tryJobSlot, tryLibraryLock } from './build-locks.js'
 
 export class NvccNotFoundError extends Error {
   constructor(looked: readonly string[]) {
@@ -156,7 +156,14 @@ export interface CompileRequest {
   cacheDir: string
   /** At most this many nvcc processes at once on this host (default: resolveCompileJobs). */
   jobs?: number
+  /** The folder of the job slots that bound nvcc processes (default: one per user on this host, see jobSlotsDir). */
+  jobSlots?: string
+  /** How long one nvcc run may take, counted from its start (waiting for a slot does not count). */
+  timeoutMs?: number
 }
+
+/** nvcc compiles a solution in seconds; ten minutes of its own run means it hangs, whatever the machine's load. */
+export const NVCC_TIMEOUT_MS = 600_000
 
 export interface CompiledLibrary {
   path: string
@@ -251,7 +258,12 @@ function translationUnit(req: CompileRequest, nvcc: string, texts: readonly stri
 }
 
 /** What the build procedure asks of whoever drives it: to wait for a lock, or to run nvcc. */
-type Step = { lock: () => Attempt } | { nvcc: string; args: readonly string[] }
+type Step = { lock: () => Attempt } | NvccStep
+interface NvccStep {
+  nvcc: string
+  args: readonly string[]
+  timeoutMs: number
+}
 type StepResult = (() => void) | NvccRun
 interface NvccRun {
   status: number | null
@@ -259,6 +271,8 @@ interface NvccRun {
   log: string
   /** Set when nvcc could not be started at all. */
   error?: Error
+  /** Set when nvcc ran past its time limit and was killed. */
+  timedOut?: boolean
 }
 type Build = Generator<Step, CompiledLibrary, StepResult>
 
@@ -314,14 +328,22 @@ function* buildUnit({ req, wrapper, output }: TranslationUnit, nvcc: string, sou
     fs.writeFileSync(input, wrapper)
     // Compile to a private name and rename: a process loading the library never sees a partial one.
     const temp = `${output}.${process.pid}.tmp`
-    const releaseJob = (yield { lock: () => tryJobSlot(req.cacheDir, req.jobs ?? resolveCompileJobs(undefined)) }) as () => void
+    const releaseJob = (yield { lock: () => tryJobSlot(req.jobSlots ?? jobSlotsDir(), req.jobs ?? resolveCompileJobs(undefined)) }) as () => void
+    const timeoutMs = req.timeoutMs ?? NVCC_TIMEOUT_MS
     let run: NvccRun
     try {
-      run = (yield { nvcc, args: nvccArgs(req, input, temp) }) as NvccRun
+      run = (yield { nvcc, args: nvccArgs(req, input, temp), timeoutMs }) as NvccRun
     } finally {
       releaseJob()
     }
     if (run.error) throw new Error(`could not run ${nvcc}: ${run.error.message}`)
+    if (run.timedOut) {
+      fs.rmSync(temp, { force: true })
+      throw new Error(
+        `nvcc did not finish compiling ${req.source} within ${timeoutMs / 1000} s of running, and was stopped ` +
+          '(the time waiting for a free nvcc job slot does not count)',
+      )
+    }
     if (run.status !== 0) {
       fs.rmSync(temp, { force: true })
       throw buildError(req, wrapper, input, run.log, sourceText)
@@ -357,7 +379,7 @@ export function compileSync(req: CompileRequest): CompiledLibrary {
   while (!step.done) {
     const current = step.value
     try {
-      step = build.next('lock' in current ? waitForLockSync(current.lock) : nvccSync(current.nvcc, current.args))
+      step = build.next('lock' in current ? waitForLockSync(current.lock) : nvccSync(current))
     } catch (error) {
       step = build.throw(error)
     }
@@ -365,9 +387,10 @@ export function compileSync(req: CompileRequest): CompiledLibrary {
   return step.value
 }
 
-function nvccSync(nvcc: string, args: readonly string[]): NvccRun {
-  const result = spawnSync(nvcc, args, { encoding: 'utf8' })
-  return { status: result.status, log: `${result.stdout}${result.stderr}`, error: result.error }
+function nvccSync({ nvcc, args, timeoutMs }: NvccStep): NvccRun {
+  const result = spawnSync(nvcc, args, { encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL' })
+  const timedOut = (result.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT'
+  return { status: result.status, log: `${result.stdout}${result.stderr}`, error: timedOut ? undefined : result.error, timedOut }
 }
 
 /** Builds under way or failed in this process, by library path: a bench asks again for what its file started. */
@@ -401,7 +424,7 @@ async function driveAsync(build: Build): Promise<CompiledLibrary> {
   while (!step.done) {
     const current = step.value
     try {
-      step = build.next('lock' in current ? await waitForLock(current.lock) : await nvccAsync(current.nvcc, current.args))
+      step = build.next('lock' in current ? await waitForLock(current.lock) : await nvccAsync(current))
     } catch (error) {
       step = build.throw(error)
     }
@@ -409,14 +432,26 @@ async function driveAsync(build: Build): Promise<CompiledLibrary> {
   return step.value
 }
 
-function nvccAsync(nvcc: string, args: readonly string[]): Promise<NvccRun> {
+function nvccAsync({ nvcc, args, timeoutMs }: NvccStep): Promise<NvccRun> {
   return new Promise((resolve) => {
-    const child = spawn(nvcc, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    // A group of its own, so a timeout ends the compiler passes nvcc started (cicc, ptxas) as well.
+    const child = spawn(nvcc, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     let stdout = ''
     let stderr = ''
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      process.kill(-child.pid!, 'SIGKILL')
+    }, timeoutMs)
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.on('error', (error) => resolve({ status: null, log: '', error }))
-    child.on('close', (status) => resolve({ status, log: `${stdout}${stderr}` }))
+    child.on('error', (error) => {
+      clearTimeout(timer)
+      resolve({ status: null, log: '', error })
+    })
+    child.on('close', (status) => {
+      clearTimeout(timer)
+      resolve({ status, log: `${stdout}${stderr}`, timedOut })
+    })
   })
 }

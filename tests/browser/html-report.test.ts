@@ -37,7 +37,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))(`the HTML report in Chromium${fs.exist
     page = path.join(dir, 'kernelbench.html')
     writeChartOutputs(sources, { html: page })
     browser = await chromium.launch({ executablePath: CHROMIUM })
-  }, 60_000)
+  })
   afterAll(async () => {
     await browser?.close()
     fs.rmSync(dir, { recursive: true, force: true })
@@ -61,7 +61,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))(`the HTML report in Chromium${fs.exist
     expect(drawn).toEqual(expected)
     expect(drawn.filter((c) => c.id.startsWith('roofline-')).length).toBeGreaterThan(0)
     expect(errors).toEqual([])
-  }, 60_000)
+  })
 
   it('screenshots the first roofline (saved for the README with KERNELBENCH_UPDATE_SCREENSHOT=1)', async () => {
     const tab = await browser.newPage({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 2 })
@@ -71,5 +71,5 @@ describe.skipIf(!fs.existsSync(CHROMIUM))(`the HTML report in Chromium${fs.exist
     // A PNG signature, and more than a blank image's few hundred bytes.
     expect(png.subarray(1, 4).toString()).toBe('PNG')
     expect(png.length).toBeGreaterThan(20_000)
-  }, 60_000)
+  })
 })

@@ -408,5 +408,5 @@ describe('atomic writes survive SIGKILL', () => {
     expect(seen.complete).toBeGreaterThanOrEqual(16)
     // informational: how often the kill landed mid-write (a temp file left behind)
     console.info(`atomic write: ${seen.complete} complete, ${seen.absent} absent, ${tmpLeft} kills mid-write`)
-  }, 120_000)
+  })
 })

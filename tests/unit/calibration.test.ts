@@ -7,7 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { CLI_TIMEOUT, expectNothingMeasuredWithoutGpu, expectUsageError } from './cli-run.js'
+import { expectNothingMeasuredWithoutGpu, expectUsageError } from './cli-run.js'
 import { CALIBRATION, findCalibration } from '../../src/calibration-cache.js'
 import { calibrationPlan } from '../../src/engine/calibration.js'
 import { CALIBRATION_KERNELS } from '../../src/engine/calibration-kernels.js'
@@ -366,10 +366,10 @@ describe('the CLI: vitest-kernel-bench calibrate', () => {
     [['calibrate', 'now'], 'unexpected arguments: now'],
   ])('refuses %j with the usage and exit code 2', (args, message) => {
     expectUsageError(args, message, 'vitest-kernel-bench calibrate [--force] [--device <n>] [--cache-dir <dir>]')
-  }, CLI_TIMEOUT)
+  })
 
   const gpu = probeGpu()
   it.skipIf(gpu.available)(`says why there is nothing to calibrate without a GPU${gpu.available ? '' : ` (${gpu.reason})`}`, () => {
     expectNothingMeasuredWithoutGpu((cacheDir) => ['calibrate', '--force', '--cache-dir', cacheDir])
-  }, CLI_TIMEOUT)
+  })
 })

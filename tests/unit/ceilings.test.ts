@@ -6,7 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { CLI_TIMEOUT, expectNothingMeasuredWithoutGpu, expectUsageError } from './cli-run.js'
+import { expectNothingMeasuredWithoutGpu, expectUsageError } from './cli-run.js'
 import { CEILINGS, findCeilings } from '../../src/ceilings-cache.js'
 import { readCachedRecord, recordFile } from '../../src/gpu-cache.js'
 import type { CeilingsOutcome, DeviceReport, MeasuredCeilings } from '../../src/engine/messages.js'
@@ -253,10 +253,10 @@ describe('the CLI: vitest-kernel-bench ceilings', () => {
     [['ceilings', 'now'], 'unexpected arguments: now'],
   ])('refuses %j with the usage and exit code 2', (args, message) => {
     expectUsageError(args, message, 'vitest-kernel-bench ceilings [--force] [--device <n>] [--cache-dir <dir>]')
-  }, CLI_TIMEOUT)
+  })
 
   const gpu = probeGpu()
   it.skipIf(gpu.available)(`says why there is nothing to measure without a GPU${gpu.available ? '' : ` (${gpu.reason})`}`, () => {
     expectNothingMeasuredWithoutGpu((cacheDir) => ['ceilings', '--cache-dir', cacheDir])
-  }, CLI_TIMEOUT)
+  })
 })

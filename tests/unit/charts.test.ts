@@ -6,7 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseHTML } from 'linkedom'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { CLI_TIMEOUT, runCli } from './cli-run.js'
+import { runCli } from './cli-run.js'
 import { writeChartOutputs } from '../../src/report/chart-files.js'
 import { allCharts, reportCharts } from '../../src/report/charts/index.js'
 import type { ReportSource } from '../../src/report/charts/cases.js'
@@ -194,7 +194,7 @@ describe('writing the charts', () => {
   })
 })
 
-describe('the report command (npx tsx src/cli.ts report)', { timeout: CLI_TIMEOUT }, () => {
+describe('the report command (npx tsx src/cli.ts report)', () => {
   const cli = (...args: string[]) => runCli('report', ...args)
   let dir: string
   beforeEach(() => {

@@ -7,9 +7,6 @@ import path from 'node:path'
 import { expect } from 'vitest'
 import { PACKAGE_ROOT } from '../../src/paths.js'
 
-/** tsx compiles the CLI on start: well over Vitest's default 5 s on a loaded 2-core runner. */
-export const CLI_TIMEOUT = 60_000
-
 export function runCli(...args: string[]) {
   return spawnSync('npx', ['tsx', 'src/cli.ts', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8' })
 }

@@ -23,7 +23,6 @@ import { captureError } from './capture-error.js'
 import { definedSymbols } from './symbols.js'
 
 const ARCH = 'sm_90a'
-const COMPILE_TIMEOUT = 120_000
 const fixture = (name: string) => path.join(PACKAGE_ROOT, 'tests/fixtures/solutions', name)
 const VECTOR_PROTOTYPE = cPrototype(vectorAddition.signature, 'float32')
 
@@ -65,7 +64,6 @@ describe('compile: the example solutions', () => {
       const second = await compile(request)
       expect(second).toEqual({ path: first.path, cached: true })
     },
-    COMPILE_TIMEOUT,
   )
 
   it(
@@ -82,7 +80,6 @@ describe('compile: the example solutions', () => {
       expect(after.cached).toBe(false)
       expect(after.path).not.toBe(before.path)
     },
-    COMPILE_TIMEOUT,
   )
 })
 
@@ -114,7 +111,6 @@ describe('includedTexts: headers in the cache key', () => {
       expect(after.cached).toBe(false)
       expect(after.path).not.toBe(before.path)
     },
-    COMPILE_TIMEOUT,
   )
 })
 
@@ -136,7 +132,6 @@ describe('compile: errors', () => {
       // Nothing half-written is left under the library's name.
       expect(fs.readdirSync(cacheDir).filter((f) => f.startsWith('syntax_error') && !f.endsWith('.cu'))).toEqual([])
     },
-    COMPILE_TIMEOUT,
   )
 
   it(
@@ -151,7 +146,6 @@ describe('compile: errors', () => {
       expect(message).toContain(`found at ${fixture('wrong_signature.cu')}:7:`)
       expect(message).toContain('float* d_output, int n)')
     },
-    COMPILE_TIMEOUT,
   )
 
   it(
@@ -162,7 +156,6 @@ describe('compile: errors', () => {
       expect((error as Error).message).toContain(`no such function in ${fixture('no_entry.cu')}`)
       expect((error as Error).message).toContain('expected: extern "C" void solution(')
     },
-    COMPILE_TIMEOUT,
   )
 
   it('a missing solution file is named', async () => {
@@ -198,7 +191,6 @@ describe('compile: other spellings of the prototype', () => {
       expect(again.cached).toBe(true)
       expect(definedSymbols(again.path)).toContain('solution')
     },
-    COMPILE_TIMEOUT,
   )
 
   it(
@@ -211,7 +203,6 @@ describe('compile: other spellings of the prototype', () => {
       )
       expect((error as Error).message).toContain('const int* shape')
     },
-    COMPILE_TIMEOUT,
   )
 })
 

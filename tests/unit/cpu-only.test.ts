@@ -34,13 +34,13 @@ async function vitest(...args: string[]): Promise<{ code: number; output: string
   }
 }
 
-describe.skipIf(skipReason !== undefined)(`CPU-only CI${skipReason ? ` (skipped: ${skipReason})` : ''}`, { timeout: 120_000 }, () => {
+describe.skipIf(skipReason !== undefined)(`CPU-only CI${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
   let run: { code: number; output: string }
   let bench: { code: number; output: string }
   let passing: { code: number; output: string }
   beforeAll(async () => {
     ;[run, bench, passing] = await Promise.all([vitest('run'), vitest('bench', '--run'), vitest('run', '-t', 'compiles')])
-  }, 120_000)
+  })
 
   const solutions = path.join(root, 'tests/fixtures/solutions')
   const expectedErrors = [

@@ -14,7 +14,6 @@ import { packagePath } from '../../src/paths.js'
 import { captureError } from './capture-error.js'
 import { dynamicSection, exportedEntryPoints } from './symbols.js'
 
-const COMPILE_TIMEOUT = 120_000
 const ENTRY_POINTS = ['kb_cupti_flush', 'kb_cupti_lost', 'kb_cupti_pop', 'kb_cupti_push', 'kb_cupti_read', 'kb_cupti_start', 'kb_cupti_stop']
 
 let scratch: string
@@ -41,7 +40,6 @@ describe('compileCuptiShim', () => {
       expect(dynamic).toContain(`[${cuptiHere().libraryDir}]`)
       expect(compileCuptiShim({ arch: 'sm_90a', cacheDir })).toEqual({ path: first.path, cached: true })
     },
-    COMPILE_TIMEOUT,
   )
 })
 
@@ -153,7 +151,6 @@ describe('joining records to pushed ids', () => {
         'lost 0 0',
       ])
     },
-    COMPILE_TIMEOUT,
   )
 })
 
@@ -172,6 +169,5 @@ describe.skipIf(gpu.available)(`the binding without a GPU (${gpu.available ? 'a 
       expect((error as CuptiError).resultName).toMatch(/^CUPTI_ERROR_[A-Z_]+$/)
       expect((error as Error).message).toBe(`kb_cupti_start failed: ${(error as CuptiError).resultName}`)
     },
-    COMPILE_TIMEOUT,
   )
 })

@@ -32,7 +32,7 @@ async function collectedModes(mode: VitestRunMode, options: { testNamePattern?: 
 }
 
 describe('modifiers', () => {
-  it('under vitest run, make kernelBench and kernelProperty tests skipped, todo, or the only ones', { timeout: 60_000 }, async () => {
+  it('under vitest run, make kernelBench and kernelProperty tests skipped, todo, or the only ones', async () => {
     expect(await collectedModes('test')).toEqual([
       'chain.kernel.ts > bench skip: skip',
       'chain.kernel.ts > bench todo: todo',
@@ -47,12 +47,12 @@ describe('modifiers', () => {
     ])
   })
 
-  it('leave kernelProperty tests to -t like any test', { timeout: 60_000 }, async () => {
+  it('leave kernelProperty tests to -t like any test', async () => {
     const modes = await collectedModes('test', { testNamePattern: 'group' })
     expect(modes.filter((m) => !m.endsWith(': skip') && !m.endsWith(': todo'))).toEqual(['chain.kernel.ts > group > property in group: run'])
   })
 
-  it('under vitest bench, apply to kernelBench entries while kernelProperty registers nothing', { timeout: 60_000 }, async () => {
+  it('under vitest bench, apply to kernelBench entries while kernelProperty registers nothing', async () => {
     expect(await collectedModes('benchmark')).toEqual([
       'chain.kernel.ts > bench skip: skip',
       'chain.kernel.ts > bench todo: todo',

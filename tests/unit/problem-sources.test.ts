@@ -11,7 +11,6 @@ import { cPrototype, cPrototypeAlternatives } from '../../src/signature.js'
 import { dropIns, examples, planted } from '../catalog/index.js'
 
 const ARCH = 'sm_90a'
-const COMPILE_TIMEOUT = 180_000
 // The plugin's default cache, which `npm test`'s example benches compile into as well (without a GPU too): each
 // library is compiled once per run, whichever asks first. A cached library is keyed by its exact source and flags.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -37,13 +36,13 @@ describe.concurrent('compile with nvcc', () => {
       cacheDir,
     })
     expect(fs.statSync(library.path).size).toBeGreaterThan(0)
-  }, COMPILE_TIMEOUT)
+  })
 
   it.each(references)('reference %s', async (_label, problem, dtype, reference) => {
     const entry = reference.entry ?? 'reference'
     const library = await compileReference(reference.file, cPrototype(problem.signature, dtype, entry), dtype, { arch: ARCH, cacheDir })
     expect(fs.statSync(library.path).size).toBeGreaterThan(0)
-  }, COMPILE_TIMEOUT)
+  })
 })
 
 describe('the catalog', () => {

@@ -72,7 +72,7 @@ describe('the progress line under vitest bench', () => {
     vi.unstubAllEnvs()
   })
 
-  it('is never drawn when stdout is not a terminal', { timeout: 60_000 }, async () => {
+  it('is never drawn when stdout is not a terminal', async () => {
     expect(process.stdout.isTTY).toBeFalsy() // Vitest's workers write to a pipe
     // The reporter writes the results where these ask; this run's must not reach a CI job's files.
     vi.stubEnv('KERNELBENCH_JSON', '')

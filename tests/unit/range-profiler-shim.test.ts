@@ -13,7 +13,6 @@ import { asUnavailable, ProfilerUnavailableError, RangeProfiler, unavailableReas
 import { captureError } from './capture-error.js'
 import { dynamicSection, exportedEntryPoints } from './symbols.js'
 
-const COMPILE_TIMEOUT = 120_000
 const ENTRY_POINTS = ['kb_prof_disable', 'kb_prof_enable', 'kb_prof_start', 'kb_prof_stop', 'kb_prof_support']
 
 let scratch: string
@@ -40,7 +39,6 @@ describe('compileRangeProfilerShim', () => {
       expect(dynamic).toContain(`[${findNvperfHost(toolkitRoot())}]`)
       expect(compileRangeProfilerShim({ arch: 'sm_90a', cacheDir })).toEqual({ path: first.path, cached: true })
     },
-    COMPILE_TIMEOUT,
   )
 
   it('adds a run path for libnvperf_host only where it is not beside libcupti', () => {
@@ -113,6 +111,5 @@ describe.skipIf(gpu.available)(`the binding without a GPU (${gpu.available ? 'a 
       expect((cupti as CuptiError).call).toBe('kb_prof_support')
       expect((cupti as CuptiError).resultName).toMatch(/^CUPTI_ERROR_[A-Z_]+$/)
     },
-    COMPILE_TIMEOUT,
   )
 })

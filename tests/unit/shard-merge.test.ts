@@ -88,7 +88,7 @@ function rows(benches: readonly BenchRecord[]) {
   }))
 }
 
-describe('a run sharded over several hosts, merged', { timeout: 120_000 }, () => {
+describe('a run sharded over several hosts, merged', () => {
   let merged: Merge
   let updated: Merge
   let elsewhere: Merge
@@ -102,7 +102,7 @@ describe('a run sharded over several hosts, merged', { timeout: 120_000 }, () =>
     fs.mkdirSync(moved)
     for (const blob of blobs('blobs')) fs.writeFileSync(path.join(moved, blob.name), blob.text.replaceAll(recordedIn, otherCheckout))
     ;[merged, updated, elsewhere] = await Promise.all([merge(path.join(fixture, 'blobs'), 'merged'), merge(path.join(fixture, 'blobs-update'), 'updated'), merge(moved, 'elsewhere')])
-  }, 120_000)
+  })
 
   it('replays blobs of the installed Vitest', () => {
     const { version } = JSON.parse(fs.readFileSync(path.join(root, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }

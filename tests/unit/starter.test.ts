@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { CLI_TIMEOUT, runCli } from './cli-run.js'
+import { runCli } from './cli-run.js'
 import * as problems from '../../problems/index.js'
 import { matrixMultiplication, vectorAddition } from '../../problems/index.js'
 import { compile } from '../../src/compile/nvcc.js'
@@ -23,7 +23,6 @@ import {
 } from '../../src/starter.js'
 
 const ARCH = 'sm_90a'
-const COMPILE_TIMEOUT = 120_000
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-starter-'))
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }))
 
@@ -192,7 +191,6 @@ describe('the .cu starter', () => {
       const library = await compile({ source, prototype: cPrototype(problem.signature, dtype), arch: ARCH, cacheDir: path.join(scratch, 'cache') })
       expect(fs.statSync(library.path).size).toBeGreaterThan(0)
     },
-    COMPILE_TIMEOUT,
   )
 })
 
@@ -260,7 +258,6 @@ describe('the CLI (npx tsx src/cli.ts)', () => {
       expect(second.stderr).toContain(`vitest-kernel-bench: refusing to overwrite ${solution} and ${bench}`)
       expect(fs.readFileSync(solution, 'utf8')).toBe('// my work\n')
     },
-    CLI_TIMEOUT,
   )
 
   it(
@@ -275,7 +272,6 @@ describe('the CLI (npx tsx src/cli.ts)', () => {
       expect(result.stderr).toContain(`refusing to overwrite ${bench}`)
       expect(fs.existsSync(solution)).toBe(false)
     },
-    CLI_TIMEOUT,
   )
 
   it(
@@ -285,7 +281,6 @@ describe('the CLI (npx tsx src/cli.ts)', () => {
       expect(result.status, result.stderr).toBe(0)
       expect(result.stdout).toBe(listProblems(catalog))
     },
-    CLI_TIMEOUT,
   )
 
   it(
@@ -296,6 +291,5 @@ describe('the CLI (npx tsx src/cli.ts)', () => {
       expect(result.stderr).toContain("vitest-kernel-bench: unknown command 'start'")
       expect(result.stderr).toContain('vitest-kernel-bench init <problem> [file.cu] [--dtype <dtype>]')
     },
-    CLI_TIMEOUT,
   )
 })

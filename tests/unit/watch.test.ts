@@ -62,17 +62,13 @@ describe('cudaSourcesNamedBy', () => {
   })
 })
 
-/** Resolves when `check` holds, polling; rejects after `timeoutMs`. */
-async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const start = Date.now()
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+/** Resolves when `check` holds, polling: how long that takes depends on the machine's load, so only the test's backstop limits it. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 50))
 }
 
 describe('watch mode', () => {
-  it('re-runs the test file that names a .cu file when it changes, and only that one', { timeout: 60_000 }, async () => {
+  it('re-runs the test file that names a .cu file when it changes, and only that one', async () => {
     const root = project({
       'kernels/add.cu': '// v1\n',
       'kernels/other.cu': '// v1\n',
@@ -94,13 +90,13 @@ describe('watch mode', () => {
       { stdout: quiet, stderr: quiet },
     )
     try {
-      await until(() => runs.length === 1, 'the first run')
+      await until(() => runs.length === 1)
       expect(runs[0]).toEqual(['no-kernel.test.ts', 'uses-kernel.test.ts'])
 
       // A .cu file no test names changes nothing; the one a test names re-runs that test alone.
       fs.writeFileSync(path.join(root, 'kernels/other.cu'), '// v2\n')
       fs.writeFileSync(path.join(root, 'kernels/add.cu'), '// v2\n')
-      await until(() => runs.length === 2, 'a re-run')
+      await until(() => runs.length === 2)
       expect(runs[1]).toEqual(['uses-kernel.test.ts'])
     } finally {
       await vitest.close()
