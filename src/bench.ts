@@ -156,7 +156,7 @@ async function referencePlan(problem: Problem, dtype: Dtype, build: BuildSetting
   if (reference.kind === 'gemm') return { kind: 'gemm', dtype }
   const entry = reference.entry ?? 'reference'
   const library = await compileReference(reference.file, cPrototype(problem.signature, dtype, entry), dtype, build)
-  return { kind: 'library', target: { library: library.path, entry, params: koffiParams(problem.signature) } }
+  return { kind: 'library', target: { library: library.path, source: reference.file, entry, params: koffiParams(problem.signature) } }
 }
 
 class SolutionNotFoundError extends SourceError {}
@@ -197,7 +197,7 @@ async function solutionTarget(
     flags,
     ...build,
   })
-  return { library: compiled.path, entry: 'solution', params: koffiParams(problem.signature) }
+  return { library: compiled.path, source: file, entry: 'solution', params: koffiParams(problem.signature) }
 }
 
 /**

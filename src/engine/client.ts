@@ -1,7 +1,11 @@
 // The worker's side of the device host: starts it, sends it cases (and once each a request to measure the GPU's
 // ceilings and its calibration), and replaces it when it dies (a CUDA fault, a crash in a solution's host code) or
-// hangs (killed after the case timeout). One host per worker and GPU.
+// hangs (killed after the case timeout). One host per worker and GPU at a time, and one host process per solution:
+// a case of another solution library goes to a fresh process, so nothing a solution did to its process or its CUDA
+// context (state changed when its library loaded, limits, memory or work left behind, patched code) is there when
+// another solution runs.
 import { fork, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -33,6 +37,15 @@ interface Pending {
  */
 const STILL_WARM_MS = 5000
 
+/** A retired host exits as soon as it holds the GPU lock; one that has not after this long is killed. */
+const RETIRE_GRACE_MS = 10_000
+
+/** Which solution a case calls: a host process serves one for its whole life. */
+function solutionKey(plan: CasePlan): string {
+  const target = plan.solution
+  return 'module' in target ? `module ${target.module}` : `library ${target.library}`
+}
+
 export class DeviceHost {
   private child?: ChildProcess
   private status?: Promise<HostStatus>
@@ -44,6 +57,8 @@ export class DeviceHost {
   private sanitizerLog?: { file: string; read: number }
   private measuredCeilings?: Promise<CeilingsOutcome>
   private measuredCalibration?: Promise<CalibrationOutcome>
+  /** The solution the current host process has loaded, once it ran a case. */
+  private tenant?: string
 
   constructor(readonly config: HostConfig) {}
 
@@ -66,8 +81,8 @@ export class DeviceHost {
         if (message.type === 'ready') resolve({ available: true, device: message.device, arch: message.arch, gpus: message.gpus })
         else if (message.type === 'init-failed') resolve({ available: false, reason: message.reason, noGpu: message.noGpu })
         else if (this.pending?.id === message.id) {
-          // A host that lost its context exits right after this message: the next case must not be sent to it.
-          if (message.outcome.status === 'error' && message.outcome.contextLost) this.detach(child)
+          // A host that lost its context, or whose solution changed its state, exits right after this message: the next case must not be sent to it.
+          if (message.outcome.status === 'error' && message.outcome.hostExits) this.detach(child)
           this.settle(message.outcome)
         }
       })
@@ -123,9 +138,32 @@ export class DeviceHost {
     pending.resolve(this.withSanitizerReport(outcome))
   }
 
-  /** Runs one case; never rejects: faults, crashes and timeouts come back as error outcomes. */
-  run(plan: CasePlan): Promise<CaseOutcome> {
+  /**
+   * Runs one case, in a fresh host process if the current one has run another solution; never rejects: faults,
+   * crashes and timeouts come back as error outcomes.
+   */
+  async run(plan: CasePlan): Promise<CaseOutcome> {
+    const tenant = solutionKey(plan)
+    if (this.tenant !== undefined && this.tenant !== tenant) await this.retire()
+    this.tenant = tenant
     return this.send<CaseOutcome>((id) => ({ type: 'run', id, plan }), `case '${plan.caseName}'`, plan.options.caseTimeoutMs)
+  }
+
+  /**
+   * Ends the current host process and waits for it to be gone: it tears its context down holding the GPU lock
+   * (host.ts), so nothing of it, work its solution left running included, overlaps the next host's cases.
+   */
+  private async retire(): Promise<void> {
+    const child = this.child
+    if (!child) return
+    this.detach(child)
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = once(child, 'exit')
+    const killer = setTimeout(() => child.kill('SIGKILL'), RETIRE_GRACE_MS)
+    if (child.connected) child.disconnect()
+    else child.kill()
+    await exited
+    clearTimeout(killer)
   }
 
   /**
@@ -179,6 +217,7 @@ export class DeviceHost {
     if (this.child !== child) return
     this.child = undefined
     this.status = undefined
+    this.tenant = undefined
   }
 
   close(): void {

@@ -1,6 +1,7 @@
 // The GPU resources a device host keeps between cases: the harness library, loaded solutions, the L2 flush buffer,
 // padding matrices, the spin flag, timing events, NVML, the CUPTI shims and whether the global warmup has run. What is done
 // with them is the measurement protocol's business (measure.ts, timed-iteration.ts).
+import path from 'node:path'
 import koffi, { type LibraryHandle } from 'koffi'
 import * as cuda from '../native/cuda.js'
 import { Cupti } from '../native/cupti.js'
@@ -8,6 +9,8 @@ import { Harness } from '../native/harness.js'
 import { NvmlDevice } from '../native/nvml.js'
 import { RangeProfiler } from '../native/range-profiler.js'
 import { loadTsSolution, type LoadedTsSolution } from '../ts-solution.js'
+import { CodeIntegrity } from './code-integrity.js'
+import { checkState, readState, type HarnessState } from './device-state.js'
 import type { CallTarget, MeasuredOn, ModuleTarget } from './messages.js'
 
 type NativeFunction = (...args: unknown[]) => unknown
@@ -39,6 +42,10 @@ export class DeviceSession {
   private cuptiShim?: Cupti
   private rangeProfilerShim?: RangeProfiler
   private scratchWords?: cuda.DevicePtr
+  /** The device state the protocol relies on, as the harness set it up, before any solution was loaded. */
+  private readonly harnessState: HarnessState
+  /** The process's code and built-ins before any solution ran. */
+  private readonly integrity: CodeIntegrity
 
   /** Call cuda.setDevice(info.index) first. `warm`: the GPU was busy a moment ago, so skip the global warmup. */
   constructor(
@@ -56,6 +63,21 @@ export class DeviceSession {
       this.nvmlError = (error as Error).message
     }
     this.maxSmClockMHz = this.nvml?.maxSmClockMHz() ?? this.info.maxSmClockMHz
+    this.harnessState = readState()
+    this.integrity = new CodeIntegrity()
+  }
+
+  /** Fails the case (and retires this host) when code or built-ins of this process were changed since it started. */
+  checkIntegrity(who: string, when: string): void {
+    this.integrity.check(who, when)
+  }
+
+  /**
+   * Fails the case (and retires this host) when the device state differs from the harness's: `who` ran since the
+   * last check, and `when` says where in the case this one is.
+   */
+  checkState(who: string, when: string): void {
+    checkState(this.harnessState, who, when)
   }
 
   driverVersion(): string | undefined {
@@ -82,6 +104,8 @@ export class DeviceSession {
       if (!lib) {
         lib = koffi.load(target.library)
         this.libraries.set(target.library, lib)
+        this.integrity.allowOwnCode(target.library)
+        this.settleAfterLoad(`the library built from ${path.basename(target.source ?? target.library)}`)
       }
       fn = lib.func(target.entry, 'void', target.params) as NativeFunction
       this.functions.set(key, fn)
@@ -112,9 +136,20 @@ export class DeviceSession {
     if (!loaded) {
       loaded = await loadTsSolution(target.module, this.info)
       this.modules.set(target.module, loaded)
+      this.settleAfterLoad(`the module ${path.basename(target.module)}`)
     }
     const solution = loaded
     return (...args) => solution.call(args as Array<bigint | number>)
+  }
+
+  /**
+   * What code ran when it was loaded (static constructors, a module's top level) may have started GPU work or
+   * changed the device state: the work is waited for, the state checked, before anything of the case runs.
+   */
+  private settleAfterLoad(what: string): void {
+    cuda.synchronize()
+    this.checkState(`${what}, when it was loaded,`, 'right after loading it')
+    this.checkIntegrity(`${what}, when it was loaded,`, 'right after loading it')
   }
 
   /** Timing events, created once and reused: the first `count` of them. */

@@ -5,6 +5,8 @@ import * as cuda from '../native/cuda.js'
 import { measureCalibration } from './calibration.js'
 import { measureCeilings } from './ceilings.js'
 import type { DeviceSession } from './device-session.js'
+import { TamperingDetected } from './code-integrity.js'
+import { DeviceStateChanged } from './device-state.js'
 import { contextLost, runCase } from './measure.js'
 import type { ErrorOutcome, GpuListing, HostMessage, HostRequest } from './messages.js'
 import { lockGpu, openSession, type HostConfig } from './open-session.js'
@@ -84,16 +86,19 @@ const REPLY_TYPE = { run: 'result', ceilings: 'ceilings', calibrate: 'calibratio
 /** One request at a time: the worker sends the next only after this one's answer. */
 async function handle(session: DeviceSession, request: HostRequest): Promise<void> {
   const release = lockGpu(session.info.pciBusId, config.device)
-  let lost = false
+  let exits = false
   try {
     send(await answer(session, request))
   } catch (error) {
     const e = error as Error
-    lost = contextLost(error)
-    const outcome: ErrorOutcome = { status: 'error', errorName: e.name, message: e.message, contextLost: lost }
+    // A lost context cannot run anything more; a changed state is not the harness's any more: a fresh host starts
+    // from the harness's state again.
+    exits = contextLost(error) || error instanceof DeviceStateChanged || error instanceof TamperingDetected
+    const outcome: ErrorOutcome = { status: 'error', errorName: e.name, message: e.message, hostExits: exits }
     send({ type: REPLY_TYPE[request.type], id: request.id, outcome })
   } finally {
+    // Exiting tears the context down, GPU work too (and whatever the solution left running): holding the lock.
+    if (exits) process.exit(1)
     release()
   }
-  if (lost) process.exit(1)
 }

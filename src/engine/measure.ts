@@ -44,6 +44,7 @@ function warmUp(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, ca
   for (let i = 0; i < plan.options.warmupRuns; i++) {
     fillInputs(session, plan, buffers, nextDraw())
     call()
+    session.checkState('solution()', 'after an untimed warm-up call')
   }
   cuda.synchronize()
 }
@@ -119,6 +120,8 @@ export function contextLost(error: unknown): boolean {
 export function runCase(session: DeviceSession, plan: CasePlan, solution: (...args: unknown[]) => unknown): CaseOutcome {
   const options = plan.options
   const timed = plan.mode === 'bench' && !options.disableTiming
+  // Whatever ran since the last case (a host thread of the solution's) must have left the harness's state too.
+  session.checkState("the solution's code", 'before the case started')
   // Before allocating: the warmup's matrices must not compete with a large case for memory.
   if (timed) globalWarmup(session, options)
   const buffers = allocate(session, plan)
@@ -136,6 +139,8 @@ export function runCase(session: DeviceSession, plan: CasePlan, solution: (...ar
     warmUp(session, plan, buffers, call, nextDraw)
     const timing = time(session, plan, buffers, call, nextDraw)
     outputs = verify('after timing (fresh inputs)')
+    // The samples were taken by this process's code: it must still be the code the host started with.
+    session.checkIntegrity('the solution', 'after timing the case')
     return { status: 'ok', outputs, timing, verificationSkipped: options.skipVerification }
   } catch (error) {
     if (error instanceof WrongAnswer) return { status: 'wrong', message: error.message, outputs: error.outputs }

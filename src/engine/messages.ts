@@ -17,6 +17,8 @@ export type ArgPlan =
 /** A function in a compiled library, with the koffi parameter types derived from the signature. */
 export interface CallTarget {
   library: string
+  /** The source it was compiled from, for messages (the library is named by a hash in the cache). */
+  source?: string
   entry: string
   params: string[]
 }
@@ -78,7 +80,8 @@ export interface VerifiedOutput {
 }
 
 /** A request the device host could not answer: a fault, a timeout, a crash. */
-export type ErrorOutcome = { status: 'error'; errorName: string; message: string; contextLost?: boolean }
+/** `hostExits`: the device host exits after this answer (its context is lost, or a solution changed what it measures in). */
+export type ErrorOutcome = { status: 'error'; errorName: string; message: string; hostExits?: boolean }
 
 export type CaseOutcome =
   | { status: 'ok'; outputs: VerifiedOutput[]; timing?: TimingResult; verificationSkipped: boolean }

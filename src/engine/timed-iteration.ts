@@ -19,7 +19,7 @@ import { bytesOfBuffer, fillInputs, type CaseBuffers } from './buffers.js'
 import type { DeviceSession } from './device-session.js'
 import type { CasePlan } from './messages.js'
 import { auditCalls, screenBatch, type IterationRecord, type ScreenedBatch } from './sample-screen.js'
-import { checkCall, checkNoPersistingL2, digestInputs } from './verify.js'
+import { checkCall, digestInputs } from './verify.js'
 
 /** Calls the solution once on the case's buffers. */
 export type SolutionCall = () => void
@@ -64,14 +64,14 @@ export interface TimedIterations {
  * What happens around every timed call besides timing it: one call picked at random, in batches drawn at random, has
  * its outputs copied aside and its inputs digested right after its window; the batch's end checks them against the
  * reference on the same draw of inputs. The copy comes after the call returns, so no call can tell whether it is the
- * one checked. And no call may leave persisting L2 behind.
+ * one checked. And no call may change the device state the harness measures in (device-state.ts), checked absolutely
+ * after every call: the state a call finds is the harness's, whatever ran before it.
  */
 class CallChecks {
   checked = 0
   /** Wall time spent checking picked calls so far. */
   spentMs = 0
   private picked?: number
-  private readonly persistingAllowed = cuda.persistingL2Bytes()
   private lastCheckEnd = performance.now()
   private lastCheckMs = 0
 
@@ -101,7 +101,7 @@ class CallChecks {
       digestInputs(this.session, this.buffers, 1)
       this.picked = draw
     }
-    checkNoPersistingL2(this.persistingAllowed)
+    this.session.checkState('solution()', 'after a timed call')
   }
 
   /** After the batch has finished on the GPU. */
@@ -171,14 +171,15 @@ function eventIterations(timed: TimedCase): TimedIterations {
       'solution() waits for the GPU (it synchronizes or copies to the host), which a spin kernel holding the stream ' +
       'turns into a stall: padded with a matmul instead'
   }
-  const graph = options.timing === 'graph' ? captureGraph(solution, options.graphBatch) : undefined
+  let coverMs = measureCover(timed, padding)
+  // Captured last: nothing that can throw comes between the capture and the dispose() that destroys it.
+  const graph = options.timing === 'graph' ? captureGraph(session, solution, options.graphBatch) : undefined
   const invoke: SolutionCall = graph === undefined ? solution : () => cuda.graphLaunch(graph)
   const callsPerSample = graph === undefined ? 1 : options.graphBatch
   const audit = options.timing === 'events' && options.auditStreams ? auditAvailable(session) : undefined
   const auditor = typeof audit === 'object' ? audit : undefined
   let auditing = false
   let auditedCalls = 0
-  let coverMs = measureCover(timed, padding)
   let pending: Array<{ draw: number; events: [bigint, bigint, bigint]; hostMs: number; callHostMs: number }> = []
   // The case's screened records under the current padding: what is usual for its host times.
   let screened: IterationRecord[] = []
@@ -234,6 +235,7 @@ function eventIterations(timed: TimedCase): TimedIterations {
         try {
           auditBatch(auditor!, pending.map((p) => p.draw))
         } finally {
+          auditing = false
           auditor!.stop()
         }
         auditedCalls += pending.length
@@ -260,6 +262,12 @@ function eventIterations(timed: TimedCase): TimedIterations {
       return screen
     },
     dispose() {
+      // A batch that threw while audited (a refused call, a failed check) left CUPTI tracing on: the next case
+      // would be timed under it.
+      if (auditing) {
+        auditing = false
+        auditor!.stop()
+      }
       if (graph !== undefined) cuda.graphExecDestroy(graph)
     },
   }
@@ -436,6 +444,7 @@ function solutionWaitsForGpu({ session, plan, buffers, solution, nextDraw }: Tim
     release(session)
   }
   cuda.synchronize()
+  session.checkState('solution()', 'after the untimed call that tests whether it waits for the GPU')
   return spinTimedOut(session)
 }
 
@@ -449,10 +458,13 @@ function measureCover(timed: TimedCase, padding: MeasureOptions['padding']): num
   let fastest = Infinity
   for (let i = 0; i < COVER_REPETITIONS; i++) {
     hold(session, BATCH_SPIN_TIMEOUT_NS)
-    cuda.eventRecord(start)
-    queuePreWindow(timed, padding, nextDraw())
-    cuda.eventRecord(end)
-    release(session)
+    try {
+      cuda.eventRecord(start)
+      queuePreWindow(timed, padding, nextDraw())
+      cuda.eventRecord(end)
+    } finally {
+      release(session)
+    }
     cuda.synchronize()
     fastest = Math.min(fastest, cuda.eventElapsedMs(start, end))
   }
@@ -463,9 +475,10 @@ function measureCover(timed: TimedCase, padding: MeasureOptions['padding']): num
  * Captures `calls` back-to-back calls into a CUDA graph on the per-thread default stream (solutions are compiled
  * with `--default-stream per-thread` in graph mode, because the legacy stream cannot be captured).
  */
-function captureGraph(solution: SolutionCall, calls: number): cuda.GraphExecHandle {
+function captureGraph(session: DeviceSession, solution: SolutionCall, calls: number): cuda.GraphExecHandle {
+  let graph: cuda.GraphExecHandle
   try {
-    return cuda.captureGraph(cuda.PER_THREAD_STREAM, () => {
+    graph = cuda.captureGraph(cuda.PER_THREAD_STREAM, () => {
       for (let i = 0; i < calls; i++) solution()
     })
   } catch (error) {
@@ -475,6 +488,13 @@ function captureGraph(solution: SolutionCall, calls: number): cuda.GraphExecHand
         "use timing 'events' or 'cupti' otherwise.",
     )
   }
+  try {
+    session.checkState('solution()', 'after capturing its calls into a CUDA graph')
+  } catch (error) {
+    cuda.graphExecDestroy(graph)
+    throw error
+  }
+  return graph
 }
 
 /** Runs `fn` with its GPU work tagged `id` for CUPTI. */

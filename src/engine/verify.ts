@@ -21,11 +21,6 @@ export class InputWrittenError extends Error {
   override name = 'InputWritten'
 }
 
-/** A solution set aside persisting L2, whose lines survive the flush between timed calls. */
-export class PersistingL2Error extends Error {
-  override name = 'PersistingL2'
-}
-
 export function runReference(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers): void {
   const reference = plan.reference
   const args = buffers.referenceArgs
@@ -48,21 +43,6 @@ export function digestInputs(session: DeviceSession, buffers: CaseBuffers, slot:
 /** Fills outputs with NaN so an element the solution never writes cannot pass as correct. */
 export function poisonOutputs(session: DeviceSession, buffers: CaseBuffers): void {
   for (const { got } of buffers.outputs) session.harness.poison(got.ptr, got.count, got.dtype)
-}
-
-/**
- * Raises when a call left more persisting L2 set aside than there was before the case (`allowedBytes`): such lines
- * are not evicted by the flush, so every later call would start on a warm cache.
- */
-export function checkNoPersistingL2(allowedBytes: number): void {
-  const bytes = cuda.persistingL2Bytes()
-  if (bytes > allowedBytes) {
-    throw new PersistingL2Error(
-      `solution() set aside ${bytes} bytes of L2 for persisting accesses (cudaLimitPersistingL2CacheSize): lines in ` +
-        'that carve-out survive the L2 flush between timed calls, so later calls would run on a warm cache. Reset the ' +
-        'limit to 0 before solution() returns, or drop the access-policy window.',
-    )
-  }
 }
 
 function describeBad(plan: CasePlan, outputs: VerifiedOutput[]): string[] {
@@ -127,7 +107,6 @@ export function verifyCall(
   draw: number,
   when: string,
 ): VerifiedOutput[] {
-  const persistingBefore = cuda.persistingL2Bytes()
   fillInputs(session, plan, buffers, draw)
   poisonOutputs(session, buffers)
   // A solution's own non-blocking streams do not wait for the legacy stream: the inputs must be there first.
@@ -135,6 +114,6 @@ export function verifyCall(
   call()
   digestInputs(session, buffers, 1)
   cuda.synchronize()
-  checkNoPersistingL2(persistingBefore)
+  session.checkState('solution()', `after the verified call ${when}`)
   return checkCall(session, plan, buffers, draw, 'got', when)
 }

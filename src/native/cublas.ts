@@ -44,7 +44,7 @@ let bindings: Bindings | undefined
 const handles: Partial<Record<MathMode, bigint>> = {}
 
 function cublas(): Bindings {
-  bindings ??= bind()
+  bindings ??= Object.freeze(bind())
   return bindings
 }
 

@@ -58,6 +58,10 @@ function bind() {
     memcpyToHost: lib.func('int cudaMemcpy(_Out_ uint8_t *dst, const void *src, size_t count, int kind)'),
     memcpyAsync: lib.func('int cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, void *stream)'),
     deviceGetLimit: lib.func('int cudaDeviceGetLimit(_Out_ size_t *value, int limit)'),
+    deviceSetLimit: lib.func('int cudaDeviceSetLimit(int limit, size_t value)'),
+    ctxResetPersistingL2Cache: lib.func('int cudaCtxResetPersistingL2Cache()'),
+    getDevice: lib.func('int cudaGetDevice(_Out_ int *device)'),
+    getDeviceFlags: lib.func('int cudaGetDeviceFlags(_Out_ unsigned int *flags)'),
     memsetAsync: lib.func('int cudaMemsetAsync(void *ptr, int value, size_t count, void *stream)'),
     deviceSynchronize: lib.func('int cudaDeviceSynchronize()'),
     getLastError: lib.func('int cudaGetLastError()'),
@@ -76,9 +80,10 @@ function bind() {
 type Bindings = ReturnType<typeof bind>
 let bindings: Bindings | undefined
 
-/** Loads libcudart on first use, so that importing this module never fails on a machine without CUDA. */
+/** Loads libcudart on first use, so that importing this module never fails on a machine without CUDA. Frozen: a
+ * TypeScript solution that imports this module cannot swap the functions the harness times with. */
 export function cudart(): Bindings {
-  bindings ??= bind()
+  bindings ??= Object.freeze(bind())
   return bindings
 }
 
@@ -227,6 +232,32 @@ const LIMIT_PERSISTING_L2_CACHE_SIZE = 0x06
 /** Bytes of L2 set aside for persisting accesses: non-zero once code asks for a carve-out. */
 export function persistingL2Bytes(): number {
   return Number(out((s: number[]) => cudart().deviceGetLimit(s, LIMIT_PERSISTING_L2_CACHE_SIZE), 'cudaDeviceGetLimit', 0))
+}
+
+/** Gives back the persisting-L2 carve-out and turns every persisting line back into a normal one. */
+export function resetPersistingL2(bytes = 0): void {
+  check(cudart().deviceSetLimit(LIMIT_PERSISTING_L2_CACHE_SIZE, bytes), 'cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize)')
+  check(cudart().ctxResetPersistingL2Cache(), 'cudaCtxResetPersistingL2Cache')
+}
+
+/** The device the calling thread's CUDA runtime calls go to. */
+export function currentDevice(): number {
+  return out((s: number[]) => cudart().getDevice(s), 'cudaGetDevice', 0)
+}
+
+/** The current device's flags (cudaSetDeviceFlags: how synchronizations wait, mapped memory, local memory). */
+export function deviceFlags(): number {
+  return out((s: number[]) => cudart().getDeviceFlags(s), 'cudaGetDeviceFlags', 0)
+}
+
+/** Reads and clears the error that the last failed runtime call on this thread left behind (0 when none). */
+export function takeLastError(): number {
+  return cudart().getLastError() as number
+}
+
+/** cudaGetErrorName of a status. */
+export function errorName(status: number): string {
+  return cudart().getErrorName(status) as string
 }
 
 export function memsetAsync(ptr: DevicePtr, value: number, bytes: number, stream: StreamHandle = LEGACY_STREAM): void {

@@ -75,7 +75,7 @@ let bindings: Bindings | undefined
 
 /** Loads libcuda on first use, so that importing this module never fails on a machine without a driver. */
 function driver(): Bindings {
-  bindings ??= bind()
+  bindings ??= Object.freeze(bind())
   return bindings
 }
 
@@ -241,9 +241,14 @@ export function dim3(value: Dim3, what: string): [number, number, number] {
 
 // ---- Modules and kernels ----------------------------------------------------------------------------------
 
+/** The CUcontext current on this thread, or 0n when there is none. */
+export function contextOnThread(): bigint {
+  return out((slot) => driver().ctxGetCurrent(slot), 'cuCtxGetCurrent')
+}
+
 /** The CUcontext current on this thread: the one the CUDA runtime made current for the selected device. */
 export function currentContext(): bigint {
-  const context = out((slot) => driver().ctxGetCurrent(slot), 'cuCtxGetCurrent')
+  const context = contextOnThread()
   if (!context) throw new Error('no current CUDA context: select the device with the CUDA runtime (cudaSetDevice) first')
   return context
 }

@@ -81,7 +81,7 @@ let bindings: Bindings | undefined
 
 /** Loads libnvrtc on first use, so that importing this module never fails on a machine without it. */
 function nvrtc(): Bindings {
-  bindings ??= bind()
+  bindings ??= Object.freeze(bind())
   return bindings
 }
 

@@ -60,7 +60,9 @@ describe.skipIf(!gpu.available)(`integrity on the GPU${gpu.available ? '' : ` (s
 
   it('refuses a persisting-L2 carve-out, which would survive the flush', async () => {
     const message = failureMessage(await bench({ solution: hostile('persisting_l2'), cases: size(20) }))
-    expect(message).toMatch(/PersistingL2: solution\(\) set aside \d+ bytes of L2 for persisting accesses/)
+    expect(message).toMatch(
+      /DeviceStateChanged: solution\(\) changed the device state the harness measures in \(found after the verified call before timing\):\n- \d+ bytes of L2 are set aside for persisting accesses/,
+    )
   })
 
   describe('work the timer does not see', () => {

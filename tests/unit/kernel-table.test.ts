@@ -78,7 +78,7 @@ const FAULT: CaseOutcome = {
   status: 'error',
   errorName: 'CudaError',
   message: 'cudaErrorIllegalAddress: an illegal memory access was encountered',
-  contextLost: true,
+  hostExits: true,
 }
 
 // One timed case near the roofline, one short noisy case with throttled samples dropped, one wrong, one fault.
