@@ -5,11 +5,11 @@
 //   anonymous copies of the file's pages (copy-on-write); Linux counts those per mapping in /proc/self/smaps
 //   ("Anonymous"; "Private_Dirty" would also count a file just written, such as a freshly compiled library). No
 //   executable mapping of a file other than the solution's own library may gain any.
-// - JavaScript: the built-in functions the harness calls (Array, Math, typed arrays, performance, process.send, koffi)
-//   must be the same function objects, so a TypeScript solution cannot replace them.
+// - JavaScript: the built-in functions the harness calls (Array, Math, typed arrays, performance, process.send) must
+//   be the same function objects, so a TypeScript solution cannot replace them. (koffi's exports replace themselves
+//   when it first loads its native part; the harness's bindings of CUDA are frozen objects instead.)
 // What stays possible for a determined native solution is said in the README ("What the harness defends against").
 import fs from 'node:fs'
-import koffi from 'koffi'
 
 /** A solution rewrote code or built-ins of the process that times it; the device host is replaced after it. */
 export class TamperingDetected extends Error {
@@ -89,7 +89,6 @@ function builtIns(): BuiltIn[] {
     ['performance', performance],
     ['Performance.prototype', Object.getPrototypeOf(performance) as object],
     ['process', process, ['send', 'hrtime', 'nextTick', 'emit', 'on', 'once', 'exit']],
-    ['koffi', koffi],
   ]
 }
 

@@ -120,7 +120,9 @@ export function contextLost(error: unknown): boolean {
 export function runCase(session: DeviceSession, plan: CasePlan, solution: (...args: unknown[]) => unknown): CaseOutcome {
   const options = plan.options
   const timed = plan.mode === 'bench' && !options.disableTiming
-  // Whatever ran since the last case (a host thread of the solution's) must have left the harness's state too.
+  // Whatever ran since the last case (a host thread of the solution's) must have left the harness's state too, and
+  // any GPU work it left running ends before the case starts.
+  cuda.synchronize()
   session.checkState("the solution's code", 'before the case started')
   // Before allocating: the warmup's matrices must not compete with a large case for memory.
   if (timed) globalWarmup(session, options)
