@@ -37,6 +37,12 @@ interface Pending {
  */
 const STILL_WARM_MS = 5000
 
+/** A host process and what it said when it started. */
+interface Spawned {
+  child: ChildProcess
+  status: Promise<HostStatus>
+}
+
 /** A retired host exits as soon as it holds the GPU lock; one that has not after this long is killed. */
 const RETIRE_GRACE_MS = 10_000
 
@@ -59,24 +65,46 @@ export class DeviceHost {
   private measuredCalibration?: Promise<CalibrationOutcome>
   /** The solution the current host process has loaded, once it ran a case. */
   private tenant?: string
+  /**
+   * The host process the next solution will run in, started while the current one works, so that a new solution
+   * does not wait for a process to start (its context is created between two cases, under the GPU lock).
+   */
+  private spare?: Spawned
 
   constructor(readonly config: HostConfig) {}
 
-  /** Starts the host if needed and says whether a GPU is usable, and which. */
+  /** Starts the host if needed (or takes the spare) and says whether a GPU is usable, and which. */
   ready(): Promise<HostStatus> {
-    this.status ??= this.spawn()
+    if (!this.status) {
+      const spare = this.spare
+      this.spare = undefined
+      const { child, status } = spare && spare.child.exitCode === null && spare.child.signalCode === null ? spare : this.spawn(this.gpuWarm())
+      this.child = child
+      this.status = status
+    }
     return this.status
   }
 
-  private spawn(): Promise<HostStatus> {
+  /** Starts the spare host once the current one is up (not in sanitize mode, where each host is a slow start). */
+  private prepareSpare(): void {
+    if (this.spare || this.config.sanitizer || !this.status) return
+    // Cold: whether the GPU is still warm is known only when a case is sent to it (the run request says).
+    void this.status.then((status) => {
+      if (status.available && !this.spare) this.spare = this.spawn(false)
+    })
+  }
+
+  private gpuWarm(): boolean {
+    return this.lastCaseEnd !== undefined && Date.now() - this.lastCaseEnd < STILL_WARM_MS
+  }
+
+  private spawn(warm: boolean): Spawned {
     const { file, execArgv } = engineProcess('host')
-    const warm = this.lastCaseEnd !== undefined && Date.now() - this.lastCaseEnd < STILL_WARM_MS
     const child = fork(file, [JSON.stringify(this.config), warm ? 'warm' : 'cold'], {
       ...this.launcher(execArgv),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
-    this.child = child
-    return new Promise<HostStatus>((resolve) => {
+    const status = new Promise<HostStatus>((resolve) => {
       child.on('message', (message: HostMessage) => {
         if (message.type === 'ready') resolve({ available: true, device: message.device, arch: message.arch, gpus: message.gpus })
         else if (message.type === 'init-failed') resolve({ available: false, reason: message.reason, noGpu: message.noGpu })
@@ -104,6 +132,7 @@ export class DeviceHost {
         }
       })
     })
+    return { child, status }
   }
 
   /** Node itself, or in sanitize mode node under compute-sanitizer's memcheck with a log file of its own. */
@@ -146,7 +175,9 @@ export class DeviceHost {
     const tenant = solutionKey(plan)
     if (this.tenant !== undefined && this.tenant !== tenant) await this.retire()
     this.tenant = tenant
-    return this.send<CaseOutcome>((id) => ({ type: 'run', id, plan }), `case '${plan.caseName}'`, plan.options.caseTimeoutMs)
+    const outcome = this.send<CaseOutcome>((id) => ({ type: 'run', id, plan, gpuWarm: this.gpuWarm() }), `case '${plan.caseName}'`, plan.options.caseTimeoutMs)
+    this.prepareSpare()
+    return outcome
   }
 
   /**
@@ -220,8 +251,13 @@ export class DeviceHost {
     this.tenant = undefined
   }
 
+  /** Ends the host processes; each tears its context down holding the GPU lock (host.ts), as a retired one does. */
   close(): void {
-    this.child?.kill()
+    for (const child of [this.spare?.child, this.child]) {
+      if (child?.connected) child.disconnect()
+      else child?.kill()
+    }
+    this.spare = undefined
     if (this.child) this.detach(this.child)
   }
 }

@@ -76,6 +76,7 @@ async function answer(session: DeviceSession, request: HostRequest): Promise<Hos
   if (request.type === 'calibrate') {
     return { type: 'calibration', id: request.id, outcome: { status: 'ok', record: measureCalibration(session) } }
   }
+  if (request.gpuWarm) session.warmedUp = true
   const solution = await session.solution(request.plan.solution)
   return { type: 'result', id: request.id, outcome: runCase(session, request.plan, solution) }
 }

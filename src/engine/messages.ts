@@ -187,7 +187,8 @@ export interface Calibration extends GpuRecord {
 export type CalibrationOutcome = RecordOutcome<Calibration>
 
 export type HostRequest =
-  | { type: 'run'; id: number; plan: CasePlan }
+  /** `gpuWarm`: the GPU was busy a moment ago, so a host that has not run the global warmup may skip it. */
+  | { type: 'run'; id: number; plan: CasePlan; gpuWarm: boolean }
   /** Measure the ceilings; `options` gives the global warmup that precedes them. */
   | { type: 'ceilings'; id: number; options: MeasureOptions }
   /** Time the calibration kernels in every timing mode (the default protocol, warmup included). */
