@@ -17,7 +17,7 @@ export interface BenchEntry {
   result: KernelBenchResult
 }
 
-/** ok: nothing to say; flagged: a figure to distrust (SOL over 100%, noise, throttling, no verification); failed. */
+/** ok: nothing to say; flagged: a figure to distrust (caseFlags in kernel-table.ts says when); failed. */
 export type CaseStatus = 'ok' | 'flagged' | 'failed'
 
 export interface CasePoint {
@@ -36,19 +36,13 @@ export function benchEntries(sources: readonly ReportSource[]): BenchEntry[] {
   )
 }
 
-function caseReasons(result: KernelBenchResult, c: CaseResult, f: CaseFigures | undefined): { status: CaseStatus; reasons: string[] } {
+function caseReasons(c: CaseResult, f: CaseFigures | undefined): { status: CaseStatus; reasons: string[] } {
   const o = c.outcome
   if (o.status === 'wrong') return { status: 'failed', reasons: ['wrong answer'] }
   if (o.status === 'error') return { status: 'failed', reasons: [o.errorName] }
   const failed = [...(c.verdict?.fails ? [c.verdict.message] : []), ...(c.verdict?.floors ?? [])]
   if (failed.length > 0) return { status: 'failed', reasons: failed }
-  const flagged = [
-    ...((f?.roofline?.solPercent ?? 0) > 100 ? ['SOL above 100%: the measurement missed work or hit a warm cache'] : []),
-    ...(f && f.cv > result.options.targetCv ? [`noisy: CV above the target ${result.options.targetCv * 100}%`] : []),
-    ...(f?.droppedThrottled ? [`${f.droppedThrottled} throttled samples dropped`] : []),
-    ...(f?.droppedInterference ? [`${f.droppedInterference} samples dropped for a host stall or other GPU work`] : []),
-    ...(result.options.skipVerification ? ['verification skipped'] : []),
-  ]
+  const flagged = f?.flags.map((flag) => flag.reason) ?? []
   return { status: flagged.length > 0 ? 'flagged' : 'ok', reasons: flagged }
 }
 
@@ -57,7 +51,7 @@ export function casePoints(benches: readonly BenchEntry[]): CasePoint[] {
   return benches.flatMap((bench) =>
     bench.result.cases.map((c) => {
       const figures = caseFigures(bench.result, c)
-      return { bench, case: c, figures, ...caseReasons(bench.result, c, figures) }
+      return { bench, case: c, figures, ...caseReasons(c, figures) }
     }),
   )
 }
