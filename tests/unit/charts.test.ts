@@ -72,6 +72,10 @@ describe('the roofline charts', () => {
     expect(title('tiled sgemm · 8192x4096x8192')).toContain('failed: regression')
     expect(title('vector add (offset bug) · n = 2^22')).toContain('failed: wrong answer')
     expect(title('sgemm (unverified) · 4096x4096x4096')).toContain('flagged: verification skipped')
+    expect(title('sgemm (unverified) · 4096x4096x4096')).toContain('n 41 (dropped 6 throttled, 2 for a host stall or other GPU work) · CV ±0.70%, target 1.0% · stop: target-cv')
+    // A noise-stable stop above the target CV is a detail of the hover text, not a flag.
+    expect(title('vector add (offset bug) · n = 2^20')).toContain('n 214 · CV ±1.2%, target 1.0% · stop: noise-stable')
+    expect(title('vector add (offset bug) · n = 2^20')).not.toMatch(/flagged|failed/)
     const h200 = pointTitles(byId(rooflines, 'roofline-nvidia-h200-float32'))
     // Above the datasheet roofline a case fails (unless allowAboveRoofline): the chart marks it failed, saying why.
     expect(h200.some((t) => t.includes('failed: faster than this GPU can go'))).toBe(true)

@@ -1,6 +1,7 @@
 // What the charts draw, taken from one or more results files (a run's, or saved ones: shards, two GPUs): every
 // case with its figures and whether it failed or is flagged, and every bench with the file it came from. Pure.
 import type { CaseResult, KernelBenchResult } from '../../results.js'
+import { formatCv, formatFraction } from '../format.js'
 import { caseFigures, type CaseFigures } from '../kernel-table.js'
 import type { BenchRecord, ResultsFile } from '../json.js'
 
@@ -44,6 +45,20 @@ function caseReasons(c: CaseResult, f: CaseFigures | undefined): { status: CaseS
   if (failed.length > 0) return { status: 'failed', reasons: failed }
   const flagged = f?.flags.map((flag) => flag.reason) ?? []
   return { status: flagged.length > 0 ? 'flagged' : 'ok', reasons: flagged }
+}
+
+/**
+ * What a hover text says of every timed case, flagged or not: the samples kept, those dropped and why, the CV against
+ * its target and why timing stopped. A few dropped samples and a noise-stable stop are routine, so they are said here
+ * rather than flagged.
+ */
+export function sampleDetails(result: KernelBenchResult, f: CaseFigures): string {
+  const drops = [
+    ...(f.droppedThrottled ? [`${f.droppedThrottled} throttled`] : []),
+    ...(f.droppedInterference ? [`${f.droppedInterference} for a host stall or other GPU work`] : []),
+  ]
+  const dropped = drops.length > 0 ? ` (dropped ${drops.join(', ')})` : ''
+  return `n ${f.samples}${dropped} · CV ${formatCv(f.cv)}, target ${formatFraction(result.options.targetCv)} · stop: ${f.stopReason}`
 }
 
 /** Every case of every bench, in file and declaration order. */
