@@ -113,8 +113,9 @@ export interface Flag {
 
 /**
  * A stop by the time or iteration limit with a CV above this many times targetCv is flagged. A stop there means the
- * noise estimate was still moving (drift, clock steps); a CV within twice the target is within what one outlier or
- * one clock step adds to a few hundred samples, beyond it the spread is the kernel's or the machine's.
+ * noise estimate was still moving (drift, clock steps). Within twice the target, sampling stopped short of a spread
+ * close to the one asked for; beyond it the spread is the kernel's or the machine's, and the median may move between
+ * runs. A noise-stable stop above the target is not flagged: more samples would not have lowered its CV.
  */
 export const LIMIT_CV_FACTOR = 2
 /**
