@@ -47,3 +47,16 @@ export function geometricMean(values: readonly number[]): number {
   }
   return Math.exp(logSum / values.length)
 }
+
+/**
+ * The q-quantile (0 ≤ q ≤ 1) of values sorted ascending, interpolated linearly between the two nearest ranks (as
+ * numpy's default and R's type 7): the 0- and 1-quantiles are the least and the greatest value.
+ */
+export function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) throw new Error('quantile: no values')
+  if (!(q >= 0 && q <= 1)) throw new Error(`quantile: q must be in [0, 1], got ${q}`)
+  const h = (sorted.length - 1) * q
+  const lo = Math.floor(h)
+  const below = sorted[lo]!
+  return lo + 1 < sorted.length ? below + (h - lo) * (sorted[lo + 1]! - below) : below
+}

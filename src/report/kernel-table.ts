@@ -98,7 +98,63 @@ export interface CaseFigures {
   paddingFallback?: string
   /** The timing mode's calibrated offset, ms, when the median is within OFFSET_SHARE times it (the row is marked). */
   largeOffsetMs?: number
+  /** Why the figures are not to be trusted (caseFlags); empty for nearly every case of honest code. */
+  flags: Flag[]
 }
+
+/** What makes a timed case's figures ones to distrust: the charts draw it orange, the tables mark the cell. */
+export type FlagKind = 'sol' | 'noise' | 'dropped' | 'unverified'
+
+export interface Flag {
+  kind: FlagKind
+  /** In words, for a hover text or a note. */
+  reason: string
+}
+
+/**
+ * A stop by the time or iteration limit with a CV above this many times targetCv is flagged. A stop there means the
+ * noise estimate was still moving (drift, clock steps). Within twice the target, sampling stopped short of a spread
+ * close to the one asked for; beyond it the spread is the kernel's or the machine's, and the median may move between
+ * runs. A noise-stable stop above the target is not flagged: more samples would not have lowered its CV.
+ */
+export const LIMIT_CV_FACTOR = 2
+/**
+ * More than this share of the samples taken dropped (throttled, or screened for a host stall or other GPU work) is
+ * flagged. Routine host stalls cost a few percent (2 to 5 of 126 to 272 samples in the recorded H200 runs); past a
+ * tenth, the disturbance ran through the timing and the kept samples are those that escaped it, not a fair draw.
+ */
+export const DROPPED_SHARE = 0.1
+
+/** Samples dropped for throttling and for interference together (the tables' `n (-k)`). */
+export const droppedSamples = (f: Pick<CaseFigures, 'droppedThrottled' | 'droppedInterference'>): number => f.droppedThrottled + f.droppedInterference
+
+const isLimitStop = (reason: StopReason) => reason === 'max-time' || reason === 'max-iterations'
+
+/**
+ * The one rule for 'flagged' (charts, kernel table, Markdown): SOL above 100% of the datasheet roofline, a limit stop
+ * with the CV far above target, a large share of samples dropped, or verification skipped. A noise-stable stop and a
+ * few dropped samples are normal and stay details (the stop and n columns, the hover text).
+ */
+export function caseFlags(options: KernelBenchResult['options'], f: Omit<CaseFigures, 'flags'>): Flag[] {
+  const dropped = droppedSamples(f)
+  const taken = f.samples + dropped
+  const flags: Flag[] = []
+  if (f.roofline !== undefined && f.roofline.solPercent > 100) {
+    flags.push({ kind: 'sol', reason: 'SOL above 100%: the measurement missed work or hit a warm cache' })
+  }
+  if (isLimitStop(f.stopReason) && f.cv > LIMIT_CV_FACTOR * options.targetCv) {
+    const limit = f.stopReason === 'max-time' ? 'the time limit' : 'the iteration limit'
+    flags.push({ kind: 'noise', reason: `noisy: stopped at ${limit} with the CV ${formatCv(f.cv)}, over ${LIMIT_CV_FACTOR}× the target ${formatFraction(options.targetCv)}` })
+  }
+  if (dropped > DROPPED_SHARE * taken) {
+    flags.push({ kind: 'dropped', reason: `${dropped} of ${taken} samples dropped (over ${formatFraction(DROPPED_SHARE)}): throttling or interference ran through the timing` })
+  }
+  if (options.skipVerification) flags.push({ kind: 'unverified', reason: 'verification skipped' })
+  return flags
+}
+
+/** Whether the case has a flag of this kind. */
+export const flagged = (f: CaseFigures, kind: FlagKind): boolean => f.flags.some((flag) => flag.kind === kind)
 
 /** The calibrated offset of the result's timing mode on its GPU, when there is a calibration. */
 function modeOffsetMs(result: KernelBenchResult): number | undefined {
@@ -117,7 +173,7 @@ export function caseFigures(result: KernelBenchResult, c: CaseResult): CaseFigur
   if (!s || !t) return undefined
   const against = (peaks: GpuPeaks | undefined) => peaks && roofline(c.flops, c.bytes, s.median, result.dtype, peaks)
   const offset = modeOffsetMs(result)
-  return {
+  const figures = {
     medianMs: s.median,
     cv: s.cv,
     flopsPerSecond: c.flops / (s.median * 1e-3),
@@ -132,6 +188,7 @@ export function caseFigures(result: KernelBenchResult, c: CaseResult): CaseFigur
     ...(t.paddingFallback !== undefined && { paddingFallback: t.paddingFallback }),
     ...(isLargeOffset(offset, s.median) && { largeOffsetMs: offset }),
   }
+  return { ...figures, flags: caseFlags(result.options, figures) }
 }
 
 /** How a cell stands out: the terminal colours it, Markdown emphasises 'bad' and 'alarm'. */
@@ -169,14 +226,13 @@ export function caseCells(result: KernelBenchResult, c: CaseResult): CaseCells {
   // A GPU missing from the datasheet table is judged against its measured ceilings. Only beating the datasheet
   // proves a wrong measurement: a kernel may beat cuBLAS or cudaMemcpy.
   const line = f.roofline ?? f.practical
-  const impossible = f.roofline !== undefined && f.roofline.solPercent > 100
-  const sol = line === undefined ? cell('—') : impossible ? cell(`${formatPercent(line.solPercent)} ⚠`, 'alarm') : cell(formatPercent(line.solPercent))
-  const dropped = f.droppedThrottled + f.droppedInterference
+  const sol = line === undefined ? cell('—') : flagged(f, 'sol') ? cell(`${formatPercent(line.solPercent)} ⚠`, 'alarm') : cell(formatPercent(line.solPercent))
+  const dropped = droppedSamples(f)
   const marks = [...(f.paddingFallback === undefined ? [] : [PADDING_FALLBACK_MARK]), ...(f.largeOffsetMs === undefined ? [] : [OFFSET_MARK])]
   return {
     figures: {
       median: cell([formatTime(f.medianMs), ...marks].join(' '), marks.length > 0 ? 'warn' : 'plain'),
-      cv: cell(formatCv(f.cv), f.cv > result.options.targetCv ? 'warn' : 'plain'),
+      cv: cell(formatCv(f.cv), flagged(f, 'noise') ? 'warn' : 'plain'),
       throughput: cell(formatFlops(f.flopsPerSecond)),
       bandwidth: cell(formatBandwidth(f.gbPerSecond)),
       peak: cell(formatPercent(line?.computePercent)),
@@ -185,7 +241,7 @@ export function caseCells(result: KernelBenchResult, c: CaseResult): CaseCells {
       practical: cell(formatPercent(f.practical?.solPercent)),
       clock: cell(Number.isFinite(f.smClockMHz) ? `${Math.round(f.smClockMHz)}` : '—'),
       gpu: cell(c.gpu === undefined ? '—' : `${c.gpu.index}`),
-      n: dropped ? cell(`${f.samples} (-${dropped})`, 'warn') : cell(`${f.samples}`),
+      n: cell(dropped ? `${f.samples} (-${dropped})` : `${f.samples}`, flagged(f, 'dropped') ? 'warn' : 'plain'),
       stop: cell(STOP_LABEL[f.stopReason]),
     },
   }
@@ -193,7 +249,10 @@ export function caseCells(result: KernelBenchResult, c: CaseResult): CaseCells {
 
 /** Whether any timed case ran faster than the roofline allows. */
 export function hasSolAbove100(result: KernelBenchResult): boolean {
-  return result.cases.some((c) => (caseFigures(result, c)?.roofline?.solPercent ?? 0) > 100)
+  return result.cases.some((c) => {
+    const f = caseFigures(result, c)
+    return f !== undefined && flagged(f, 'sol')
+  })
 }
 
 /** Which case fails the guard by running faster than the roofline: it has no allowAboveRoofline to excuse it. */

@@ -4,6 +4,8 @@ import type { CaseResult, CaseVerdict, KernelBenchResult } from '../results.js'
 import { formatFraction } from './format.js'
 import type { ReportedBench } from './json.js'
 import {
+  DROPPED_SHARE,
+  LIMIT_CV_FACTOR,
   VERIFICATION_SKIPPED_WARNING,
   caseCells,
   caseFigures,
@@ -11,6 +13,7 @@ import {
   deviceNotes,
   deviceRecordLines,
   figureColumns,
+  flagged,
   geometricMeanLine,
   largeOffsetNote,
   paddingFallbackNotes,
@@ -111,10 +114,11 @@ function notes(result: KernelBenchResult): string[] {
       ...(throttled ? [`taken below ${fraction}% of the maximum SM clock (throttled)`] : []),
       ...(interfered ? ['with foreign GPU work or a host stall inside their timed window'] : []),
     ]
-    lines.push(`samples n (-k): k more were dropped, ${why.join(' or ')}`)
+    const share = figures.some((f) => flagged(f, 'dropped')) ? `; _in italics_ where that is over ${formatFraction(DROPPED_SHARE)} of the samples taken` : ''
+    lines.push(`samples n (-k): k more were dropped, ${why.join(' or ')}${share}`)
   }
-  if (figures.some((f) => f.cv > result.options.targetCv)) {
-    lines.push(`_CV in italics_: above the target ${formatFraction(result.options.targetCv)}; the stop rule says why sampling ended`)
+  if (figures.some((f) => flagged(f, 'noise'))) {
+    lines.push(`_CV in italics_: timing stopped at its time or iteration limit with the CV over ${LIMIT_CV_FACTOR}× the target ${formatFraction(result.options.targetCv)}`)
   }
   return lines
 }

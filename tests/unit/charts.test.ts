@@ -72,6 +72,10 @@ describe('the roofline charts', () => {
     expect(title('tiled sgemm · 8192x4096x8192')).toContain('failed: regression')
     expect(title('vector add (offset bug) · n = 2^22')).toContain('failed: wrong answer')
     expect(title('sgemm (unverified) · 4096x4096x4096')).toContain('flagged: verification skipped')
+    expect(title('sgemm (unverified) · 4096x4096x4096')).toContain('n 41 (dropped 6 throttled, 2 for a host stall or other GPU work) · CV ±0.70%, target 1.0% · stop: target-cv')
+    // A noise-stable stop above the target CV is a detail of the hover text, not a flag.
+    expect(title('vector add (offset bug) · n = 2^20')).toContain('n 214 · CV ±1.2%, target 1.0% · stop: noise-stable')
+    expect(title('vector add (offset bug) · n = 2^20')).not.toMatch(/flagged|failed/)
     const h200 = pointTitles(byId(rooflines, 'roofline-nvidia-h200-float32'))
     // Above the datasheet roofline a case fails (unless allowAboveRoofline): the chart marks it failed, saying why.
     expect(h200.some((t) => t.includes('failed: faster than this GPU can go'))).toBe(true)
@@ -111,13 +115,23 @@ describe('the scaling, sample and baseline charts', () => {
     expect(texts(byId(charts.scaling, 'scaling-vector-addition-tflops'), 'g.legend text')[2]).toBe('vector add · NVIDIA RTX A6000 (geometric mean 49.6 GFLOPS)')
   })
 
-  it('draw every kept sample of each timed case, with its median, spread and dropped samples', () => {
+  it('summarise each timed case\'s kept samples in one point, with its quantiles, dropped samples and stop', () => {
     const bench = charts.benches.find((b) => b.bench.result.bench === 'sgemm (unverified)')!
     const samples = byId(bench.charts, 'samples-sgemm-unverified')
-    const timing = loadFixture('skipped-verification-throttled').result!.cases.map((c) => (c.outcome.status === 'ok' ? c.outcome.timing!.samplesMs.length : 0))
-    expect(samples.points).toBe(timing[0]! + timing[1]!)
-    expect(svgOf(samples).querySelectorAll('g.points > *')).toHaveLength(samples.points)
+    const timing = loadFixture('skipped-verification-throttled').result!.cases.map((c) => (c.outcome.status === 'ok' ? c.outcome.timing!.samplesMs : []))
+    expect(samples.points).toBe(2)
+    expect(svgOf(samples).querySelectorAll('g.points > *')).toHaveLength(2)
+    expect(samples.caption).toContain(`${timing[0]!.length + timing[1]!.length} kept samples of 2 timed cases`)
+    // One circle per case and a range, a 5th–95th and a quartile mark: not one element per sample.
+    expect(svgOf(samples).querySelectorAll('circle, path, line, rect').length).toBeLessThan(timing[1]!.length)
     expect(texts(samples, 'g[aria-label="y-axis tick label"] text').join('\n')).toMatch(/8192x8192x8192 · .* ms ±.*% · n 112 \(−\d+ throttled\)/)
+    const [, second] = pointTitles(samples)
+    const sorted = [...timing[1]!].sort((a, b) => a - b)
+    const median = loadFixture('skipped-verification-throttled').result!.cases[1]!.summary!.median
+    const max = `max +${((sorted.at(-1)! / median - 1) * 100).toFixed(2)}%`
+    expect(second).toContain(max)
+    expect(second).toContain('n 112 (dropped 23 throttled) · CV ±1.7%, target 1.0% · stop: max-time')
+    expect(second).toContain('flagged: 23 of 135 samples dropped')
   })
 
   it('compare with the baseline only where the guard compared on this GPU', () => {

@@ -1,5 +1,5 @@
 // The Markdown report on recorded results: golden files for each fixture and for a whole run, and the marks a
-// reader relies on (verdicts, wrong answers, skipped verification, throttling, SOL above 100%) checked one by one.
+// reader relies on (verdicts, wrong answers, skipped verification, flagged drops and CVs, SOL above 100%) checked one by one.
 import { describe, expect, it } from 'vitest'
 import type { ReportedBench } from '../../src/report/json.js'
 import { renderMarkdown } from '../../src/report/markdown.js'
@@ -62,21 +62,42 @@ describe('renderMarkdown marks', () => {
     expect(text).toContain("```text\nvector add (offset bug) (vector-addition, float32):\n✗ case 'n = 2^22': wrong answer before timing")
   })
 
-  it('warns above the table when verification was skipped, and explains throttled samples and a high CV', () => {
+  it('warns above the table when verification was skipped, and explains dropped samples and a flagged CV', () => {
     const text = renderMarkdown([loadFixture('skipped-verification-throttled')])
     const lines = text.split('\n')
     const banner = lines.indexOf('> **⚠ VERIFICATION SKIPPED: these numbers may come from a wrong kernel**')
     expect(banner).toBeGreaterThan(0)
     expect(banner).toBeLessThan(lines.findIndex((l) => l.startsWith('| case |')))
-    // 6 throttled and 2 with interference; the second case fell back from spin padding.
+    // 6 throttled and 2 with interference of 49 taken: over a tenth, so in italics. The second case fell back from
+    // spin padding; it stopped at max-time with a CV under twice the target, so the CV is plain.
     expect(row(text, '4096x4096x4096')[8]).toBe('_41 (-8)_')
-    expect(row(text, '8192x8192x8192')[1]).toBe('_71.34 ms †_ _±1.7%_')
+    expect(row(text, '8192x8192x8192')[1]).toBe('_71.34 ms †_ ±1.7%')
     expect(text).toContain('> † 8192x8192x8192: the solution blocked the host for 41 ms while the spin kernel held the stream; matmul padding')
     expect(text).toContain(
-      '> samples n (-k): k more were dropped, taken below 75% of the maximum SM clock (throttled) or with foreign GPU work or a host stall inside their timed window',
+      '> samples n (-k): k more were dropped, taken below 75% of the maximum SM clock (throttled) or with foreign GPU work or a host stall inside their timed window; _in italics_ where that is over 10.0% of the samples taken',
     )
-    expect(text).toContain('> _CV in italics_: above the target 1.0%')
+    expect(text).not.toContain('CV in italics')
     expect(renderMarkdown([loadFixture('sgemm-verdicts')])).not.toMatch(/VERIFICATION SKIPPED|throttled|CV in italics/)
+  })
+
+  it('puts a CV in italics only at a limit stop far above the target, and a few routine drops in plain', () => {
+    const noisy = loadFixture('skipped-verification-throttled')
+    const slow = noisy.result!.cases[1]!
+    slow.summary = { ...slow.summary!, cv: 0.031 }
+    const text = renderMarkdown([noisy])
+    expect(row(text, '8192x8192x8192')[1]).toBe('_71.34 ms †_ _±3.1%_')
+    expect(text).toContain('> _CV in italics_: timing stopped at its time or iteration limit with the CV over 2× the target 1.0%')
+    // Noise-stable stops above the target (±3.2%, ±2.7%) and 4 of 261 samples dropped: details, not flags.
+    const stable = renderMarkdown([loadFixture('calibration-offsets')])
+    expect(row(stable, 'n = 2^16')[1]).toBe('_4.38 µs ‡_ ±3.2%')
+    expect(stable).not.toContain('CV in italics')
+    const routine = loadFixture('wrong-answer')
+    const timing = routine.result!.cases[0]!.outcome
+    if (timing.status !== 'ok' || !timing.timing) throw new Error('the fixture times its first case')
+    timing.timing.droppedInterference = 4
+    const plainDrops = renderMarkdown([routine])
+    expect(row(plainDrops, 'n = 2^20')[8]).toBe('214 (-4)')
+    expect(plainDrops).toContain('inside their timed window\n')
   })
 
   it('flags a SOL above 100% in its cell, its verdict and under the table', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { geometricMean, summarize } from '../../src/engine/stats.js'
+import { geometricMean, quantile, summarize } from '../../src/engine/stats.js'
 
 describe('summarize', () => {
   it('summarizes an odd number of samples given in any order', () => {
@@ -64,5 +64,30 @@ describe('geometricMean', () => {
 
   it.each([0, -2, NaN])('throws on the non-positive value %s', (bad) => {
     expect(() => geometricMean([1, bad, 3])).toThrow(/positive/)
+  })
+})
+
+describe('quantile', () => {
+  it('interpolates between the nearest ranks, the ends being the least and the greatest value', () => {
+    const sorted = [1, 2, 4, 8, 16]
+    expect(quantile(sorted, 0)).toBe(1)
+    expect(quantile(sorted, 1)).toBe(16)
+    expect(quantile(sorted, 0.5)).toBe(4)
+    expect(quantile(sorted, 0.25)).toBe(2)
+    // h = 4 × 0.9 = 3.6: 8 + 0.6 × (16 − 8).
+    expect(quantile(sorted, 0.9)).toBeCloseTo(12.8, 12)
+    expect(quantile([3], 0.95)).toBe(3)
+  })
+
+  it('agrees with summarize on the median, odd or even count', () => {
+    for (const values of [[5, 1, 3], [4, 1, 3, 2]]) {
+      expect(quantile([...values].sort((a, b) => a - b), 0.5)).toBe(summarize(values).median)
+    }
+  })
+
+  it('refuses no values and a q outside [0, 1]', () => {
+    expect(() => quantile([], 0.5)).toThrow('no values')
+    expect(() => quantile([1], 1.5)).toThrow('q must be in [0, 1]')
+    expect(() => quantile([1], Number.NaN)).toThrow('q must be in [0, 1]')
   })
 })

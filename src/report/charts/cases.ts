@@ -1,6 +1,7 @@
 // What the charts draw, taken from one or more results files (a run's, or saved ones: shards, two GPUs): every
 // case with its figures and whether it failed or is flagged, and every bench with the file it came from. Pure.
 import type { CaseResult, KernelBenchResult } from '../../results.js'
+import { formatCv, formatFraction } from '../format.js'
 import { caseFigures, type CaseFigures } from '../kernel-table.js'
 import type { BenchRecord, ResultsFile } from '../json.js'
 
@@ -17,7 +18,7 @@ export interface BenchEntry {
   result: KernelBenchResult
 }
 
-/** ok: nothing to say; flagged: a figure to distrust (SOL over 100%, noise, throttling, no verification); failed. */
+/** ok: nothing to say; flagged: a figure to distrust (caseFlags in kernel-table.ts says when); failed. */
 export type CaseStatus = 'ok' | 'flagged' | 'failed'
 
 export interface CasePoint {
@@ -36,20 +37,28 @@ export function benchEntries(sources: readonly ReportSource[]): BenchEntry[] {
   )
 }
 
-function caseReasons(result: KernelBenchResult, c: CaseResult, f: CaseFigures | undefined): { status: CaseStatus; reasons: string[] } {
+function caseReasons(c: CaseResult, f: CaseFigures | undefined): { status: CaseStatus; reasons: string[] } {
   const o = c.outcome
   if (o.status === 'wrong') return { status: 'failed', reasons: ['wrong answer'] }
   if (o.status === 'error') return { status: 'failed', reasons: [o.errorName] }
   const failed = [...(c.verdict?.fails ? [c.verdict.message] : []), ...(c.verdict?.floors ?? [])]
   if (failed.length > 0) return { status: 'failed', reasons: failed }
-  const flagged = [
-    ...((f?.roofline?.solPercent ?? 0) > 100 ? ['SOL above 100%: the measurement missed work or hit a warm cache'] : []),
-    ...(f && f.cv > result.options.targetCv ? [`noisy: CV above the target ${result.options.targetCv * 100}%`] : []),
-    ...(f?.droppedThrottled ? [`${f.droppedThrottled} throttled samples dropped`] : []),
-    ...(f?.droppedInterference ? [`${f.droppedInterference} samples dropped for a host stall or other GPU work`] : []),
-    ...(result.options.skipVerification ? ['verification skipped'] : []),
-  ]
+  const flagged = f?.flags.map((flag) => flag.reason) ?? []
   return { status: flagged.length > 0 ? 'flagged' : 'ok', reasons: flagged }
+}
+
+/**
+ * What a hover text says of every timed case, flagged or not: the samples kept, those dropped and why, the CV against
+ * its target and why timing stopped. A few dropped samples and a noise-stable stop are routine, so they are said here
+ * rather than flagged.
+ */
+export function sampleDetails(result: KernelBenchResult, f: CaseFigures): string {
+  const drops = [
+    ...(f.droppedThrottled ? [`${f.droppedThrottled} throttled`] : []),
+    ...(f.droppedInterference ? [`${f.droppedInterference} for a host stall or other GPU work`] : []),
+  ]
+  const dropped = drops.length > 0 ? ` (dropped ${drops.join(', ')})` : ''
+  return `n ${f.samples}${dropped} · CV ${formatCv(f.cv)}, target ${formatFraction(result.options.targetCv)} · stop: ${f.stopReason}`
 }
 
 /** Every case of every bench, in file and declaration order. */
@@ -57,7 +66,7 @@ export function casePoints(benches: readonly BenchEntry[]): CasePoint[] {
   return benches.flatMap((bench) =>
     bench.result.cases.map((c) => {
       const figures = caseFigures(bench.result, c)
-      return { bench, case: c, figures, ...caseReasons(bench.result, c, figures) }
+      return { bench, case: c, figures, ...caseReasons(c, figures) }
     }),
   )
 }

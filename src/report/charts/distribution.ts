@@ -1,11 +1,14 @@
-// Sample distributions per bench: every kept runtime sample of each timed case as its deviation from the case's
-// median, so noise and outliers show at one scale across cases of very different runtimes.
+// Sample distributions per bench: each timed case's kept runtime samples summarised as their deviation from the
+// case's median (range, 5th to 95th percentile, quartiles), so noise and outliers show at one scale across cases of
+// very different runtimes. A summary, not every sample: a suite of a few hundred cases has tens of thousands of
+// samples, megabytes of SVG; every sample stays in the JSON results file.
 import * as Plot from '@observablehq/plot'
+import { quantile } from '../../engine/stats.js'
 import { formatCv, formatTime } from '../format.js'
-import type { BenchEntry, CasePoint } from './cases.js'
+import { sampleDetails, type BenchEntry, type CasePoint } from './cases.js'
 import { COLORS, POINTS_CLASS, renderSvg, slug, type Chart } from './plot.js'
 
-/** The case's row label: name, median, spread and sample count, with the throttled samples that were dropped. */
+/** The case's row label: name, median, spread and sample count, with the samples that were dropped. */
 function rowLabel(p: CasePoint): string {
   const f = p.figures!
   const drops = [
@@ -16,23 +19,36 @@ function rowLabel(p: CasePoint): string {
   return `${p.case.name} · ${formatTime(f.medianMs)} ${formatCv(f.cv)} · n ${f.samples}${dropped}`
 }
 
-function samplesOf(p: CasePoint): number[] {
+/** The quantiles drawn, as deviations from the median in %: the range, the 5th to 95th percentile, the quartiles. */
+const QUANTILES = { min: 0, p5: 0.05, p25: 0.25, p75: 0.75, p95: 0.95, max: 1 } as const
+type Spread = Record<keyof typeof QUANTILES, number>
+
+/** A timed case's kept samples as deviations (%) from its median at each of QUANTILES. */
+function spread(p: CasePoint): Spread {
   const o = p.case.outcome
-  return o.status === 'ok' && o.timing ? o.timing.samplesMs : []
+  // A result without its samples (a trimmed or hand-written file) draws its median alone.
+  const samples = o.status === 'ok' && o.timing && o.timing.samplesMs.length > 0 ? o.timing.samplesMs : [p.figures!.medianMs]
+  const sorted = [...samples].sort((a, b) => a - b)
+  const deviation = (q: number) => (quantile(sorted, q) / p.figures!.medianMs - 1) * 100
+  return Object.fromEntries(Object.entries(QUANTILES).map(([key, q]) => [key, deviation(q)])) as Spread
+}
+
+const signed = (percent: number) => `${percent >= 0 ? '+' : ''}${percent.toFixed(2)}%`
+
+function hoverText(p: CasePoint, s: Spread): string {
+  return [
+    `${p.case.name}: median ${formatTime(p.figures!.medianMs)}`,
+    `min ${signed(s.min)} · p5 ${signed(s.p5)} · p25 ${signed(s.p25)} · p75 ${signed(s.p75)} · p95 ${signed(s.p95)} · max ${signed(s.max)}`,
+    sampleDetails(p.bench.result, p.figures!),
+    ...p.reasons.map((r) => `${p.status}: ${r}`),
+  ].join('\n')
 }
 
 function distributionChart(bench: BenchEntry, cases: readonly CasePoint[]): Chart {
   const labels = cases.map(rowLabel)
-  const data = cases.flatMap((p, row) =>
-    samplesOf(p).map((ms, i) => ({
-      ms,
-      i,
-      // Spread within the row by sample order, so that equal runtimes stay visible as separate dots.
-      row: row + (((i * 7) % 17) / 16 - 0.5) * 0.5,
-      deviation: (ms / p.figures!.medianMs - 1) * 100,
-      color: COLORS[p.status],
-    })),
-  )
+  const rows = cases.map((p, row) => ({ p, row, ...spread(p), color: COLORS[p.status] }))
+  type Row = (typeof rows)[number]
+  const box = 0.18
   const svg = renderSvg({
     width: 720,
     height: 70 + cases.length * 44,
@@ -42,23 +58,21 @@ function distributionChart(bench: BenchEntry, cases: readonly CasePoint[]): Char
     color: { type: 'identity' },
     marks: [
       Plot.ruleX([0], { stroke: COLORS.roof, className: 'median' }),
-      Plot.dot(data, {
-        x: 'deviation',
-        y: 'row',
-        r: 2.5,
-        fill: 'color',
-        fillOpacity: 0.5,
-        title: (d) => `sample ${d.i + 1}: ${formatTime(d.ms)} (${d.deviation >= 0 ? '+' : ''}${d.deviation.toFixed(2)}%)`,
-        className: POINTS_CLASS,
-      }),
+      Plot.ruleY(rows, { y: 'row', x1: 'min', x2: 'max', stroke: 'color', strokeOpacity: 0.6, className: 'range' }),
+      Plot.ruleY(rows, { y: 'row', x1: 'p5', x2: 'p95', stroke: 'color', strokeWidth: 3, strokeOpacity: 0.6, className: 'p5-p95' }),
+      Plot.rect(rows, { x1: 'p25', x2: 'p75', y1: (d: Row) => d.row - box, y2: (d: Row) => d.row + box, fill: 'color', fillOpacity: 0.3, stroke: 'color', className: 'quartiles' }),
+      Plot.dot(rows, { x: () => 0, y: 'row', r: 3.5, fill: 'color', stroke: 'white', title: (d: Row) => hoverText(d.p, d), className: POINTS_CLASS }),
     ],
   })
+  const samples = cases.reduce((n, p) => n + p.figures!.samples, 0)
   return {
     id: `samples-${slug(bench.result.bench)}`,
     title: `Samples · ${bench.result.bench}`,
-    caption: `${data.length} kept samples of ${cases.length} timed cases, each against its case's median (the line at 0).`,
+    caption:
+      `${samples} kept samples of ${cases.length} timed cases, each case against its median (the line at 0): ` +
+      'its range (thin), 5th to 95th percentile (thick), quartiles (box). Every sample is in the JSON results file.',
     svg,
-    points: data.length,
+    points: rows.length,
   }
 }
 

@@ -8,7 +8,7 @@ import { ceilingPeaks } from '../ceilings.js'
 import { formatBandwidth, formatFlops, formatPercent, formatTime } from '../format.js'
 import { peakKey } from '../metrics.js'
 import { peaksFor, type GpuPeaks } from '../peaks.js'
-import { groupBy, type CasePoint } from './cases.js'
+import { groupBy, sampleDetails, type CasePoint } from './cases.js'
 import { COLORS, POINTS_CLASS, legendMarks, logTick, renderSvg, slug, type Chart } from './plot.js'
 
 interface Roof {
@@ -41,7 +41,11 @@ function roofs(points: readonly CasePoint[], dtype: Dtype): Roof[] {
 function hoverText(p: CasePoint, intensity: number): string {
   const f = p.figures
   const figures = f
-    ? [`${formatTime(f.medianMs)} · ${formatFlops(f.flopsPerSecond)} · ${formatBandwidth(f.gbPerSecond)}`, `SOL ${formatPercent(f.roofline?.solPercent ?? f.practical?.solPercent)}`]
+    ? [
+        `${formatTime(f.medianMs)} · ${formatFlops(f.flopsPerSecond)} · ${formatBandwidth(f.gbPerSecond)}`,
+        `SOL ${formatPercent(f.roofline?.solPercent ?? f.practical?.solPercent)}`,
+        sampleDetails(p.bench.result, f),
+      ]
     : []
   return [`${p.bench.result.bench} · ${p.case.name}`, `${intensity.toPrecision(3)} FLOP/byte`, ...figures, ...p.reasons.map((r) => `${p.status}: ${r}`)].join('\n')
 }
