@@ -42,8 +42,19 @@ export function orList(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`
 }
 
-/** " (did you mean 'x'?)" for the closest of `known` to `input` (at most three), or '' when none is close. */
+/** " (did you mean 'x'?)" for the closest of `known` to `input` (those equally close, at most three), or '' when none is close. */
 export function didYouMean(input: string, known: readonly string[]): string {
-  const similar = closest(input, known).slice(0, 3)
-  return similar.length > 0 ? ` (did you mean ${orList(similar.map((n) => `'${n}'`))}?)` : ''
+  const distance = (name: string) => editDistance(nameKey(input), nameKey(name))
+  const similar = closest(input, known)
+  const best = similar.filter((name) => distance(name) === distance(similar[0] ?? '')).slice(0, 3)
+  return best.length > 0 ? ` (did you mean ${orList(best.map((n) => `'${n}'`))}?)` : ''
+}
+
+/** A wrong value as an error message shows it: 'text' quoted, an object as JSON (cut short), a function as such. */
+export function shown(value: unknown): string {
+  if (typeof value === 'string') return `'${value}'`
+  if (typeof value === 'function') return 'a function'
+  if (typeof value !== 'object' || value === null) return String(value)
+  const json = JSON.stringify(value) ?? String(value)
+  return json.length > 80 ? `${json.slice(0, 77)}...` : json
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { closest, didYouMean, editDistance, nameKey, orList } from '../../src/suggest.js'
+import { closest, didYouMean, editDistance, nameKey, orList, shown } from '../../src/suggest.js'
 
 describe('editDistance', () => {
   it('counts insertions, deletions and substitutions', () => {
@@ -42,9 +42,11 @@ describe('closest', () => {
 })
 
 describe('didYouMean', () => {
-  it('names the closest known names, or nothing', () => {
+  it('names the closest known names (all of them equally close, up to three), or nothing', () => {
     expect(didYouMean('targetCV', ['targetCv', 'minTimeMs'])).toBe(" (did you mean 'targetCv'?)")
-    expect(didYouMean('float33', ['float32', 'float64', 'int32'])).toBe(" (did you mean 'float32' or 'float64'?)")
+    expect(didYouMean('float33', ['float32', 'float64', 'int32'])).toBe(" (did you mean 'float32'?)")
+    expect(didYouMean('minTFlops', ['minGflops', 'minTflops'])).toBe(" (did you mean 'minTflops'?)")
+    expect(didYouMean('float', ['float32', 'float64', 'float16', 'bfloat16'])).toBe(" (did you mean 'float32', 'float64' or 'float16'?)")
     expect(didYouMean('zzzzzz', ['float32'])).toBe('')
   })
 
@@ -53,5 +55,13 @@ describe('didYouMean', () => {
     expect(orList(['a'])).toBe('a')
     expect(orList(['a', 'b'])).toBe('a or b')
     expect(orList(['a', 'b', 'c'])).toBe('a, b or c')
+  })
+})
+
+describe('shown', () => {
+  it('quotes text, writes objects as JSON cut at 80 characters, and names functions', () => {
+    expect([shown('x'), shown(undefined), shown(null), shown(3), shown(() => 1)]).toEqual(["'x'", 'undefined', 'null', '3', 'a function'])
+    expect(shown({ a: [1, 2] })).toBe('{"a":[1,2]}')
+    expect(shown({ long: 'x'.repeat(100) })).toBe(`${JSON.stringify({ long: 'x'.repeat(100) }).slice(0, 77)}...`)
   })
 })
