@@ -20,7 +20,8 @@ import { describeCalibration } from './report/calibration.js'
 import { describeCeilings } from './report/ceilings.js'
 import { writeChartOutputs } from './report/chart-files.js'
 import { readResultsFiles } from './report/read-results.js'
-import { listProblems, problemCatalog, starterFiles, type StarterFile } from './starter.js'
+import { problemCatalog } from './problem-catalog.js'
+import { listProblems, starterFiles, type StarterFile } from './starter.js'
 
 const USAGE = `Usage:
   vitest-kernel-bench init <problem> [file.cu] [--dtype <dtype>]   write a starter solution and its .bench.ts
