@@ -297,8 +297,20 @@ describe('the CLI (npx tsx src/cli.ts)', () => {
     () => {
       const result = cli('start', 'matmul')
       expect(result.status).toBe(2)
-      expect(result.stderr).toContain("vitest-kernel-bench: unknown command 'start'")
+      expect(result.stderr).toContain("vitest-kernel-bench: unknown command 'start'\n")
       expect(result.stderr).toContain('vitest-kernel-bench init <problem> [file.cu] [--dtype <dtype>]')
+    },
+    CLI_TIMEOUT,
+  )
+
+  it(
+    'names the command or option meant by a misspelled one',
+    () => {
+      expect(cli('int', 'matmul').stderr).toContain("vitest-kernel-bench: unknown command 'int' (did you mean 'init'?)\n")
+      const option = cli('init', 'matmul', '--dtyp', 'float16')
+      expect(option.status).toBe(2)
+      expect(option.stderr).toContain("vitest-kernel-bench: unknown option '--dtyp' (did you mean '--dtype'?)\n")
+      expect(cli('init', 'matmul', '--force').stderr).toContain('vitest-kernel-bench: init does not take --force (it takes --dtype, --list)\n')
     },
     CLI_TIMEOUT,
   )
