@@ -180,7 +180,8 @@ function checkedSpec(spec: KernelBenchSpec, settings: PluginSettings): ResolvedS
 /** The cases a spec selects: the problem's own for the dtype, those a predicate keeps, or the spec's own list. */
 function selectCases(problem: Problem, dtype: Dtype, selection: unknown): readonly TestCase[] {
   const defaults = problem.cases(dtype)
-  const names = () => `${problem.name}'s ${dtype} cases are: ${defaults.map((c) => c.name).join(', ')}`
+  // Quoted: a case's name may hold a comma ('16x128x256, dim=1').
+  const names = () => `${problem.name}'s ${dtype} cases are: ${defaults.map((c) => `'${c.name}'`).join(', ')}`
   if (selection === undefined) return defaults
   if (typeof selection === 'function') {
     const kept = defaults.filter((c) => selection(c))
@@ -201,7 +202,7 @@ function selectCases(problem: Problem, dtype: Dtype, selection: unknown): readon
 /** A case the spec gives: a name, and a number for each scalar parameter of the problem. */
 function checkCase(problem: Problem, c: unknown, label: string, defaults: readonly TestCase[]): void {
   if (typeof c === 'string') {
-    const suggestion = didYouMean(c, defaults.map((d) => d.name)) || ` (${problem.name}'s cases: ${defaults.map((d) => d.name).join(', ')})`
+    const suggestion = didYouMean(c, defaults.map((d) => d.name)) || ` (${problem.name}'s cases: ${defaults.map((d) => `'${d.name}'`).join(', ')})`
     throw new Error(
       `${label} is the string '${c}', not a test case { name, params } — to keep the problem's cases by name, ` +
         `pass a predicate: cases: (c) => c.name === '${c}'${suggestion}`,

@@ -12,7 +12,7 @@ import { resolveProperty } from '../../src/verify/property.js'
 const settings: PluginSettings = { devices: [0], cacheDir: '/tmp/kb-spec-test', measure: {} }
 const solution = 'x.cu'
 const resolve = (spec: Record<string, unknown>) => () => resolveSpec(spec as unknown as KernelBenchSpec, settings, "kernelBench('x')")
-const vectorCases = vectorAddition.cases('float32').map((c) => c.name).join(', ')
+const vectorCases = vectorAddition.cases('float32').map((c) => `'${c.name}'`).join(', ')
 
 describe('the problem', () => {
   it('undefined (a misspelled import): says what to pass', () => {
