@@ -1,12 +1,13 @@
 // The elementwise examples, one vectorized solution per problem and dtype.
 import { describe } from 'vitest'
-import { kernelBench, type Dtype } from 'vitest-kernel-bench'
+import { kernelBench } from 'vitest-kernel-bench'
 import { gelu } from '../problems/gelu/index.js'
 import { leakyRelu } from '../problems/leaky-relu/index.js'
 import { matrixScalar } from '../problems/matrix-scalar/index.js'
 import { relu } from '../problems/relu/index.js'
 
-const DTYPES: ReadonlyArray<readonly [Dtype, string]> = [
+// The elementwise problems' own dtypes: kernelBench's type accepts only those for their problems.
+const DTYPES: ReadonlyArray<readonly [(typeof relu.dtypes)[number], string]> = [
   ['float32', 'f32'],
   ['float16', 'f16'],
   ['bfloat16', 'bf16'],

@@ -1,7 +1,7 @@
 // The GEMM family's examples beyond matrix-multiplication (see matrix-multiplication.bench.ts): the shared tiled
 // fp32 GEMM and WMMA tensor-core GEMM on square-matmul and gemm-relu (epilogue fused), and the warp-per-row gemv.
 import { describe } from 'vitest'
-import { kernelBench, type Dtype } from 'vitest-kernel-bench'
+import { kernelBench } from 'vitest-kernel-bench'
 import { gemmRelu } from '../problems/gemm-relu/index.js'
 import { matrixVector } from '../problems/matrix-vector/index.js'
 import { squareMatmul } from '../problems/square-matmul/index.js'
@@ -14,7 +14,8 @@ const solutions = [
 
 for (const [problem, files] of solutions) {
   describe(problem.name, () => {
-    for (const [dtype, file] of Object.entries(files) as Array<[Dtype, string]>) {
+    // The problem's own dtypes: kernelBench's type accepts only those for its problem.
+    for (const [dtype, file] of Object.entries(files) as Array<[(typeof problem.dtypes)[number], string]>) {
       kernelBench(`${problem.name} ${dtype} ${file}`, { problem, solution: `../problems/${problem.name}/solutions/${file}`, dtype })
     }
   })

@@ -6,7 +6,7 @@ import { packagePath } from '../src/paths.js'
 import { defineProblem, type Problem, type TestCase, type Tolerance } from '../src/problem.js'
 import type { ParamSpec } from '../src/signature.js'
 
-const ELEMENTWISE_DTYPES: readonly Dtype[] = ['float32', 'float16', 'bfloat16']
+const ELEMENTWISE_DTYPES = ['float32', 'float16', 'bfloat16'] as const satisfies readonly Dtype[]
 
 /**
  * Tolerances of the half types. An elementwise result rounded once to the format can differ from the
@@ -60,7 +60,7 @@ export interface ElementwiseSpec {
   readonly float32: Tolerance
 }
 
-export function elementwiseProblem(spec: ElementwiseSpec): Problem {
+export function elementwiseProblem(spec: ElementwiseSpec): Problem<(typeof ELEMENTWISE_DTYPES)[number]> {
   const count = ({ params }: TestCase) => spec.dims.reduce((product, dim) => product * (params[dim] ?? NaN), 1)
   const pointers = spec.signature.filter((p) => p.kind !== 'scalar').map((p) => p.name)
   return defineProblem({

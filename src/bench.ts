@@ -11,15 +11,18 @@ import { compileReference, type BuildSettings } from './compile/harness.js'
 import { compile, DEFAULT_NVCC_FLAGS, findNvcc, NvccNotFoundError, SourceError } from './compile/nvcc.js'
 import { findCalibration } from './calibration-cache.js'
 import { findCeilings } from './ceilings-cache.js'
-import { parseDtype, type Dtype } from './dtype.js'
+import type { Dtype } from './dtype.js'
 import { gpuPool, type DeviceSelection, type GpuPool } from './engine/gpu-pool.js'
 import { findSanitizer } from './engine/sanitizer.js'
 import type { ArgPlan, CallTarget, CasePlan, DeviceReport, ModuleTarget, ReferencePlan } from './engine/messages.js'
 import { summarize } from './engine/stats.js'
-import { measureOptionsFromEnv, resolveMeasureOptions, type MeasureOptions } from './options.js'
-import { elementsOf, toleranceFor, type Problem, type TestCase } from './problem.js'
+import * as problems from '../problems/index.js'
+import { DEFAULT_MEASURE_OPTIONS, measureOptionsFromEnv, resolveMeasureOptions, unknownOptionMessage, type MeasureOptions } from './options.js'
+import { isProblem, problemCatalog, problemSuggestion } from './problem-catalog.js'
+import { elementsOf, problemDtype, toleranceFor, type Problem, type TestCase } from './problem.js'
 import { RESULT_SCHEMA_VERSION, type CaseResult, type DeviceRecords, type KernelBenchResult } from './results.js'
 import { cPrototype, cPrototypeAlternatives, koffiParams, paramDtype } from './signature.js'
+import { didYouMean, shown } from './suggest.js'
 
 /**
  * A kernel benchmark. Besides the problem, solution, dtype and cases it takes any measurement option (overriding
@@ -27,15 +30,15 @@ import { cPrototype, cPrototypeAlternatives, koffiParams, paramDtype } from './s
  * run — `minTflops`, `minGflops` (throughput from the median runtime), `maxRuntimeMs` (median runtime) and
  * `minSolPercent` (% of the roofline floor; ignored on GPUs without known peaks) — and `allowAboveRoofline`.
  */
-export interface KernelBenchSpec extends Partial<MeasureOptions>, Floors {
-  problem: Problem
+export interface KernelBenchSpec<D extends Dtype = Dtype> extends Partial<MeasureOptions>, Floors {
+  problem: Problem<D>
   /**
    * The .cu file with `extern "C" void solution(...)`, or a TypeScript/JavaScript module whose default export is
    * defineSolution(...) (see 'vitest-kernel-bench/solution'); relative to the bench file.
    */
   solution: string
-  /** Element type; default 'float32'. */
-  dtype?: Dtype
+  /** Element type, one of the problem's dtypes; default 'float32'. */
+  dtype?: NoInfer<D>
   /** Replace the problem's default cases (array), or keep only those a predicate accepts. */
   cases?: readonly TestCase[] | ((c: TestCase) => boolean)
   /**
@@ -91,6 +94,42 @@ export interface ResolvedSpec {
   guard: GuardRules
 }
 
+/** The names a spec takes besides the measurement options. */
+const SPEC_KEYS = ['problem', 'solution', 'dtype', 'cases', 'allowAboveRoofline', 'minTflops', 'minGflops', 'maxRuntimeMs', 'minSolPercent'] as const
+
+/** Every name a kernelBench spec takes, for did-you-mean. */
+const KERNEL_BENCH_KEYS: readonly string[] = [...SPEC_KEYS, ...Object.keys(DEFAULT_MEASURE_OPTIONS)]
+
+/** Throws on the first key of `spec` that is not in `known`, with the known name closest to it. */
+export function checkOptionNames(spec: object, known: readonly string[]): void {
+  const unknown = Object.keys(spec).find((key) => !known.includes(key))
+  if (unknown !== undefined) throw new Error(unknownOptionMessage(unknown, known))
+}
+
+const FROM_PROBLEMS = "pass a problem from 'vitest-kernel-bench/problems' (e.g. matmul) or one made with defineProblem()"
+
+/** The spec's problem, or an error that says what was given instead and what to pass. */
+export function checkProblem(value: unknown): Problem {
+  if (isProblem(value)) return value
+  if (value === undefined) throw new Error(`option problem is undefined — ${FROM_PROBLEMS}`)
+  if (typeof value === 'string') {
+    throw new Error(
+      `option problem is the string '${value}', not a problem — import the problem from 'vitest-kernel-bench/problems': ` +
+        problemSuggestion(problemCatalog(problems), value),
+    )
+  }
+  throw new Error(`option problem is not a problem (got ${shown(value)}) — ${FROM_PROBLEMS}`)
+}
+
+/** The spec's solution path; the file itself is looked for when the bench runs (solutionFile). */
+export function checkSolution(value: unknown): string {
+  if (typeof value === 'string' && value.trim() !== '') return value
+  throw new Error(
+    `option solution must be the path of a .cu file, or of a TypeScript/JavaScript module exporting defineSolution(...), ` +
+      `relative to the bench file (got ${shown(value)})`,
+  )
+}
+
 /** A spec's floors apart from everything else; each floor must be a finite number >= 0. */
 function splitFloors<T extends Floors>(spec: T): { floors: Floors; rest: Omit<T, keyof Floors> } {
   const { minTflops, minGflops, maxRuntimeMs, minSolPercent, ...rest } = spec
@@ -105,13 +144,29 @@ function splitFloors<T extends Floors>(spec: T): { floors: Floors; rest: Omit<T,
   return { floors, rest }
 }
 
-/** Checks a spec and merges its options with the plugin's and the environment's; throws on the first bad value. */
-export function resolveSpec(spec: KernelBenchSpec, settings: PluginSettings): ResolvedSpec {
-  const { problem, solution, dtype: requestedDtype, cases: selection, allowAboveRoofline, ...rest } = spec
+/**
+ * Checks a spec and merges its options with the plugin's and the environment's; throws on the first bad value, its
+ * message starting with `entry`, the call that gave the spec (e.g. `kernelBench('sgemm')`). The entry points call it
+ * when the entry is declared, so that a mistake fails the file's collection, with or without a GPU.
+ */
+export function resolveSpec(spec: KernelBenchSpec, settings: PluginSettings, entry: string): ResolvedSpec {
+  try {
+    return checkedSpec(spec, settings)
+  } catch (error) {
+    throw new Error(`${entry}: ${(error as Error).message}`)
+  }
+}
+
+function checkedSpec(spec: KernelBenchSpec, settings: PluginSettings): ResolvedSpec {
+  if (typeof spec !== 'object' || spec === null) throw new Error(`the spec must be an object { problem, solution, … } (got ${shown(spec)})`)
+  checkOptionNames(spec, KERNEL_BENCH_KEYS)
+  const { problem: given, solution: path, dtype: requestedDtype, cases: selection, allowAboveRoofline, ...rest } = spec
+  const problem = checkProblem(given)
+  const solution = checkSolution(path)
   const { floors, rest: measure } = splitFloors(rest)
   const allow = allowAboveRoofline ?? settings.allowAboveRoofline ?? false
   if (typeof allow !== 'boolean') throw new Error(`allowAboveRoofline must be true or false (got ${String(allow)})`)
-  const dtype = parseDtype(requestedDtype ?? 'float32')
+  const dtype = problemDtype(problem, requestedDtype ?? 'float32', 'option dtype')
   return {
     problem,
     solution,
@@ -122,11 +177,45 @@ export function resolveSpec(spec: KernelBenchSpec, settings: PluginSettings): Re
   }
 }
 
-function selectCases(problem: Problem, dtype: Dtype, selection: KernelBenchSpec['cases']): readonly TestCase[] {
+/** The cases a spec selects: the problem's own for the dtype, those a predicate keeps, or the spec's own list. */
+function selectCases(problem: Problem, dtype: Dtype, selection: unknown): readonly TestCase[] {
   const defaults = problem.cases(dtype)
-  const cases = selection === undefined ? defaults : typeof selection === 'function' ? defaults.filter(selection) : selection
-  if (cases.length === 0) throw new Error(`no test cases selected for problem '${problem.name}'`)
-  return cases
+  // Quoted: a case's name may hold a comma ('16x128x256, dim=1').
+  const names = () => `${problem.name}'s ${dtype} cases are: ${defaults.map((c) => `'${c.name}'`).join(', ')}`
+  if (selection === undefined) return defaults
+  if (typeof selection === 'function') {
+    const kept = defaults.filter((c) => selection(c))
+    if (kept.length === 0) throw new Error(`option cases keeps none of the cases (the predicate returned false for all); ${names()}`)
+    return kept
+  }
+  if (!Array.isArray(selection)) throw new Error(`option cases must be an array of test cases { name, params } or a predicate (got ${shown(selection)})`)
+  if (selection.length === 0) throw new Error(`option cases is an empty list; ${names()}`)
+  selection.forEach((c: unknown, index) => checkCase(problem, c, `option cases[${index}]`, defaults))
+  const seen = new Set<string>()
+  for (const c of selection as TestCase[]) {
+    if (seen.has(c.name)) throw new Error(`option cases names two cases '${c.name}': a case's name is its key in the report and the baseline`)
+    seen.add(c.name)
+  }
+  return selection as TestCase[]
+}
+
+/** A case the spec gives: a name, and a number for each scalar parameter of the problem. */
+function checkCase(problem: Problem, c: unknown, label: string, defaults: readonly TestCase[]): void {
+  if (typeof c === 'string') {
+    const suggestion = didYouMean(c, defaults.map((d) => d.name)) || ` (${problem.name}'s cases: ${defaults.map((d) => `'${d.name}'`).join(', ')})`
+    throw new Error(
+      `${label} is the string '${c}', not a test case { name, params } — to keep the problem's cases by name, ` +
+        `pass a predicate: cases: (c) => c.name === '${c}'${suggestion}`,
+    )
+  }
+  const { name, params } = (c ?? {}) as Partial<TestCase>
+  if (typeof name !== 'string' || typeof params !== 'object' || params === null) {
+    throw new Error(`${label} must be a test case { name: string, params: { … } } (got ${shown(c)})`)
+  }
+  const missing = problem.signature.filter((p) => p.kind === 'scalar' && typeof params[p.name] !== 'number').map((p) => p.name)
+  if (missing.length > 0) {
+    throw new Error(`${label} ('${name}') has no number for ${missing.map((n) => `'${n}'`).join(', ')}, a parameter of ${problem.name}`)
+  }
 }
 
 /** The same case always gets the same inputs. */
@@ -244,9 +333,8 @@ function poolFor(settings: PluginSettings): GpuPool {
  * and the first benches run while the rest compile. prepareKernelBench asks compile() for the same libraries and
  * is given these builds, errors included: it reports them, so here they are dropped.
  */
-export function startCompiles(name: string, spec: KernelBenchSpec, benchFile: string, settings: PluginSettings): void {
+export function startCompiles(name: string, resolved: ResolvedSpec, benchFile: string, settings: PluginSettings): void {
   const start = async () => {
-    const resolved = resolveSpec(spec, settings)
     const file = solutionFile(name, resolved, benchFile)
     const status = await poolFor(settings).ready()
     // Without a GPU, the CPU-only CI target; a GPU that failed to come up fails the bench when it runs.
@@ -389,5 +477,5 @@ export async function runResolvedBench(name: string, spec: ResolvedSpec, context
 
 /** Checks the spec, then runs every case: resolveSpec and runResolvedBench in one call. */
 export function runKernelBench(name: string, spec: KernelBenchSpec, context: BenchContext): Promise<KernelBenchResult> {
-  return runResolvedBench(name, resolveSpec(spec, context.settings), context)
+  return runResolvedBench(name, resolveSpec(spec, context.settings, `kernelBench('${name}')`), context)
 }

@@ -20,7 +20,9 @@ import { describeCalibration } from './report/calibration.js'
 import { describeCeilings } from './report/ceilings.js'
 import { writeChartOutputs } from './report/chart-files.js'
 import { readResultsFiles } from './report/read-results.js'
-import { listProblems, problemCatalog, starterFiles, type StarterFile } from './starter.js'
+import { problemCatalog } from './problem-catalog.js'
+import { listProblems, starterFiles, type StarterFile } from './starter.js'
+import { didYouMean } from './suggest.js'
 
 const USAGE = `Usage:
   vitest-kernel-bench init <problem> [file.cu] [--dtype <dtype>]   write a starter solution and its .bench.ts
@@ -156,7 +158,10 @@ async function main(argv: readonly string[]): Promise<void> {
       },
     })
   } catch (error) {
-    throw new UsageError((error as Error).message)
+    // Node's message for an unknown option is about positionals; name the option and the one meant instead.
+    const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message)?.[1]
+    const known = [...new Set(Object.values(COMMAND_OPTIONS).flat()), 'help'].map((o) => `--${o}`)
+    throw new UsageError(unknown ? `unknown option '${unknown}'${didYouMean(unknown, known)}` : (error as Error).message)
   }
   const { values, positionals } = parsed
   if (values.help) {
@@ -165,9 +170,11 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   const [command, problem, file, ...extra] = positionals
   const allowed = command === undefined ? undefined : COMMAND_OPTIONS[command]
-  if (!allowed) throw new UsageError(command ? `unknown command '${command}'` : 'no command given')
+  if (!allowed) throw new UsageError(command ? `unknown command '${command}'${didYouMean(command, Object.keys(COMMAND_OPTIONS))}` : 'no command given')
   const foreign = Object.keys(values).filter((option) => option !== 'help' && !allowed.includes(option))
-  if (foreign.length > 0) throw new UsageError(`${command} does not take ${foreign.map((o) => `--${o}`).join(', ')}`)
+  if (foreign.length > 0) {
+    throw new UsageError(`${command} does not take ${foreign.map((o) => `--${o}`).join(', ')} (it takes ${allowed.map((o) => `--${o}`).join(', ')})`)
+  }
   if (command === 'ceilings' || command === 'calibrate') {
     if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`)
     return command === 'ceilings' ? ceilings(values) : calibrate(values)

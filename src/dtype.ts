@@ -12,8 +12,3 @@ export const DTYPE_CTYPE: Record<Dtype, string> = {
   bfloat16: '__nv_bfloat16',
   int32: 'int',
 }
-
-export function parseDtype(value: string): Dtype {
-  if ((DTYPES as readonly string[]).includes(value)) return value as Dtype
-  throw new Error(`unknown dtype '${value}': expected one of ${DTYPES.join(', ')}`)
-}

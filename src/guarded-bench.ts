@@ -2,7 +2,7 @@
 // (src/runner.ts) or Vitest 5's test in a benchmark project (src/index.ts).
 import type { TaskMeta } from 'vitest'
 import { guardResult } from './baseline/guard.js'
-import { resolveSpec, runResolvedBench, type BenchContext, type KernelBenchSpec, type PluginSettings } from './bench.js'
+import { runResolvedBench, type BenchContext, type PluginSettings, type ResolvedSpec } from './bench.js'
 import type { KernelBenchResult } from './results.js'
 
 export interface GuardedRun {
@@ -20,8 +20,7 @@ export interface GuardedRun {
  * is in `meta.kernelBench` before the guard runs, so the table still shows the numbers if the baseline file is
  * unreadable.
  */
-export async function runGuardedBench(name: string, spec: KernelBenchSpec, run: GuardedRun, meta: TaskMeta): Promise<KernelBenchResult> {
-  const resolved = resolveSpec(spec, run.settings)
+export async function runGuardedBench(name: string, resolved: ResolvedSpec, run: GuardedRun, meta: TaskMeta): Promise<KernelBenchResult> {
   const measured = await runResolvedBench(name, resolved, { file: run.file, mode: 'bench', settings: run.settings, onCase: run.onCase })
   meta.kernelBench = measured
   const result = guardResult(measured, {

@@ -1,7 +1,8 @@
 // Public API: kernelBench() registers a CUDA kernel problem as a Vitest benchmark (vitest bench) and as a
 // correctness test (vitest run); kernelProperty() checks a solution on random shapes (vitest run).
 import { inject } from 'vitest'
-import { runKernelBench, type KernelBenchSpec } from './bench.js'
+import { resolveSpec, runResolvedBench, type KernelBenchSpec } from './bench.js'
+import type { Dtype } from './dtype.js'
 import { runGuardedBench } from './guarded-bench.js'
 import { registerTest, runContext, withModifiers, type Modifiers } from './modifiers.js'
 import { SETTINGS_KEY, shared } from './registry.js'
@@ -21,18 +22,20 @@ export { kernelMatchers, measureKernel } from './matchers.js'
 
 function register(this: Modifiers, name: string, spec: KernelBenchSpec): void {
   const run = runContext('kernelBench')
+  const settings = inject(SETTINGS_KEY)
+  // Checked here, as the file is collected: a wrong argument fails the file at its line, GPU or not.
+  const resolved = resolveSpec(spec, settings, `kernelBench('${name}')`)
   const registerBenchTask = shared().registerBenchTask
   // Vitest 4's `vitest bench`: like its bench(), a task without a function, run by the plugin's runner.
-  if (run.mode === 'benchmark' && registerBenchTask) return registerBenchTask(this, name, spec)
+  if (run.mode === 'benchmark' && registerBenchTask) return registerBenchTask(this, name, resolved)
   // Otherwise an ordinary test: verification only (`vitest run`), or in Vitest 5's benchmark project the timed,
   // guarded run (`vitest bench`).
   registerTest(this, name, async (context) => {
     const file = context.task.file.filepath
-    const settings = inject(SETTINGS_KEY)
     const result =
       run.mode === 'benchmark'
-        ? await runGuardedBench(name, spec, { file, settings, root: run.root, updateBaselines: run.updateBaselines }, context.task.meta)
-        : await runKernelBench(name, spec, { file, mode: 'verify', settings })
+        ? await runGuardedBench(name, resolved, { file, settings, root: run.root, updateBaselines: run.updateBaselines }, context.task.meta)
+        : await runResolvedBench(name, resolved, { file, mode: 'verify', settings })
     context.task.meta.kernelBench = result
     if (result.skipped) context.skip(result.skipped)
     const failure = failureMessage(result)
@@ -40,4 +43,8 @@ function register(this: Modifiers, name: string, spec: KernelBenchSpec): void {
   })
 }
 
-export const kernelBench = withModifiers(register)
+/**
+ * Registers a kernel benchmark: a correctness test under `vitest run`, a timed and guarded benchmark under `vitest
+ * bench`. Its spec is checked when it is declared. Chainable like test(): `kernelBench.skip`, `.only`, `.todo`.
+ */
+export const kernelBench = withModifiers<<D extends Dtype>(name: string, spec: KernelBenchSpec<D>) => void>(register)

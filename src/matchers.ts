@@ -3,7 +3,8 @@
 import { expect, inject, type TestContext } from 'vitest'
 import { caseMeasurement, resolveBaselineSettings } from './baseline/guard.js'
 import { compareToBaseline, formatTflops, type Measurement, type VerdictOptions } from './baseline/verdict.js'
-import { runKernelBench, type KernelBenchSpec } from './bench.js'
+import { resolveSpec, runResolvedBench, type KernelBenchSpec } from './bench.js'
+import type { Dtype } from './dtype.js'
 import { SETTINGS_KEY } from './registry.js'
 import { failureMessage, type KernelBenchResult } from './results.js'
 
@@ -11,8 +12,11 @@ import { failureMessage, type KernelBenchResult } from './results.js'
  * Verifies and times every case of `spec` inside the running test, as `vitest bench` would (no baseline, no floors):
  * the test is skipped with the reason where no GPU is usable, and fails on a wrong answer or a fault.
  */
-export async function measureKernel(context: TestContext, name: string, spec: KernelBenchSpec): Promise<KernelBenchResult> {
-  const result = await runKernelBench(name, spec, { file: context.task.file.filepath, mode: 'bench', settings: inject(SETTINGS_KEY) })
+export async function measureKernel<D extends Dtype>(context: TestContext, name: string, spec: KernelBenchSpec<D>): Promise<KernelBenchResult> {
+  const settings = inject(SETTINGS_KEY)
+  // Checked before anything is compiled or run.
+  const resolved = resolveSpec(spec, settings, `measureKernel('${name}')`)
+  const result = await runResolvedBench(name, resolved, { file: context.task.file.filepath, mode: 'bench', settings })
   if (result.skipped) context.skip(result.skipped)
   const failure = failureMessage(result)
   if (failure) throw new Error(failure)

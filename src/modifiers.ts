@@ -8,17 +8,21 @@ export type Modifiers = { skip?: boolean; only?: boolean; todo?: boolean }
 
 const MODIFIERS = ['skip', 'only', 'todo'] as const
 
-type Chain<Args extends unknown[]> = ((...args: Args) => void) & { readonly [K in keyof Modifiers]-?: Chain<Args> }
+// Any function that registers an entry. `never[]` (not `unknown[]`) so that a generic call signature fits too.
+type Registration = (...args: never[]) => void
+
+type Chain<F extends Registration> = F & { readonly [K in keyof Modifiers]-?: Chain<F> }
 
 /**
- * `register` with `.skip`, `.only` and `.todo`, chainable like test()'s. Our own: Vitest 5 no longer exports the
- * helper Vitest 4 builds test() with.
+ * `register` with `.skip`, `.only` and `.todo`, chainable like test()'s, typed as `F`: a generic signature (the
+ * spec's dtype narrowed to its problem's) is kept. Our own: Vitest 5 no longer exports the helper Vitest 4 builds
+ * test() with.
  */
-export function withModifiers<Args extends unknown[]>(register: (this: Modifiers, ...args: Args) => void): Chain<Args> {
-  const chain = (modifiers: Modifiers): Chain<Args> => {
-    const fn = (...args: Args) => register.apply(modifiers, args)
+export function withModifiers<F extends Registration>(register: (this: Modifiers, ...args: Parameters<F>) => void): Chain<F> {
+  const chain = (modifiers: Modifiers): Chain<F> => {
+    const fn = (...args: Parameters<F>) => register.apply(modifiers, args)
     for (const key of MODIFIERS) Object.defineProperty(fn, key, { get: () => chain({ ...modifiers, [key]: true }) })
-    return fn as Chain<Args>
+    return fn as unknown as Chain<F>
   }
   return chain({})
 }

@@ -1,5 +1,6 @@
 // Every option of the measurement protocol (docs/protocol.md), with its default. Plugin options apply to every
 // bench; a bench's own spec overrides them.
+import { didYouMean } from './suggest.js'
 
 /** When the timing loop stops (engine/stopping.ts). */
 export interface StoppingOptions {
@@ -85,6 +86,56 @@ const FLUSH_MODES: readonly FlushMode[] = ['read', 'memset', 'none']
 const PADDING_MODES: readonly PaddingMode[] = ['matmul', 'spin', 'none']
 export const TIMING_MODES: readonly TimingMode[] = ['events', 'cupti', 'profiler', 'graph']
 
+/** What is wrong with a value of an option ("must be a positive number (got 0)"), or undefined when it is fine. */
+type Rule = (value: unknown) => string | undefined
+
+const positive: Rule = (v) => (typeof v === 'number' && v > 0 ? undefined : `must be a positive number (got ${String(v)})`)
+const zeroOrMore: Rule = (v) => (typeof v === 'number' && v >= 0 ? undefined : `must be zero or more (got ${String(v)})`)
+const whole =
+  (rule: Rule): Rule =>
+  (v) =>
+    rule(v) ?? (Number.isInteger(v) ? undefined : `must be a whole number (got ${String(v)})`)
+const fraction: Rule = (v) => (typeof v === 'number' && v >= 0 && v < 1 ? undefined : `must be in [0, 1) (got ${String(v)})`)
+const flag: Rule = (v) => (typeof v === 'boolean' ? undefined : `must be true or false (got ${String(v)})`)
+const oneOf =
+  (choices: readonly string[]): Rule =>
+  (v) =>
+    typeof v === 'string' && choices.includes(v) ? undefined : `must be one of ${choices.join(', ')} (got '${String(v)}')${didYouMean(String(v), choices)}`
+
+const RULES: Record<keyof MeasureOptions, Rule> = {
+  minIterations: whole(positive),
+  maxIterations: whole(positive),
+  targetCv: positive,
+  minTimeMs: zeroOrMore,
+  longKernelMinTimeMs: zeroOrMore,
+  maxTimeMs: positive,
+  globalWarmupCount: whole(zeroOrMore),
+  globalWarmupSize: positive,
+  warmupRuns: whole(zeroOrMore),
+  flush: oneOf(FLUSH_MODES),
+  flushFactor: positive,
+  padding: oneOf(PADDING_MODES),
+  paddingSize: positive,
+  throttleFraction: fraction,
+  caseTimeoutMs: positive,
+  skipVerification: flag,
+  disableTiming: flag,
+  timing: oneOf(TIMING_MODES),
+  graphBatch: whole(positive),
+  auditStreams: flag,
+}
+
+/** Throws `<label> must be …` where the value breaks its option's rule; `label` says where it came from. */
+function checkOption(key: keyof MeasureOptions, value: unknown, label: string): void {
+  const wrong = RULES[key](value)
+  if (wrong) throw new Error(`${label} ${wrong}`)
+}
+
+/** "unknown option 'targetCV' (did you mean 'targetCv'?)": `known` are the names the option could have meant. */
+export function unknownOptionMessage(key: string, known: readonly string[]): string {
+  return `unknown option '${key}'${didYouMean(key, known)}`
+}
+
 /**
  * Environment knobs (in the spirit of Croqtile's): they override the config and every spec, so one run can be
  * changed without editing files. Unset or empty variables change nothing.
@@ -100,25 +151,36 @@ export const ENVIRONMENT_OPTIONS = {
   KERNELBENCH_SKIP_VERIFICATION: 'skipVerification',
 } as const satisfies Record<string, keyof MeasureOptions>
 
-export function measureOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): Partial<MeasureOptions> {
+type Environment = Readonly<Record<string, string | undefined>>
+
+/** A switch set in the environment: 1 or true, 0 or false; undefined when unset or empty. */
+export function booleanFromEnv(env: Environment, variable: string): boolean | undefined {
+  const text = env[variable]?.trim()
+  if (!text) return undefined
+  if (!['0', '1', 'true', 'false'].includes(text)) throw new Error(`${variable} must be 1 or 0 (got '${text}')`)
+  return text === '1' || text === 'true'
+}
+
+/** The options the environment sets, each checked under its variable's name (KERNELBENCH_TIMING must be one of …). */
+export function measureOptionsFromEnv(env: Environment): Partial<MeasureOptions> {
   const options: Record<string, unknown> = {}
   for (const [variable, key] of Object.entries(ENVIRONMENT_OPTIONS)) {
     const text = env[variable]?.trim()
     if (!text) continue
     const kind = typeof DEFAULT_MEASURE_OPTIONS[key]
-    if (kind === 'boolean') {
-      if (!['0', '1', 'true', 'false'].includes(text)) throw new Error(`${variable} must be 1 or 0 (got '${text}')`)
-      options[key] = text === '1' || text === 'true'
-    } else if (kind === 'number') {
-      const value = Number(text)
+    let value: unknown = text
+    if (kind === 'boolean') value = booleanFromEnv(env, variable)
+    else if (kind === 'number') {
+      value = Number(text)
       if (!Number.isFinite(value)) throw new Error(`${variable} must be a number (got '${text}')`)
-      options[key] = value
-    } else {
-      options[key] = text
     }
+    checkOption(key, value, variable)
+    options[key] = value
   }
   return options as Partial<MeasureOptions>
 }
+
+const OPTION_NAMES = Object.keys(DEFAULT_MEASURE_OPTIONS)
 
 /** Defaults, then plugin options, then the bench's own; every value checked so a typo fails with its name. */
 export function resolveMeasureOptions(...layers: ReadonlyArray<Partial<MeasureOptions> | undefined>): MeasureOptions {
@@ -126,41 +188,13 @@ export function resolveMeasureOptions(...layers: ReadonlyArray<Partial<MeasureOp
   for (const layer of layers) {
     for (const [key, value] of Object.entries(layer ?? {})) {
       if (value === undefined) continue
-      if (!Object.hasOwn(DEFAULT_MEASURE_OPTIONS, key)) throw new Error(`unknown option '${key}'`)
+      if (!Object.hasOwn(DEFAULT_MEASURE_OPTIONS, key)) throw new Error(unknownOptionMessage(key, OPTION_NAMES))
       ;(merged as unknown as Record<string, unknown>)[key] = value
     }
   }
-  const positive: Array<keyof MeasureOptions> = [
-    'minIterations',
-    'maxIterations',
-    'targetCv',
-    'maxTimeMs',
-    'flushFactor',
-    'paddingSize',
-    'caseTimeoutMs',
-    'globalWarmupSize',
-    'graphBatch',
-  ]
-  for (const key of positive) {
-    const value = merged[key]
-    if (typeof value !== 'number' || !(value > 0)) throw new Error(`option ${key} must be a positive number (got ${String(value)})`)
-  }
-  for (const key of ['minTimeMs', 'longKernelMinTimeMs', 'warmupRuns', 'globalWarmupCount'] as const) {
-    if (!(merged[key] >= 0)) throw new Error(`option ${key} must be zero or more (got ${merged[key]})`)
-  }
+  for (const [key, value] of Object.entries(merged)) checkOption(key as keyof MeasureOptions, value, `option ${key}`)
   if (merged.minIterations > merged.maxIterations) {
     throw new Error(`option minIterations (${merged.minIterations}) exceeds maxIterations (${merged.maxIterations})`)
-  }
-  if (!(merged.throttleFraction >= 0 && merged.throttleFraction < 1)) {
-    throw new Error(`option throttleFraction must be in [0, 1) (got ${merged.throttleFraction})`)
-  }
-  if (!FLUSH_MODES.includes(merged.flush)) throw new Error(`option flush must be one of ${FLUSH_MODES.join(', ')} (got '${merged.flush}')`)
-  if (!PADDING_MODES.includes(merged.padding)) {
-    throw new Error(`option padding must be one of ${PADDING_MODES.join(', ')} (got '${merged.padding}')`)
-  }
-  if (!TIMING_MODES.includes(merged.timing)) throw new Error(`option timing must be one of ${TIMING_MODES.join(', ')} (got '${merged.timing}')`)
-  for (const key of ['minIterations', 'maxIterations', 'warmupRuns', 'globalWarmupCount', 'graphBatch'] as const) {
-    if (!Number.isInteger(merged[key])) throw new Error(`option ${key} must be a whole number (got ${merged[key]})`)
   }
   return merged
 }

@@ -10,7 +10,7 @@ import { prepareBlobReports } from './blob-reports.js'
 import type { PluginSettings } from './bench.js'
 import { resolveCompileJobs } from './compile/build-locks.js'
 import { checkDeviceSelection, deviceSelectionFromEnv } from './engine/gpu-pool.js'
-import { resolveMeasureOptions, type MeasureOptions } from './options.js'
+import { booleanFromEnv, resolveMeasureOptions, type MeasureOptions } from './options.js'
 import { DEFAULT_CACHE_DIR } from './paths.js'
 import { RUN_KEY, SETTINGS_KEY, type RunContext } from './registry.js'
 import { splitReportOptions, type ReportOptions } from './report/options.js'
@@ -109,6 +109,12 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
   const baseline = resolveBaselineSettings(baselineOptions)
   const jobs = resolveCompileJobs(compileJobs)
   const selection = deviceSelectionFromEnv(process.env) ?? checkDeviceSelection(devices ?? (device === undefined ? 'all' : [device]), devices ? 'devices' : 'device')
+  // Read when the config loads, so that KERNELBENCH_SANITIZE=yes fails there with the variable's name.
+  const switches = {
+    sanitize: booleanFromEnv(process.env, 'KERNELBENCH_SANITIZE') ?? false,
+    ceilings: booleanFromEnv(process.env, 'KERNELBENCH_CEILINGS') ?? false,
+    calibration: booleanFromEnv(process.env, 'KERNELBENCH_CALIBRATION') ?? false,
+  }
   const vitest4 = vitestMajor() === 4
   return {
     name: 'vitest-kernel-bench',
@@ -130,9 +136,9 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
         compileJobs: jobs,
         measure: measureOptions,
         baseline,
-        sanitize: sanitize ?? process.env.KERNELBENCH_SANITIZE === '1',
-        ceilings: ceilings ?? process.env.KERNELBENCH_CEILINGS === '1',
-        calibration: calibration ?? process.env.KERNELBENCH_CALIBRATION === '1',
+        sanitize: sanitize ?? switches.sanitize,
+        ceilings: ceilings ?? switches.ceilings,
+        calibration: calibration ?? switches.calibration,
         allowAboveRoofline,
       }
       return {

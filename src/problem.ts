@@ -1,8 +1,9 @@
 // What a kernel problem is: its signature, test cases, sizes, FLOP and byte counts, tolerances and reference.
 // Problems are plain data plus pure functions, so everything here is testable without a GPU.
 import path from 'node:path'
-import { DTYPE_BYTES, type Dtype } from './dtype.js'
+import { DTYPE_BYTES, DTYPES, type Dtype } from './dtype.js'
 import { isBuffer, paramDtype, validateSignature, type ParamSpec } from './signature.js'
+import { didYouMean } from './suggest.js'
 
 export interface TestCase {
   /** Shown in reports and used as the baseline key, e.g. '4096x4096x4096' or 'n = 2^20'. */
@@ -34,11 +35,12 @@ export interface ShapeSpace {
 
 export type ReferenceSpec = { readonly kind: 'cuda'; readonly file: string; readonly entry?: string } | { readonly kind: 'gemm' }
 
-export interface ProblemDefinition {
+/** `D`: the dtypes the problem has, so that a bench's `dtype` is checked against them where the type is known. */
+export interface ProblemDefinition<D extends Dtype = Dtype> {
   readonly name: string
   readonly description?: string
   readonly signature: readonly ParamSpec[]
-  readonly dtypes: readonly Dtype[]
+  readonly dtypes: readonly D[]
   /** The default test cases for a dtype. */
   readonly cases: (dtype: Dtype) => readonly TestCase[]
   /** Element count of every input and output parameter for a case. */
@@ -54,12 +56,13 @@ export interface ProblemDefinition {
   readonly shapes?: ShapeSpace
 }
 
-export interface Problem extends Required<Omit<ProblemDefinition, 'description' | 'shapes'>> {
+export interface Problem<D extends Dtype = Dtype> extends Required<Omit<ProblemDefinition<D>, 'description' | 'shapes'>> {
   readonly description: string
   readonly shapes?: ShapeSpace
 }
 
-export function defineProblem(def: ProblemDefinition): Problem {
+/** A problem checked and with its defaults; `dtypes` written as a literal list narrows the problem's type to them. */
+export function defineProblem<const D extends Dtype>(def: ProblemDefinition<D>): Problem<D> {
   validateSignature(def.signature, `problem '${def.name}'`)
   if (def.dtypes.length === 0) throw new Error(`problem '${def.name}': no dtypes`)
   for (const dtype of def.dtypes) {
@@ -95,8 +98,25 @@ export function elementsOf(elements: Readonly<Record<string, number>>, name: str
 
 export function toleranceFor(problem: Problem, dtype: Dtype): Tolerance {
   const tolerance = problem.tolerance[dtype]
-  if (!tolerance) {
-    throw new Error(`problem '${problem.name}' does not support dtype ${dtype} (supported: ${problem.dtypes.join(', ')})`)
-  }
+  if (!tolerance) throw new Error(noVariantMessage(problem, dtype))
   return tolerance
+}
+
+type ProblemDtypes = Pick<Problem, 'name' | 'dtypes'>
+
+/** "matrix-multiplication has no float64 variant (it has: float32, float16, bfloat16)" */
+export function noVariantMessage(problem: ProblemDtypes, dtype: string): string {
+  return `${problem.name} has no ${dtype} variant (it has: ${problem.dtypes.join(', ')})`
+}
+
+/**
+ * The dtype `value` names, if the problem has it; otherwise throws, naming the argument (`label`, e.g. 'option
+ * dtype' or '--dtype'), what was given and the problem's dtypes.
+ */
+export function problemDtype(problem: ProblemDtypes, value: unknown, label: string): Dtype {
+  const has = problem.dtypes.join(', ')
+  if (typeof value !== 'string') throw new Error(`${label} must be one of ${has} (got ${typeof value === 'object' ? JSON.stringify(value) : String(value)})`)
+  if (!(DTYPES as readonly string[]).includes(value)) throw new Error(`${label}: unknown dtype '${value}'${didYouMean(value, problem.dtypes)}; ${problem.name} has ${has}`)
+  if (!problem.dtypes.includes(value as Dtype)) throw new Error(`${label}: ${noVariantMessage(problem, value)}`)
+  return value as Dtype
 }

@@ -1,7 +1,7 @@
 // State shared between the bench files, the runner and the plugin inside one Vitest worker. Kept on globalThis
 // because Vitest may evaluate this module more than once per worker (once per isolated test file).
 import type { RunnerTestCase } from 'vitest'
-import type { KernelBenchSpec, PluginSettings } from './bench.js'
+import type { PluginSettings, ResolvedSpec } from './bench.js'
 import type { Modifiers } from './modifiers.js'
 
 export const SETTINGS_KEY = 'vitest-kernel-bench'
@@ -26,11 +26,12 @@ declare module 'vitest' {
 
 interface Shared {
   /**
-   * Vitest 4's `vitest bench`: registers a kernelBench as a task without a function, which the plugin's runner
-   * (src/runner.ts) installs this for and runs. Absent under Vitest 5, where a kernelBench is an ordinary test.
+   * Vitest 4's `vitest bench`: registers a kernelBench (its spec checked when it was declared) as a task without a
+   * function, which the plugin's runner (src/runner.ts) installs this for and runs. Absent under Vitest 5, where a
+   * kernelBench is an ordinary test.
    */
-  registerBenchTask?(modifiers: Modifiers, name: string, spec: KernelBenchSpec): void
-  specs: WeakMap<RunnerTestCase, { name: string; spec: KernelBenchSpec }>
+  registerBenchTask?(modifiers: Modifiers, name: string, spec: ResolvedSpec): void
+  specs: WeakMap<RunnerTestCase, { name: string; spec: ResolvedSpec }>
 }
 
 const KEY = Symbol.for('vitest-kernel-bench.shared')

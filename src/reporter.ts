@@ -10,7 +10,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import pc from 'picocolors'
-import type { SerializedError } from 'vitest'
+import type { RunnerTask, RunnerTestFile, SerializedError } from 'vitest'
 import type { TestCase, TestModule, TestRunEndReason, TestSuite, Vitest } from 'vitest/node'
 import { DefaultReporter } from 'vitest/node'
 import { packagePath } from './paths.js'
@@ -98,6 +98,11 @@ function packageVersion(): string {
   return (JSON.parse(fs.readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version
 }
 
+/** Whether a task is, or holds, a bench ranked first in its group: what Vitest 4's bench summary lists. */
+function hasRankedFirst(task: RunnerTask): boolean {
+  return task.type === 'suite' ? task.tasks.some(hasRankedFirst) : task.result?.benchmark?.rank === 1
+}
+
 export class KernelBenchReporter extends DefaultReporter {
   /** What the last device header said, but the clock (it changes while a run goes on), to print it again for another GPU. */
   private headerGpu?: string
@@ -113,6 +118,15 @@ export class KernelBenchReporter extends DefaultReporter {
     super({ ...defaults, summary: !settings.progress && defaults.summary !== false })
     this.settings = settings
     this.testsToo = testsToo
+  }
+
+  /**
+   * Vitest 4 ends `vitest bench` with a summary of each group's fastest plain bench() against the others. A kernel
+   * bench is never ranked (its cases do not make one comparable figure), so without plain bench() tasks the summary
+   * would be its heading alone: printed only when it lists something.
+   */
+  override reportBenchmarkSummary(files: RunnerTestFile[]): void {
+    if (files.some(hasRankedFirst)) super.reportBenchmarkSummary(files)
   }
 
   override onInit(ctx: Vitest): void {

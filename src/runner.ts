@@ -5,7 +5,7 @@
 // tasks still go to tinybench. In test mode it is Vitest's own runner (kernelBench registers ordinary tests there).
 import { BenchmarkRunner, inject, TestRunner } from 'vitest'
 import type { RunnerTask as Task, RunnerTaskEventPack, RunnerTestCase as Test, RunnerTestSuite as Suite, SerializedConfig, VitestTestRunner } from 'vitest'
-import { startCompiles, type KernelBenchSpec } from './bench.js'
+import { startCompiles, type ResolvedSpec } from './bench.js'
 import { geometricMean } from './engine/stats.js'
 import { runGuardedBench } from './guarded-bench.js'
 import type { Modifiers } from './modifiers.js'
@@ -37,7 +37,7 @@ function vitestBenchmark(result: KernelBenchResult) {
   }
 }
 
-function registerBenchTask(modifiers: Modifiers, name: string, spec: KernelBenchSpec): void {
+function registerBenchTask(modifiers: Modifiers, name: string, spec: ResolvedSpec): void {
   const task: Test = TestRunner.getCurrentSuite().task(name, { ...modifiers, meta: {} })
   if (!modifiers.todo && task.mode === 'todo') task.mode = 'run'
   shared().specs.set(task, { name, spec })
@@ -89,7 +89,7 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
     return this.onTaskUpdate?.([[task.id, task.result, task.meta]], [[task.id, event, undefined]])
   }
 
-  private async runKernelTask(task: Test, name: string, spec: KernelBenchSpec): Promise<void> {
+  private async runKernelTask(task: Test, name: string, spec: ResolvedSpec): Promise<void> {
     const start = performance.now()
     task.result = { state: 'run', startTime: Date.now() }
     await this.report(task, 'test-prepare')

@@ -1,93 +1,13 @@
 // Starter files for `vitest-kernel-bench init`: a .cu solution with the problem's exact entry point and a
 // placeholder kernel that compiles, and the .bench.ts file that runs it. Pure: the CLI writes the files.
 import path from 'node:path'
-import { DTYPE_CTYPE, parseDtype, type Dtype } from './dtype.js'
-import type { Problem } from './problem.js'
+import { DTYPE_CTYPE, type Dtype } from './dtype.js'
+import type { CatalogEntry, FoundProblem } from './problem-catalog.js'
+import { findProblem } from './problem-catalog.js'
+import { problemDtype, type Problem } from './problem.js'
 import { cPrototype, isBuffer, paramDtype, type ParamSpec } from './signature.js'
 
-// ---- The problem catalog ------------------------------------------------------------------------------------
-
-export interface CatalogEntry {
-  readonly problem: Problem
-  /** Every name the problems module exports it under, e.g. ['matmul', 'matrixMultiplication']. */
-  readonly exportNames: readonly string[]
-}
-
-export function isProblem(value: unknown): value is Problem {
-  if (typeof value !== 'object' || value === null) return false
-  const p = value as Partial<Problem>
-  return typeof p.name === 'string' && Array.isArray(p.signature) && Array.isArray(p.dtypes) && typeof p.cases === 'function' && typeof p.elements === 'function'
-}
-
-/** The problems among a module's exports, one entry per problem however many names it is exported under. */
-export function problemCatalog(exports: Readonly<Record<string, unknown>>): CatalogEntry[] {
-  const names = new Map<Problem, string[]>()
-  for (const [exportName, value] of Object.entries(exports)) {
-    if (!isProblem(value)) continue
-    const list = names.get(value) ?? []
-    list.push(exportName)
-    names.set(value, list)
-  }
-  return [...names]
-    .map(([problem, exportNames]) => ({ problem, exportNames: exportNames.sort() }))
-    .sort((a, b) => a.problem.name.localeCompare(b.problem.name))
-}
-
-/** 'matrix-multiplication', 'matrix_multiplication' and 'matrixMultiplication' name the same problem. */
-function lookupKey(name: string): string {
-  return name.toLowerCase().replace(/[-_]/g, '')
-}
-
-export interface FoundProblem {
-  problem: Problem
-  /** The export the bench file imports: the name asked for if it is one, else the one matching the problem's name. */
-  importName: string
-}
-
-/** Finds a problem by its name (Tensara's slug) or any name it is exported under. */
-export function findProblem(catalog: readonly CatalogEntry[], name: string): FoundProblem {
-  const key = lookupKey(name)
-  const matches = catalog.filter((e) => [e.problem.name, ...e.exportNames].some((n) => lookupKey(n) === key))
-  const entry = matches[0]
-  if (!entry) throw new Error(unknownProblemMessage(catalog, name))
-  if (matches.length > 1) throw new Error(`'${name}' names several problems: ${matches.map((e) => e.problem.name).join(', ')}`)
-  const importName =
-    entry.exportNames.find((n) => n === name) ??
-    entry.exportNames.find((n) => lookupKey(n) === lookupKey(entry.problem.name)) ??
-    entry.exportNames[0]!
-  return { problem: entry.problem, importName }
-}
-
-/** Edits (insert, delete, substitute a character) that turn `a` into `b`. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i]
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
-    }
-    previous = row
-  }
-  return previous[b.length]!
-}
-
-/** The problems whose names (any spelling) are a few typos from `name`, closest first. */
-function similarProblems(catalog: readonly CatalogEntry[], name: string): string[] {
-  const key = lookupKey(name)
-  const close = Math.max(2, Math.floor(key.length / 3))
-  return catalog
-    .map((e) => ({ name: e.problem.name, distance: Math.min(...[e.problem.name, ...e.exportNames].map((n) => editDistance(key, lookupKey(n)))) }))
-    .filter((e) => e.distance <= close)
-    .sort((a, b) => a.distance - b.distance)
-    .map((e) => e.name)
-}
-
-/** "Did you mean" the closest names, or else every problem's name on one line: the full table is `init --list`. */
-function unknownProblemMessage(catalog: readonly CatalogEntry[], name: string): string {
-  const similar = similarProblems(catalog, name)
-  const list = similar.length > 0 ? `Did you mean ${similar.map((n) => `'${n}'`).join(' or ')}?` : `The problems are: ${catalog.map((e) => e.problem.name).join(', ')}.`
-  return `unknown problem '${name}'. ${list} (\`vitest-kernel-bench init --list\` describes all ${catalog.length})`
-}
+// ---- The problem list ----------------------------------------------------------------------------------------
 
 /** The `init --list` table: name, dtypes, exports and description of every problem. */
 export function listProblems(catalog: readonly CatalogEntry[]): string {
@@ -261,10 +181,7 @@ export interface StarterFile {
 export function starterFiles(catalog: readonly CatalogEntry[], request: StarterRequest): StarterFile[] {
   const found = findProblem(catalog, request.problem)
   const { problem } = found
-  const dtype = request.dtype ? parseDtype(request.dtype) : problem.dtypes.includes('float32') ? 'float32' : problem.dtypes[0]!
-  if (!problem.dtypes.includes(dtype)) {
-    throw new Error(`problem '${problem.name}' has no ${dtype} variant (it has: ${problem.dtypes.join(', ')})`)
-  }
+  const dtype = request.dtype ? problemDtype(problem, request.dtype, '--dtype') : problem.dtypes.includes('float32') ? 'float32' : problem.dtypes[0]!
   const solution = path.resolve(request.cwd, request.file ?? `${problem.name}.cu`)
   if (path.extname(solution) !== '.cu') throw new Error(`the solution file must end in .cu (got ${request.file})`)
   const bench = solution.slice(0, -'.cu'.length) + '.bench.ts'

@@ -106,7 +106,7 @@ export interface ReductionOverDim {
  * A Tensara reduction over one dimension: float32 inputs uniform in [-5, 5], the six REDUCTION_CONFIGS cases, one
  * output per slice, size - 1 operations per slice, and its reference in cuda/references/<name>.cu.
  */
-export function defineReductionOverDim(r: ReductionOverDim): Problem {
+export function defineReductionOverDim(r: ReductionOverDim): Problem<'float32'> {
   return defineProblem({
     name: r.name,
     description: r.description,

@@ -5,7 +5,7 @@
 import { allCharts, type ReportCharts } from './charts/index.js'
 import type { ReportSource } from './charts/cases.js'
 import type { Chart } from './charts/plot.js'
-import { SOL_WARNING, VERIFICATION_SKIPPED_WARNING, deviceLine, deviceNotes, deviceRecordLines, geometricMeanLine, hasSolAbove100 } from './kernel-table.js'
+import { SOL_WARNING, VERIFICATION_SKIPPED_WARNING, benchDetails, deviceLine, deviceNotes, deviceRecordLines, geometricMeanLine, hasSolAbove100 } from './kernel-table.js'
 import type { BenchRecord } from './json.js'
 
 const STYLE = `
@@ -66,7 +66,7 @@ function optionsTable(options: object): string {
 
 function benchSection(source: string, record: BenchRecord, charts: readonly Chart[], showSource: boolean): string {
   const r = record.result
-  const caption = [...(showSource ? [source] : []), record.file, ...(r ? [r.problem, r.dtype, r.solution, r.device?.name ?? 'no GPU'] : [])]
+  const caption = [...(showSource ? [source] : []), record.file, ...(r ? [...benchDetails(r), r.device?.name ?? 'no GPU'] : [])]
   const parts = [`<h3>${escape(`${record.state}: ${record.name}`)}</h3>`, `<p class="meta">${escape(caption.join(' · '))}</p>`]
   if (r?.skipped) parts.push(`<p class="note">skipped: ${escape(r.skipped)}</p>`)
   if (r && !r.skipped) {

@@ -406,8 +406,18 @@ function caseTable(result: KernelBenchResult): string[] {
   return renderTable([...header, 'vs baseline'], judged, [...align, 'left'])
 }
 
+/**
+ * What a bench's title adds to its name: the problem, the dtype and the solution; not the problem where the name
+ * already starts with it ('sum-dim', 'sum-dim: sum.cu' as `init` names a bench), so that it is not said twice.
+ */
+export function benchDetails(result: Pick<KernelBenchResult, 'bench' | 'problem' | 'dtype' | 'solution'>): string[] {
+  const { bench, problem, dtype, solution } = result
+  const named = bench.startsWith(problem) && !/^[\p{L}\p{N}]/u.test(bench.slice(problem.length))
+  return [...(named ? [] : [problem]), dtype, solution]
+}
+
 export function renderKernelResult(result: KernelBenchResult): string {
-  const title = `${pc.bold(result.bench)} ${pc.dim(`${result.problem} · ${result.dtype} · ${result.solution}`)}`
+  const title = `${pc.bold(result.bench)} ${pc.dim(benchDetails(result).join(' · '))}`
   if (result.skipped) return `${title}\n  ${pc.yellow(`skipped: ${result.skipped}`)}`
   const lines = [title]
   if (result.options.skipVerification) lines.push(pc.red(pc.bold(`  ${VERIFICATION_SKIPPED_WARNING}`)))

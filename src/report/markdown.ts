@@ -7,6 +7,7 @@ import {
   DROPPED_SHARE,
   LIMIT_CV_FACTOR,
   VERIFICATION_SKIPPED_WARNING,
+  benchDetails,
   caseCells,
   caseFigures,
   deviceLine,
@@ -126,7 +127,7 @@ function notes(result: KernelBenchResult): string[] {
 function benchSection(bench: ReportedBench): string[] {
   const lines = [`### ${STATE_MARK[bench.state]} ${escape(bench.name)}`, '']
   const r = bench.result
-  const caption = r ? [bench.file, r.problem, r.dtype, r.solution, ...(r.device ? [r.device.name] : [])] : [bench.file]
+  const caption = r ? [bench.file, ...benchDetails(r), ...(r.device ? [r.device.name] : [])] : [bench.file]
   lines.push(escape(caption.join(' · ')), '')
   if (r?.skipped) lines.push(`_skipped: ${escape(r.skipped)}_`, '')
   else if (r) {

@@ -2,7 +2,7 @@
 // and shrinks a failure to the smallest shape that breaks the kernel. The solution is compiled once per property.
 import fc from 'fast-check'
 import { inject } from 'vitest'
-import { prepareKernelBench, resolveSpec, type BenchContext, type PreparedKernelBench } from '../bench.js'
+import { checkOptionNames, prepareKernelBench, resolveSpec, type BenchContext, type PluginSettings, type PreparedKernelBench, type ResolvedSpec } from '../bench.js'
 import type { Dtype } from '../dtype.js'
 import { registerTest, runContext, withModifiers, type Modifiers } from '../modifiers.js'
 import type { Problem, ShapeSpace, TestCase } from '../problem.js'
@@ -10,12 +10,12 @@ import { SETTINGS_KEY } from '../registry.js'
 import { failureMessage, type CaseResult } from '../results.js'
 import { resolveShapeSpace, shapeArbitrary, type ResolvedShapeSpace } from './shapes.js'
 
-export interface KernelPropertySpec {
-  problem: Problem
+export interface KernelPropertySpec<D extends Dtype = Dtype> {
+  problem: Problem<D>
   /** The .cu file with `extern "C" void solution(...)`, relative to the test file. */
   solution: string
-  /** Element type; default 'float32'. */
-  dtype?: Dtype
+  /** Element type, one of the problem's dtypes; default 'float32'. */
+  dtype?: NoInfer<D>
   /** Where shapes are drawn from; default the problem's `shapes`, else every integer scalar in 1..1024. */
   shapes?: ShapeSpace
   /** Shapes verified for the property to hold (default 25); shrinking a failure verifies more. */
@@ -38,21 +38,41 @@ class CaseFailure extends Error {
   }
 }
 
-/** Runs the property where a kernelProperty() test would, and says how it went instead of throwing. */
-export async function checkKernelProperty(
-  name: string,
-  spec: KernelPropertySpec,
-  context: Omit<BenchContext, 'mode'>,
-): Promise<PropertyOutcome> {
+const PROPERTY_KEYS = ['problem', 'solution', 'dtype', 'shapes', 'numRuns', 'seed']
+
+/** A property's spec checked: the bench it verifies, the shape space it draws from, and fast-check's settings. */
+export interface ResolvedProperty {
+  bench: ResolvedSpec
+  space: ResolvedShapeSpace
+  run: { numRuns: number; seed?: number }
+}
+
+/** Checks a property's spec; every error starts with `kernelProperty('name')`. */
+export function resolveProperty(name: string, spec: KernelPropertySpec, settings: PluginSettings): ResolvedProperty {
+  const entry = `kernelProperty('${name}')`
   const { problem, solution, dtype, shapes, numRuns = DEFAULT_NUM_RUNS, seed } = spec
-  if (!Number.isSafeInteger(numRuns) || numRuns < 1) throw new Error(`numRuns must be a positive integer (got ${numRuns})`)
   // A property only verifies: a plugin-wide skipVerification would make it pass without checking anything.
-  const resolved = resolveSpec({ problem, solution, dtype, skipVerification: false }, context.settings)
-  const bench = await prepareKernelBench(name, resolved, { ...context, mode: 'verify' })
-  // Resolved before the skip so that a bad shape space fails on machines without a GPU too.
-  const space = resolveShapeSpace(problem, bench.header.dtype, shapes)
+  const bench = resolveSpec({ problem, solution, dtype, skipVerification: false }, settings, entry)
+  try {
+    checkOptionNames(spec, PROPERTY_KEYS)
+    if (!Number.isSafeInteger(numRuns) || numRuns < 1) throw new Error(`option numRuns must be a positive integer (got ${numRuns})`)
+    if (seed !== undefined && !Number.isSafeInteger(seed)) throw new Error(`option seed must be an integer (got ${seed})`)
+    return { bench, space: resolveShapeSpace(bench.problem, bench.dtype, shapes), run: { numRuns, seed } }
+  } catch (error) {
+    throw new Error(`${entry}: ${(error as Error).message}`)
+  }
+}
+
+/** Runs a checked property where a kernelProperty() test would, and says how it went instead of throwing. */
+export async function runProperty(name: string, property: ResolvedProperty, context: Omit<BenchContext, 'mode'>): Promise<PropertyOutcome> {
+  const bench = await prepareKernelBench(name, property.bench, { ...context, mode: 'verify' })
   if (bench.header.skipped) return { status: 'skipped', reason: bench.header.skipped }
-  return checkOnShapes(bench, space, { numRuns, seed })
+  return checkOnShapes(bench, property.space, property.run)
+}
+
+/** Checks the spec, then runs the property: resolveProperty and runProperty in one call. */
+export function checkKernelProperty(name: string, spec: KernelPropertySpec, context: Omit<BenchContext, 'mode'>): Promise<PropertyOutcome> {
+  return runProperty(name, resolveProperty(name, spec, context.settings), context)
 }
 
 /** Verifies drawn shapes as cases of a prepared bench; on a failure, shrinks it and describes the smallest one. */
@@ -85,9 +105,13 @@ export async function checkOnShapes(
 }
 
 function register(this: Modifiers, name: string, spec: KernelPropertySpec): void {
-  if (runContext('kernelProperty').mode === 'benchmark') return
+  const run = runContext('kernelProperty')
+  const settings = inject(SETTINGS_KEY)
+  // Checked as the file is collected, under `vitest bench` too: a wrong argument fails wherever it is found.
+  const property = resolveProperty(name, spec, settings)
+  if (run.mode === 'benchmark') return
   registerTest(this, name, async (context) => {
-    const outcome = await checkKernelProperty(name, spec, { file: context.task.file.filepath, settings: inject(SETTINGS_KEY) })
+    const outcome = await runProperty(name, property, { file: context.task.file.filepath, settings })
     if (outcome.status === 'skipped') context.skip(outcome.reason)
     if (outcome.status === 'failed') throw new Error(outcome.message)
   })
@@ -102,4 +126,4 @@ function register(this: Modifiers, name: string, spec: KernelPropertySpec): void
  * Under `vitest bench` it registers nothing, whatever the modifiers: a property has nothing to time, and every
  * case a kernelBench times is verified anyway; a row that could never run would only clutter the benchmark table.
  */
-export const kernelProperty = withModifiers(register)
+export const kernelProperty = withModifiers<<D extends Dtype>(name: string, spec: KernelPropertySpec<D>) => void>(register)

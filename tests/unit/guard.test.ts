@@ -255,14 +255,14 @@ describe('settings and floors', () => {
   it('resolveSpec separates the guard rules from measurement options and checks them', () => {
     const settings = { devices: [0], cacheDir: root, measure: { targetCv: 0.03 } }
     const spec = { problem: vectorAddition, solution: 'x.cu' }
-    const resolved = resolveSpec({ ...spec, minTflops: 5, maxRuntimeMs: 2, minGflops: undefined, minTimeMs: 7 }, settings)
+    const resolved = resolveSpec({ ...spec, minTflops: 5, maxRuntimeMs: 2, minGflops: undefined, minTimeMs: 7 }, settings, 'kernelBench')
     expect(resolved.guard).toEqual({ floors: { minTflops: 5, maxRuntimeMs: 2 }, allowAboveRoofline: false })
     expect(resolved.options).toMatchObject({ targetCv: 0.03, minTimeMs: 7 })
-    expect(resolveSpec(spec, { ...settings, allowAboveRoofline: true }).guard.allowAboveRoofline).toBe(true)
-    expect(resolveSpec({ ...spec, allowAboveRoofline: false }, { ...settings, allowAboveRoofline: true }).guard.allowAboveRoofline).toBe(false)
-    expect(() => resolveSpec({ ...spec, minTflops: -1 }, settings)).toThrow(/floor minTflops/)
-    expect(() => resolveSpec({ ...spec, minSolPercent: '50' as never }, settings)).toThrow(/floor minSolPercent/)
-    expect(() => resolveSpec({ ...spec, allowAboveRoofline: 'yes' as never }, settings)).toThrow(/allowAboveRoofline must be true or false/)
+    expect(resolveSpec(spec, { ...settings, allowAboveRoofline: true }, 'kernelBench').guard.allowAboveRoofline).toBe(true)
+    expect(resolveSpec({ ...spec, allowAboveRoofline: false }, { ...settings, allowAboveRoofline: true }, 'kernelBench').guard.allowAboveRoofline).toBe(false)
+    expect(() => resolveSpec({ ...spec, minTflops: -1 }, settings, 'kernelBench')).toThrow(/floor minTflops/)
+    expect(() => resolveSpec({ ...spec, minSolPercent: '50' as never }, settings, 'kernelBench')).toThrow(/floor minSolPercent/)
+    expect(() => resolveSpec({ ...spec, allowAboveRoofline: 'yes' as never }, settings, 'kernelBench')).toThrow(/allowAboveRoofline must be true or false/)
   })
 })
 

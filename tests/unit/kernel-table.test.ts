@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { CaseOutcome, DeviceReport, TimingResult } from '../../src/engine/messages.js'
 import type { SampleSummary } from '../../src/engine/stats.js'
 import { DEFAULT_MEASURE_OPTIONS } from '../../src/options.js'
-import { renderDeviceHeader, renderKernelResult } from '../../src/report/kernel-table.js'
+import { benchDetails, renderDeviceHeader, renderKernelResult } from '../../src/report/kernel-table.js'
 import { failureMessage, RESULT_SCHEMA_VERSION, type CaseResult, type KernelBenchResult } from '../../src/results.js'
 
 const plain = (text: string) => stripVTControlCharacters(text)
@@ -103,6 +103,16 @@ describe('renderKernelResult', () => {
         n = 2^23     ✗ CudaError
         no geometric mean: 2 cases failed"
     `)
+  })
+
+  it('does not repeat the problem where the bench is named after it', () => {
+    const verified = [vectorCase(N20, ok())]
+    const title = (bench: string) => plain(renderKernelResult({ ...result(verified, { mode: 'verify' }), bench })).split('\n')[0]
+    expect(title('vector-addition')).toBe('vector-addition float32 · ./vector_add.cu')
+    expect(title('vector-addition: vector_add.cu')).toBe('vector-addition: vector_add.cu float32 · ./vector_add.cu')
+    // Named after another word that merely starts like the problem: the problem is still said.
+    expect(title('vector-additionally')).toBe('vector-additionally vector-addition · float32 · ./vector_add.cu')
+    expect(benchDetails({ bench: 'sum-dim', problem: 'sum-dim', dtype: 'float32', solution: 's.cu' })).toEqual(['float32', 's.cu'])
   })
 
   it('shows verified cases without timing as verified (vitest run)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_MEASURE_OPTIONS, measureOptionsFromEnv, resolveMeasureOptions, type MeasureOptions } from '../../src/options.js'
+import { booleanFromEnv, DEFAULT_MEASURE_OPTIONS, measureOptionsFromEnv, resolveMeasureOptions, type MeasureOptions } from '../../src/options.js'
 
 describe('resolveMeasureOptions: defaults', () => {
   it('returns the protocol defaults (docs/protocol.md) with no layers', () => {
@@ -67,9 +67,10 @@ describe('resolveMeasureOptions: layering', () => {
 describe('resolveMeasureOptions: errors', () => {
   const resolve = (layer: Record<string, unknown>) => () => resolveMeasureOptions(layer as Partial<MeasureOptions>)
 
-  it('names an unknown option', () => {
-    expect(resolve({ targetCV: 0.01 })).toThrow("unknown option 'targetCV'")
-    expect(resolve({ flsuh: 'read' })).toThrow("unknown option 'flsuh'")
+  it('names an unknown option, and the known one it is closest to', () => {
+    expect(resolve({ targetCV: 0.01 })).toThrow("unknown option 'targetCV' (did you mean 'targetCv'?)")
+    expect(resolve({ flsuh: 'read' })).toThrow("unknown option 'flsuh' (did you mean 'flush'?)")
+    expect(resolve({ colour: 'red' })).toThrow(/^unknown option 'colour'$/)
   })
 
   it("treats Object.prototype's names as unknown options too", () => {
@@ -119,7 +120,15 @@ describe('resolveMeasureOptions: errors', () => {
 
   it('timing must be events, cupti, profiler or graph', () => {
     for (const timing of ['events', 'cupti', 'profiler', 'graph'] as const) expect(resolveMeasureOptions({ timing }).timing).toBe(timing)
-    expect(resolve({ timing: 'wallclock' })).toThrow("option timing must be one of events, cupti, profiler, graph (got 'wallclock')")
+    expect(resolve({ timing: 'wallclock' })).toThrow(/^option timing must be one of events, cupti, profiler, graph \(got 'wallclock'\)$/)
+    expect(resolve({ timing: 'cuptii' })).toThrow("option timing must be one of events, cupti, profiler, graph (got 'cuptii') (did you mean 'cupti'?)")
+  })
+
+  it('switches must be true or false', () => {
+    for (const key of ['skipVerification', 'disableTiming', 'auditStreams']) {
+      expect(resolve({ [key]: 'yes' })).toThrow(`option ${key} must be true or false (got yes)`)
+      expect(resolve({ [key]: 1 })).toThrow(`option ${key} must be true or false (got 1)`)
+    }
   })
 
   it('counts must be whole numbers', () => {
@@ -162,7 +171,16 @@ describe('measureOptionsFromEnv', () => {
     expect(() => measureOptionsFromEnv({ KERNELBENCH_SKIP_VERIFICATION: 'yes' })).toThrow("KERNELBENCH_SKIP_VERIFICATION must be 1 or 0 (got 'yes')")
   })
 
-  it('is checked like any other layer when resolved', () => {
-    expect(() => resolveMeasureOptions({}, measureOptionsFromEnv({ KERNELBENCH_TIMING: 'fast' }))).toThrow("option timing must be one of events, cupti, profiler, graph (got 'fast')")
+  it('checks every value under its variable, not the option it sets', () => {
+    expect(() => measureOptionsFromEnv({ KERNELBENCH_TIMING: 'foo' })).toThrow("KERNELBENCH_TIMING must be one of events, cupti, profiler, graph (got 'foo')")
+    expect(() => measureOptionsFromEnv({ KERNELBENCH_TIMING: 'grpah' })).toThrow("KERNELBENCH_TIMING must be one of events, cupti, profiler, graph (got 'grpah') (did you mean 'graph'?)")
+    expect(() => measureOptionsFromEnv({ KERNELBENCH_WARMUP: '-1' })).toThrow('KERNELBENCH_WARMUP must be zero or more (got -1)')
+    expect(() => measureOptionsFromEnv({ KERNELBENCH_MIN_ITERATIONS: '2.5' })).toThrow('KERNELBENCH_MIN_ITERATIONS must be a whole number (got 2.5)')
+    expect(() => measureOptionsFromEnv({ KERNELBENCH_TARGET_CV: '0' })).toThrow('KERNELBENCH_TARGET_CV must be a positive number (got 0)')
+  })
+
+  it('reads a switch as 1/true or 0/false, naming the variable of anything else', () => {
+    expect([booleanFromEnv({ X: '1' }, 'X'), booleanFromEnv({ X: 'false' }, 'X'), booleanFromEnv({ X: ' ' }, 'X'), booleanFromEnv({}, 'X')]).toEqual([true, false, undefined, undefined])
+    expect(() => booleanFromEnv({ KERNELBENCH_SANITIZE: 'yes' }, 'KERNELBENCH_SANITIZE')).toThrow("KERNELBENCH_SANITIZE must be 1 or 0 (got 'yes')")
   })
 })

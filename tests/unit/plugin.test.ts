@@ -118,6 +118,11 @@ describe.each([
     expect(value({})).toBe(true)
     expect(value({ [option]: false })).toBe(false)
   })
+
+  it(`names ${variable} when it holds anything but 1/0/true/false`, () => {
+    vi.stubEnv(variable, 'yes')
+    expect(() => configure({}, {})).toThrow(`${variable} must be 1 or 0 (got 'yes')`)
+  })
 })
 
 it('keeps measured records in the project’s cache folder', () => {

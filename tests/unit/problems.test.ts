@@ -2,8 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { matmul, matrixMultiplication, vectorAddition } from '../../problems/index.js'
-import { DTYPES, parseDtype } from '../../src/dtype.js'
-import { defineProblem, elementsOf, toleranceFor, type ProblemDefinition } from '../../src/problem.js'
+import { defineProblem, elementsOf, problemDtype, toleranceFor, type ProblemDefinition } from '../../src/problem.js'
 
 describe('vector-addition', () => {
   const cases = vectorAddition.cases('float32')
@@ -159,18 +158,28 @@ describe('elementsOf', () => {
 describe('toleranceFor', () => {
   it('names the problem, the dtype and the supported dtypes for an unsupported dtype', () => {
     expect(() => toleranceFor(vectorAddition, 'float16')).toThrow(
-      "problem 'vector-addition' does not support dtype float16 (supported: float32)",
+      'vector-addition has no float16 variant (it has: float32)',
     )
   })
 })
 
-describe('parseDtype', () => {
-  it('accepts every dtype', () => {
-    for (const dtype of DTYPES) expect(parseDtype(dtype)).toBe(dtype)
+describe('problemDtype', () => {
+  it("accepts each of the problem's dtypes", () => {
+    for (const dtype of matrixMultiplication.dtypes) expect(problemDtype(matrixMultiplication, dtype, 'option dtype')).toBe(dtype)
   })
 
-  it('rejects an unknown dtype, listing the valid ones', () => {
-    expect(() => parseDtype('float33')).toThrow("unknown dtype 'float33': expected one of float32, float64, float16, bfloat16, int32")
-    expect(() => parseDtype('Float32')).toThrow("unknown dtype 'Float32'")
+  it('refuses a dtype the problem has no variant of, with its dtypes', () => {
+    expect(() => problemDtype(matrixMultiplication, 'float64', 'option dtype')).toThrow(
+      'option dtype: matrix-multiplication has no float64 variant (it has: float32, float16, bfloat16)',
+    )
+    expect(() => problemDtype(vectorAddition, 'int32', 'option dtype')).toThrow('option dtype: vector-addition has no int32 variant (it has: float32)')
+  })
+
+  it("refuses an unknown dtype, suggesting the problem's closest ones", () => {
+    expect(() => problemDtype(matrixMultiplication, 'float33', 'option dtype')).toThrow(
+      "option dtype: unknown dtype 'float33' (did you mean 'float32'?); matrix-multiplication has float32, float16, bfloat16",
+    )
+    expect(() => problemDtype(vectorAddition, 'Float32', 'option dtype')).toThrow("unknown dtype 'Float32' (did you mean 'float32'?)")
+    expect(() => problemDtype(vectorAddition, 32, 'option dtype')).toThrow('option dtype must be one of float32 (got 32)')
   })
 })

@@ -11,16 +11,8 @@ import { compile } from '../../src/compile/nvcc.js'
 import type { Dtype } from '../../src/dtype.js'
 import { defineProblem, type Problem } from '../../src/problem.js'
 import { cPrototype } from '../../src/signature.js'
-import {
-  benchSource,
-  elementCountExpression,
-  findProblem,
-  isProblem,
-  listProblems,
-  problemCatalog,
-  starterFiles,
-  starterSource,
-} from '../../src/starter.js'
+import { findProblem, isProblem, problemCatalog, problemSuggestion } from '../../src/problem-catalog.js'
+import { benchSource, elementCountExpression, listProblems, starterFiles, starterSource } from '../../src/starter.js'
 
 const ARCH = 'sm_90a'
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-starter-'))
@@ -87,6 +79,13 @@ describe('the problem catalog', () => {
     expect(() => findProblem(catalog, 'fft')).toThrow(
       `unknown problem 'fft'. The problems are: ${catalog.map((e) => e.problem.name).join(', ')}. (\`vitest-kernel-bench init --list\` describes all ${count})`,
     )
+  })
+
+  it('tells a bench that names a problem by a string which export to import', () => {
+    expect(problemSuggestion(catalog, 'matmull')).toBe("did you mean 'matrix-multiplication' (import { matmul })?")
+    expect(problemSuggestion(catalog, 'matrix-multiplication')).toBe("did you mean 'matrix-multiplication' (import { matrixMultiplication })?")
+    expect(problemSuggestion(catalog, 'relu')).toBe("did you mean 'relu' (import { relu })?")
+    expect(problemSuggestion(catalog, 'fft')).toBe(`the problems are: ${catalog.map((e) => e.problem.name).join(', ')}`)
   })
 
   it('refuses a name that two problems answer to', () => {
@@ -224,9 +223,14 @@ describe('starterFiles', () => {
     expect(starterFiles(synthetic, { problem: 'filter', dtype: 'float16', cwd: '/w', file: 'f.cu' })[0]?.content).toContain('const __half* image')
     const floats = problemCatalog({ filter: syntheticProblem({ dtypes: ['float32', 'float64'] }) })
     expect(() => starterFiles(floats, { problem: 'filter', dtype: 'float16', cwd: '/w' })).toThrow(
-      "problem '2d-filter' has no float16 variant (it has: float32, float64)",
+      "--dtype: 2d-filter has no float16 variant (it has: float32, float64)",
     )
-    expect(() => starterFiles(catalog, { problem: 'matmul', dtype: 'fp8', cwd: '/w' })).toThrow("unknown dtype 'fp8'")
+    expect(() => starterFiles(catalog, { problem: 'matmul', dtype: 'fp8', cwd: '/w' })).toThrow(
+      "--dtype: unknown dtype 'fp8'; matrix-multiplication has float32, float16, bfloat16",
+    )
+    expect(() => starterFiles(catalog, { problem: 'matmul', dtype: 'flaot16', cwd: '/w' })).toThrow(
+      "--dtype: unknown dtype 'flaot16' (did you mean 'float16'?); matrix-multiplication has float32, float16, bfloat16",
+    )
   })
 
   it('defaults to the first dtype of a problem without float32', () => {
@@ -288,8 +292,20 @@ describe('the CLI (npx tsx src/cli.ts)', () => {
     () => {
       const result = cli('start', 'matmul')
       expect(result.status).toBe(2)
-      expect(result.stderr).toContain("vitest-kernel-bench: unknown command 'start'")
+      expect(result.stderr).toContain("vitest-kernel-bench: unknown command 'start'\n")
       expect(result.stderr).toContain('vitest-kernel-bench init <problem> [file.cu] [--dtype <dtype>]')
     },
+  )
+
+  it(
+    'names the command or option meant by a misspelled one',
+    () => {
+      expect(cli('int', 'matmul').stderr).toContain("vitest-kernel-bench: unknown command 'int' (did you mean 'init'?)\n")
+      const option = cli('init', 'matmul', '--dtyp', 'float16')
+      expect(option.status).toBe(2)
+      expect(option.stderr).toContain("vitest-kernel-bench: unknown option '--dtyp' (did you mean '--dtype'?)\n")
+      expect(cli('init', 'matmul', '--force').stderr).toContain('vitest-kernel-bench: init does not take --force (it takes --dtype, --list)\n')
+    },
+    CLI_TIMEOUT,
   )
 })

@@ -1,0 +1,135 @@
+// A kernelBench or kernelProperty spec checked when the entry is declared (src/bench.ts resolveSpec,
+// src/verify/property.ts resolveProperty): every wrong argument names the entry, the option, what was given, what
+// is allowed and, where one is close, what was meant. No GPU: nothing is compiled or run.
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import * as problems from '../../problems/index.js'
+import { matmul, relu, sumDim, vectorAddition } from '../../problems/index.js'
+import { resolveSpec, type KernelBenchSpec, type PluginSettings } from '../../src/bench.js'
+import type { Dtype } from '../../src/dtype.js'
+import { kernelBench, kernelProperty, measureKernel, type Problem } from '../../src/index.js'
+import { resolveProperty } from '../../src/verify/property.js'
+
+const settings: PluginSettings = { devices: [0], cacheDir: '/tmp/kb-spec-test', measure: {} }
+const solution = 'x.cu'
+const resolve = (spec: Record<string, unknown>) => () => resolveSpec(spec as unknown as KernelBenchSpec, settings, "kernelBench('x')")
+const vectorCases = vectorAddition.cases('float32').map((c) => `'${c.name}'`).join(', ')
+
+describe('the problem', () => {
+  it('undefined (a misspelled import): says what to pass', () => {
+    expect(resolve({ problem: (problems as Record<string, unknown>).matmull, solution })).toThrow(
+      "kernelBench('x'): option problem is undefined — pass a problem from 'vitest-kernel-bench/problems' (e.g. matmul) or one made with defineProblem()",
+    )
+  })
+
+  it('a string: names the problem meant and its import', () => {
+    expect(resolve({ problem: 'matmull', solution })).toThrow(
+      "kernelBench('x'): option problem is the string 'matmull', not a problem — import the problem from 'vitest-kernel-bench/problems': did you mean 'matrix-multiplication' (import { matmul })?",
+    )
+    expect(resolve({ problem: 'sum-dim', solution })).toThrow("did you mean 'sum-dim' (import { sumDim })?")
+  })
+
+  it('anything else: shows what was given', () => {
+    expect(resolve({ problem: { name: 'mine' }, solution })).toThrow(
+      `kernelBench('x'): option problem is not a problem (got {"name":"mine"}) — pass a problem from 'vitest-kernel-bench/problems'`,
+    )
+  })
+})
+
+describe('the dtype', () => {
+  it('one the problem has no variant of fails, whether or not a GPU is there', () => {
+    expect(resolve({ problem: matmul, solution, dtype: 'float64' })).toThrow(
+      "kernelBench('x'): option dtype: matrix-multiplication has no float64 variant (it has: float32, float16, bfloat16)",
+    )
+    expect(resolve({ problem: relu, solution, dtype: 'int32' })).toThrow("kernelBench('x'): option dtype: relu has no int32 variant (it has: float32, float16, bfloat16)")
+  })
+
+  it('an unknown one gets the closest of the problem’s', () => {
+    expect(resolve({ problem: matmul, solution, dtype: 'bfloat61' })).toThrow(
+      "kernelBench('x'): option dtype: unknown dtype 'bfloat61' (did you mean 'bfloat16'?); matrix-multiplication has float32, float16, bfloat16",
+    )
+  })
+
+  it('is the type of the problem’s own dtypes where the problem’s type carries them', () => {
+    expectTypeOf(matmul.dtypes).toEqualTypeOf<readonly ('float32' | 'float16' | 'bfloat16')[]>()
+    expectTypeOf(sumDim.dtypes).toEqualTypeOf<readonly 'float32'[]>()
+    expectTypeOf<KernelBenchSpec<'float32' | 'float16'>['dtype']>().toEqualTypeOf<'float32' | 'float16' | undefined>()
+    // A problem typed as plain Problem (any dtype) still takes any dtype.
+    expectTypeOf<KernelBenchSpec['dtype']>().toEqualTypeOf<Dtype | undefined>()
+    expectTypeOf(kernelBench<'float16'>).parameter(1).toHaveProperty('dtype').toEqualTypeOf<'float16' | undefined>()
+  })
+
+  it('rejects, at compile time, a dtype the problem lacks (checked by tsc; these functions are never called)', () => {
+    const wide: Problem = matmul
+    const declarations = [
+      () => kernelBench('ok', { problem: matmul, solution, dtype: 'bfloat16' }),
+      () => kernelBench('wide', { problem: wide, solution, dtype: 'float64' }),
+      // @ts-expect-error: matrix-multiplication has no float64 variant
+      () => kernelBench('x', { problem: matmul, solution, dtype: 'float64' }),
+      // @ts-expect-error: relu has no int32 variant
+      () => kernelProperty('x', { problem: relu, solution, dtype: 'int32' }),
+      // @ts-expect-error: sum-dim has float32 only
+      (context: Parameters<typeof measureKernel>[0]) => measureKernel(context, 'x', { problem: sumDim, solution, dtype: 'float16' }),
+    ]
+    expect(declarations).toHaveLength(5)
+  })
+})
+
+describe('the cases', () => {
+  it('a predicate that keeps none names the cases there are', () => {
+    expect(resolve({ problem: vectorAddition, solution, cases: () => false })).toThrow(
+      `kernelBench('x'): option cases keeps none of the cases (the predicate returned false for all); vector-addition's float32 cases are: ${vectorCases}`,
+    )
+  })
+
+  it('an empty list, a name instead of a case, a case without its sizes, two cases of one name', () => {
+    expect(resolve({ problem: vectorAddition, solution, cases: [] })).toThrow(`kernelBench('x'): option cases is an empty list; vector-addition's float32 cases are: ${vectorCases}`)
+    expect(resolve({ problem: vectorAddition, solution, cases: ['n = 2^21'] })).toThrow(
+      "kernelBench('x'): option cases[0] is the string 'n = 2^21', not a test case { name, params } — to keep the problem's cases by name, pass a predicate: cases: (c) => c.name === 'n = 2^21' (did you mean 'n = 2^20', 'n = 2^22' or 'n = 2^23'?)",
+    )
+    expect(resolve({ problem: vectorAddition, solution, cases: [{ name: 'tiny', params: { m: 4 } }] })).toThrow(
+      "kernelBench('x'): option cases[0] ('tiny') has no number for 'n', a parameter of vector-addition",
+    )
+    expect(resolve({ problem: vectorAddition, solution, cases: [{ name: 'a', params: { n: 4 } }, { name: 'a', params: { n: 8 } }] })).toThrow(
+      "kernelBench('x'): option cases names two cases 'a'",
+    )
+    expect(resolve({ problem: vectorAddition, solution, cases: 'all' })).toThrow(
+      "kernelBench('x'): option cases must be an array of test cases { name, params } or a predicate (got 'all')",
+    )
+  })
+
+  it('a list of whole cases is taken as given', () => {
+    const cases = [{ name: 'tiny', params: { n: 4 } }]
+    expect(resolveSpec({ problem: vectorAddition, solution, cases }, settings, "kernelBench('x')").cases).toEqual(cases)
+  })
+})
+
+describe('option names and the solution', () => {
+  it('an unknown option gets the closest spec or measurement option', () => {
+    expect(resolve({ problem: vectorAddition, soluton: solution })).toThrow("kernelBench('x'): unknown option 'soluton' (did you mean 'solution'?)")
+    expect(resolve({ problem: vectorAddition, solution, dtypes: 'float32' })).toThrow("unknown option 'dtypes' (did you mean 'dtype'?)")
+    expect(resolve({ problem: vectorAddition, solution, minTFlops: 3 })).toThrow("unknown option 'minTFlops' (did you mean 'minTflops'?)")
+    expect(resolve({ problem: vectorAddition, solution, targetCV: 0.1 })).toThrow("unknown option 'targetCV' (did you mean 'targetCv'?)")
+  })
+
+  it('a missing solution says what it must be', () => {
+    expect(resolve({ problem: vectorAddition })).toThrow(
+      "kernelBench('x'): option solution must be the path of a .cu file, or of a TypeScript/JavaScript module exporting defineSolution(...), relative to the bench file (got undefined)",
+    )
+  })
+
+  it('a spec that is not an object', () => {
+    expect(() => resolveSpec(undefined as never, settings, "kernelBench('x')")).toThrow("kernelBench('x'): the spec must be an object { problem, solution, … } (got undefined)")
+  })
+})
+
+describe('kernelProperty', () => {
+  const property = (spec: Record<string, unknown>) => () => resolveProperty('p', spec as never, settings)
+
+  it('names itself, its own options and the bench options it shares', () => {
+    expect(property({ problem: vectorAddition, solution, numRun: 5 })).toThrow("kernelProperty('p'): unknown option 'numRun' (did you mean 'numRuns'?)")
+    expect(property({ problem: vectorAddition, solution, numRuns: 0 })).toThrow("kernelProperty('p'): option numRuns must be a positive integer (got 0)")
+    expect(property({ problem: vectorAddition, solution, seed: 'abc' })).toThrow("kernelProperty('p'): option seed must be an integer (got abc)")
+    expect(property({ problem: relu, solution, dtype: 'int32' })).toThrow("kernelProperty('p'): option dtype: relu has no int32 variant")
+    expect(property({ problem: vectorAddition, solution, shapes: { ranges: { q: [1, 2] } } })).toThrow("kernelProperty('p'): ")
+  })
+})
