@@ -8,6 +8,9 @@ import { SETTINGS_KEY, shared } from './registry.js'
 import { failureMessage } from './results.js'
 
 export type { KernelBenchSpec, PluginSettings } from './bench.js'
+// registry.ts also declares the kernel tests' meta and artifact to Vitest's types: exported from here, its declarations
+// reach every program that imports the package.
+export type { KernelBenchCaseArtifact } from './registry.js'
 export type { CaseResult, CaseVerdict, KernelBenchProgress, KernelBenchResult } from './results.js'
 export type { BaselineOptions } from './baseline/guard.js'
 export type { Floors } from './baseline/verdict.js'
