@@ -1,10 +1,10 @@
 // Public API: kernelBench() registers a CUDA kernel problem as a Vitest benchmark (vitest bench) and as a
 // correctness test (vitest run); kernelProperty() checks a solution on random shapes (vitest run).
-import { inject } from 'vitest'
-import { runKernelBench, type KernelBenchSpec } from './bench.js'
+import { inject, recordArtifact, type RunnerTestCase } from 'vitest'
+import { runKernelBench, type BenchContext, type KernelBenchSpec } from './bench.js'
 import { runGuardedBench } from './guarded-bench.js'
 import { registerTest, runContext, withModifiers, type Modifiers } from './modifiers.js'
-import { SETTINGS_KEY, shared } from './registry.js'
+import { CASE_ARTIFACT, SETTINGS_KEY, shared } from './registry.js'
 import { failureMessage } from './results.js'
 
 export type { KernelBenchSpec, PluginSettings } from './bench.js'
@@ -22,6 +22,18 @@ export { defineProblem } from './problem.js'
 export { kernelProperty, type KernelPropertySpec } from './verify/property.js'
 export { kernelMatchers, measureKernel } from './matchers.js'
 
+/**
+ * Records each case on the test as it begins (a KernelBenchCaseArtifact), for the reporter's progress line; `recorded`
+ * settles once every record has reached the reporters.
+ */
+function caseRecorder(task: RunnerTestCase): { onCase: NonNullable<BenchContext['onCase']>; recorded: () => Promise<unknown> } {
+  const records: Promise<unknown>[] = []
+  return {
+    onCase: (index, total, caseName) => void records.push(recordArtifact(task, { type: CASE_ARTIFACT, progress: { case: caseName, index, total } })),
+    recorded: () => Promise.all(records),
+  }
+}
+
 function register(this: Modifiers, name: string, spec: KernelBenchSpec): void {
   const run = runContext('kernelBench')
   const registerBenchTask = shared().registerBenchTask
@@ -32,10 +44,12 @@ function register(this: Modifiers, name: string, spec: KernelBenchSpec): void {
   registerTest(this, name, async (context) => {
     const file = context.task.file.filepath
     const settings = inject(SETTINGS_KEY)
+    const cases = caseRecorder(context.task)
     const result =
       run.mode === 'benchmark'
-        ? await runGuardedBench(name, spec, { file, settings, root: run.root, updateBaselines: run.updateBaselines }, context.task.meta)
+        ? await runGuardedBench(name, spec, { file, settings, root: run.root, updateBaselines: run.updateBaselines, onCase: cases.onCase }, context.task.meta)
         : await runKernelBench(name, spec, { file, mode: 'verify', settings })
+    await cases.recorded()
     context.task.meta.kernelBench = result
     if (result.skipped) context.skip(result.skipped)
     const failure = failureMessage(result)
