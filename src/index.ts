@@ -1,14 +1,17 @@
 // Public API: kernelBench() registers a CUDA kernel problem as a Vitest benchmark (vitest bench) and as a
 // correctness test (vitest run); kernelProperty() checks a solution on random shapes (vitest run).
-import { inject } from 'vitest'
-import { resolveSpec, runResolvedBench, type KernelBenchSpec } from './bench.js'
+import { inject, recordArtifact, type RunnerTestCase } from 'vitest'
+import { resolveSpec, runResolvedBench, type BenchContext, type KernelBenchSpec } from './bench.js'
 import type { Dtype } from './dtype.js'
 import { runGuardedBench } from './guarded-bench.js'
 import { registerTest, runContext, withModifiers, type Modifiers } from './modifiers.js'
-import { SETTINGS_KEY, shared } from './registry.js'
+import { CASE_ARTIFACT, SETTINGS_KEY, shared } from './registry.js'
 import { failureMessage } from './results.js'
 
 export type { KernelBenchSpec, PluginSettings } from './bench.js'
+// registry.ts also declares the kernel tests' meta and artifact to Vitest's types: exported from here, its declarations
+// reach every program that imports the package.
+export type { KernelBenchCaseArtifact } from './registry.js'
 export type { CaseResult, CaseVerdict, KernelBenchProgress, KernelBenchResult } from './results.js'
 export type { BaselineOptions } from './baseline/guard.js'
 export type { Floors } from './baseline/verdict.js'
@@ -19,6 +22,18 @@ export type { MeasureOptions, FlushMode, PaddingMode } from './options.js'
 export { defineProblem } from './problem.js'
 export { kernelProperty, type KernelPropertySpec } from './verify/property.js'
 export { kernelMatchers, measureKernel } from './matchers.js'
+
+/**
+ * Records each case on the test as it begins (a KernelBenchCaseArtifact), for the reporter's progress line; `recorded`
+ * settles once every record has reached the reporters.
+ */
+function caseRecorder(task: RunnerTestCase): { onCase: NonNullable<BenchContext['onCase']>; recorded: () => Promise<unknown> } {
+  const records: Promise<unknown>[] = []
+  return {
+    onCase: (index, total, caseName) => void records.push(recordArtifact(task, { type: CASE_ARTIFACT, progress: { case: caseName, index, total } })),
+    recorded: () => Promise.all(records),
+  }
+}
 
 function register(this: Modifiers, name: string, spec: KernelBenchSpec): void {
   const run = runContext('kernelBench')
@@ -32,10 +47,12 @@ function register(this: Modifiers, name: string, spec: KernelBenchSpec): void {
   // guarded run (`vitest bench`).
   registerTest(this, name, async (context) => {
     const file = context.task.file.filepath
+    const cases = caseRecorder(context.task)
     const result =
       run.mode === 'benchmark'
-        ? await runGuardedBench(name, resolved, { file, settings, root: run.root, updateBaselines: run.updateBaselines }, context.task.meta)
+        ? await runGuardedBench(name, resolved, { file, settings, root: run.root, updateBaselines: run.updateBaselines, onCase: cases.onCase }, context.task.meta)
         : await runResolvedBench(name, resolved, { file, mode: 'verify', settings })
+    await cases.recorded()
     context.task.meta.kernelBench = result
     if (result.skipped) context.skip(result.skipped)
     const failure = failureMessage(result)

@@ -1,10 +1,12 @@
-// kernelBenchPlugin(): installs the reporter, the settings every worker needs and (Vitest 4) the kernel runner, and
-// makes watch mode re-run a bench or test file when a .cu file it names changes. Works with Vitest 4.1 and 5.
+// kernelBenchPlugin(): installs the reporter, the settings every worker needs and (Vitest 4) the kernel runner, makes
+// `vitest list` run the test files to find their entries, and makes watch mode re-run a bench or test file when a .cu
+// file it names changes. Works with Vitest 4.1 and 5.
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
 import type { ViteUserConfig } from 'vitest/config'
+import type { Vitest } from 'vitest/node'
 import { resolveBaselineSettings, type BaselineOptions } from './baseline/guard.js'
 import { prepareBlobReports } from './blob-reports.js'
 import type { PluginSettings } from './bench.js'
@@ -99,6 +101,19 @@ function replaceDefaultReporter(reporters: Reporters | undefined, ours: (options
   }) as Reporters
 }
 
+const collectingByRunning = new WeakSet<Vitest>()
+
+/**
+ * Makes `vitest list` (Vitest's collect) find the tests by running the test files. Vitest's static parse, the default
+ * of `vitest list` from Vitest 5 on, knows a test by the name of the function that declares it (test, it, describe),
+ * so it finds no kernelBench or kernelProperty entry and fails their file with "No test suite found".
+ */
+function collectByRunning(vitest: Vitest): void {
+  if (collectingByRunning.has(vitest)) return
+  collectingByRunning.add(vitest)
+  const collect = vitest.collect.bind(vitest)
+  vitest.collect = (filters, options) => collect(filters, { ...options, staticParse: false })
+}
 
 export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugin {
   const { report, rest } = splitReportOptions(options)
@@ -157,6 +172,7 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
     // Per project, as Vitest 5 adds a benchmark project next to each project when benchmarks run.
     configureVitest({ project, vitest }) {
       if (vitest4) prepareBlobReports(vitest)
+      collectByRunning(vitest)
       const run: RunContext = {
         mode: vitest.mode === 'benchmark' || isBenchmarkProject(project.config) ? 'benchmark' : 'test',
         root: project.config.root,

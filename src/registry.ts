@@ -1,8 +1,9 @@
 // State shared between the bench files, the runner and the plugin inside one Vitest worker. Kept on globalThis
 // because Vitest may evaluate this module more than once per worker (once per isolated test file).
-import type { RunnerTestCase } from 'vitest'
+import type { RunnerTestCase, TestArtifactBase } from 'vitest'
 import type { PluginSettings, ResolvedSpec } from './bench.js'
 import type { Modifiers } from './modifiers.js'
+import type { KernelBenchProgress, KernelBenchResult } from './results.js'
 
 export const SETTINGS_KEY = 'vitest-kernel-bench'
 export const RUN_KEY = 'vitest-kernel-bench-run'
@@ -17,10 +18,32 @@ export interface RunContext {
   updateBaselines: boolean
 }
 
+/** The type of the artifact that names the case a kernelBench runs now (KernelBenchCaseArtifact). */
+export const CASE_ARTIFACT = 'vitest-kernel-bench:case'
+
+/**
+ * Recorded on a kernelBench's test before each case it times under Vitest 5's `vitest bench` (src/index.ts), for the
+ * reporter's progress line. Under Vitest 4 the case travels in the task's meta instead (kernelBenchProgress).
+ */
+export interface KernelBenchCaseArtifact extends TestArtifactBase {
+  type: typeof CASE_ARTIFACT
+  progress: KernelBenchProgress
+}
+
+// Vitest 4 re-exports these interfaces from @vitest/runner, Vitest 5 declares them itself: 'vitest' names them in both.
 declare module 'vitest' {
   interface ProvidedContext {
     [SETTINGS_KEY]: PluginSettings
     [RUN_KEY]: RunContext
+  }
+  interface TaskMeta {
+    /** A kernelBench's result: its cases verified (`vitest run`), or timed and judged (`vitest bench`). */
+    kernelBench?: KernelBenchResult
+    /** The case a kernelBench runs now, while Vitest 4's `vitest bench` runs it (src/runner.ts). */
+    kernelBenchProgress?: KernelBenchProgress
+  }
+  interface TestArtifactRegistry {
+    [CASE_ARTIFACT]: KernelBenchCaseArtifact
   }
 }
 

@@ -10,7 +10,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import pc from 'picocolors'
-import type { RunnerTask, RunnerTestFile, SerializedError } from 'vitest'
+import type { RunnerTask, RunnerTestFile, SerializedError, TestArtifact } from 'vitest'
 import type { TestCase, TestModule, TestRunEndReason, TestSuite, Vitest } from 'vitest/node'
 import { DefaultReporter } from 'vitest/node'
 import { packagePath } from './paths.js'
@@ -18,8 +18,9 @@ import { writeReports } from './report/files.js'
 import type { ReportedBench, ToolVersions } from './report/json.js'
 import { deviceLine, renderDeviceHeader, renderKernelResult } from './report/kernel-table.js'
 import { outputFiles, resolveReportSettings, type ReportOptions, type ReportSettings } from './report/options.js'
+import { CASE_ARTIFACT } from './registry.js'
 import { ProgressLine } from './report/progress-line.js'
-import type { KernelBenchResult } from './results.js'
+import type { KernelBenchProgress, KernelBenchResult } from './results.js'
 
 /**
  * A path recorded by the host that ran the module (absolute there) relative to `root` on this host, '/'-separated.
@@ -142,9 +143,20 @@ export class KernelBenchReporter extends DefaultReporter {
     return !this.testsToo || isBenchmarkProject(testModule.project.config)
   }
 
+  /** The bench on the progress line: the test, and the case it runs once the worker has said. */
+  private showRunning(test: TestCase, progress: KernelBenchProgress | undefined): void {
+    if (this.isBench(test.module)) this.progress?.update(test.id, { name: test.name, file: this.relative(test.module.moduleId), progress })
+  }
+
+  /** A bench starts, and under Vitest 4 starts each case: the worker sends the case in the task's meta (src/runner.ts). */
   override onTestCaseReady(test: TestCase): void {
     super.onTestCaseReady(test)
-    if (this.isBench(test.module)) this.progress?.update(test.id, { name: test.name, file: this.relative(test.module.moduleId), progress: test.meta().kernelBenchProgress })
+    this.showRunning(test, test.meta().kernelBenchProgress)
+  }
+
+  /** Under Vitest 5 a bench records each case it starts as an artifact of its test (src/index.ts). */
+  onTestCaseArtifactRecord(test: TestCase, artifact: TestArtifact): void {
+    if (artifact.type === CASE_ARTIFACT) this.showRunning(test, artifact.progress)
   }
 
   override onTestCaseResult(test: TestCase): void {

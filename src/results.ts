@@ -78,13 +78,6 @@ export interface KernelBenchProgress {
   total: number
 }
 
-declare module '@vitest/runner' {
-  interface TaskMeta {
-    kernelBench?: KernelBenchResult
-    kernelBenchProgress?: KernelBenchProgress
-  }
-}
-
 /**
  * Why a case fails: a wrong answer, an error, or in bench mode the CI guard's failing verdict (baseline regression,
  * SOL above the roofline) and every violated floor. Empty for a case that passed.

@@ -53,9 +53,10 @@ export function formatProgressLine(
  * Every other write to stdout or stderr clears it first; it comes back on the next tick, once that write has ended
  * its line.
  *
- * The worker sends Vitest's 'test-prepare' event when a kernel bench starts and again before each of its cases,
- * with the case in the task's meta, then 'test-finished' (src/runner.ts). They reach the reporter as
- * onTestCaseReady and onTestCaseResult: that is all the line needs, so no other channel from the worker is used.
+ * The reporter hears of a kernel bench when it starts (onTestCaseReady) and ends (onTestCaseResult). Under Vitest 4
+ * the worker sends Vitest's 'test-prepare' event again before each case, with the case in the task's meta
+ * (src/runner.ts), which reaches onTestCaseReady too; under Vitest 5 the bench records each case as an artifact of its
+ * test (src/index.ts), which reaches onTestCaseArtifactRecord. No other channel from the worker is used.
  */
 export class ProgressLine {
   private readonly running = new Map<string, RunningBench>()

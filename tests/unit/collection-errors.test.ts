@@ -37,11 +37,11 @@ const expected = [
 ]
 
 describe('a wrong argument fails the collection of its file', () => {
-  it('under vitest run', { timeout: 60_000 }, async () => {
+  it('under vitest run', async () => {
     expect(await collectionErrors('test')).toEqual(expected)
   })
 
-  it('under vitest bench', { timeout: 60_000 }, async () => {
+  it('under vitest bench', async () => {
     expect(await collectionErrors('benchmark')).toEqual(expected)
   })
 })

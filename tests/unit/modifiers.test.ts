@@ -10,7 +10,7 @@ import { kernelBenchPlugin } from '../../src/plugin.js'
 const fixtures = fileURLToPath(new URL('../fixtures/modifiers/', import.meta.url))
 
 /** Each collected test of the fixture files as 'file > full name: mode'. */
-async function collectedModes(mode: VitestRunMode, options: { testNamePattern?: string } = {}): Promise<string[]> {
+async function collectedModes(mode: VitestRunMode, options: { testNamePattern?: string } = {}, collect: { staticParse?: boolean } = {}): Promise<string[]> {
   const quiet = new Writable({ write: (_chunk, _encoding, done) => done() })
   const include = ['*.kernel.ts']
   const vitest = await createVitest(
@@ -20,7 +20,7 @@ async function collectedModes(mode: VitestRunMode, options: { testNamePattern?: 
     { stdout: quiet, stderr: quiet },
   )
   try {
-    const { testModules } = await vitest.collect()
+    const { testModules } = await vitest.collect(undefined, collect)
     const errors = testModules.flatMap((m) => m.errors())
     if (errors.length > 0) throw new Error(errors.map((e) => e.message).join('\n'))
     return testModules
@@ -45,6 +45,10 @@ describe('modifiers', () => {
       'only.kernel.ts > property only: run',
       'only.kernel.ts > property: skip',
     ])
+  })
+
+  it("are listed by `vitest list` with Vitest 5's default, static parsing, as when the files run", async () => {
+    expect(await collectedModes('test', {}, { staticParse: true })).toEqual(await collectedModes('test'))
   })
 
   it('leave kernelProperty tests to -t like any test', async () => {

@@ -1,7 +1,7 @@
 // The plugin's config hook: `vitest run` gets KernelTestReporter where Vitest's default reporter would be (so skip
 // reasons show), other reporters are kept; the workers get the measurement options resolved once and the
-// allowAboveRoofline default. Its configureVitest hook tells each project's workers whether they benchmark, and gives
-// Vitest 4's `vitest bench` the blob reporter.
+// allowAboveRoofline default. Its configureVitest hook tells each project's workers whether they benchmark, makes
+// `vitest list` run the test files, and gives Vitest 4's `vitest bench` the blob reporter.
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ViteUserConfig } from 'vitest/config'
 import { createVitest, ReportersMap } from 'vitest/node'
@@ -30,7 +30,7 @@ const isKernelTestReporter = (r: unknown) => r instanceof KernelTestReporter
 function configureVitest(projectConfig: object, mode: string, vitestConfig: object = {}) {
   const values = new Map<string, unknown>()
   const project = { config: { root: '/project', ...projectConfig }, provide: (key: string, value: unknown) => values.set(key, value) }
-  const vitest = { mode, config: { snapshotOptions: { updateSnapshot: 'new' }, ...vitestConfig } }
+  const vitest = { mode, config: { snapshotOptions: { updateSnapshot: 'new' }, ...vitestConfig }, collect: async () => ({}) }
   ;(kernelBenchPlugin().configureVitest as (context: object) => void)({ project, vitest })
   return { run: values.get(RUN_KEY), config: vitest.config }
 }
@@ -73,6 +73,17 @@ describe('kernelBenchPlugin', () => {
     // Vitest 5: one mode, 'test'; the benchmark project it adds next to a project has benchmark.enabled.
     expect(provided({ benchmark: { enabled: true } }, 'test')).toEqual({ mode: 'benchmark', root: '/project', updateBaselines: false })
     expect(provided({ benchmark: { enabled: false, include: ['**/*.bench.ts'] } }, 'test')).toEqual({ mode: 'test', root: '/project', updateBaselines: false })
+  })
+
+  it('makes `vitest list` run the test files, once for all projects: static parsing finds no kernelBench entry', async () => {
+    const calls: unknown[][] = []
+    const project = { config: { root: '/project' }, provide: () => {} }
+    const vitest = { mode: 'test', config: { snapshotOptions: {} }, collect: async (...args: unknown[]) => void calls.push(args) }
+    const hook = kernelBenchPlugin().configureVitest as (context: object) => void
+    hook({ project, vitest })
+    hook({ project: { ...project, config: { root: '/project', benchmark: { enabled: true } } }, vitest })
+    await vitest.collect(['sgemm'], { staticParse: true, staticParseConcurrency: 2 })
+    expect(calls).toEqual([[['sgemm'], { staticParse: false, staticParseConcurrency: 2 }]])
   })
 
   it("makes `vitest bench --reporter=blob` use Vitest's blob reporter, which Vitest 4's benchmark reporters lack", () => {

@@ -1,11 +1,15 @@
-// The reporter's progress line: its text, when its clock restarts, and that it stays out of non-terminal output.
+// The reporter's progress line: its text, when its clock restarts, how the case reaches it under each Vitest major,
+// and that it stays out of non-terminal output.
 import { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import pc from 'picocolors'
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { startVitest } from 'vitest/node'
+import { afterEach, describe, expect, it, vi, type TestArtifact } from 'vitest'
+import { startVitest, type TestCase, type Vitest } from 'vitest/node'
 import { kernelBenchPlugin } from '../../src/plugin.js'
-import { formatProgressLine, updateRunningBench, type RunningBench } from '../../src/report/progress-line.js'
+import { CASE_ARTIFACT } from '../../src/registry.js'
+import { formatProgressLine, ProgressLine, updateRunningBench, type RunningBench } from '../../src/report/progress-line.js'
+import { KernelBenchReporter } from '../../src/reporter.js'
+import type { KernelBenchProgress } from '../../src/results.js'
 
 const plain = pc.createColors(false)
 const sgemm: RunningBench = {
@@ -63,6 +67,48 @@ describe('updateRunningBench', () => {
     const case1 = updateRunningBench(undefined, atCase(1), 30)
     expect(updateRunningBench(case1, atCase(1), 40).since).toBe(30)
     expect(updateRunningBench(updateRunningBench(undefined, started, 10), started, 50).since).toBe(10)
+  })
+})
+
+describe("the reporter's progress line", () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  /** A reporter as on a terminal, reporting tests too as under Vitest 5; what it told the progress line, per test. */
+  function reporterOnTerminal() {
+    const updates: Array<[string, Omit<RunningBench, 'since'>]> = []
+    vi.spyOn(ProgressLine.prototype, 'update').mockImplementation((id, bench) => void updates.push([id, bench]))
+    const reporter = new KernelBenchReporter({}, { isTTY: true, testsToo: true })
+    const ctx = { config: { root: '/project' }, logger: { printBanner: () => {} }, onClose: () => {} }
+    reporter.onInit(ctx as unknown as Vitest)
+    return { reporter, updates }
+  }
+
+  /** A test of a benchmark project (Vitest 5's) or of a test project, whose meta may name a case (Vitest 4). */
+  function testCase(benchmark: boolean, progress?: KernelBenchProgress): TestCase {
+    const module = { moduleId: '/project/bench/gemm.bench.ts', project: { config: { benchmark: { enabled: benchmark } } } }
+    return { id: 't1', name: 'sgemm tiled', module, meta: () => ({ kernelBenchProgress: progress }) } as unknown as TestCase
+  }
+
+  const progress = { case: '4096x4096x4096', index: 2, total: 5 }
+
+  it('names the case that Vitest 4 sends in the meta of a ready test', () => {
+    const { reporter, updates } = reporterOnTerminal()
+    reporter.onTestCaseReady(testCase(true))
+    reporter.onTestCaseReady(testCase(true, progress))
+    expect(updates).toEqual([
+      ['t1', { name: 'sgemm tiled', file: 'bench/gemm.bench.ts', progress: undefined }],
+      ['t1', { name: 'sgemm tiled', file: 'bench/gemm.bench.ts', progress }],
+    ])
+  })
+
+  it("names the case that Vitest 5 records as the test's artifact, for benchmark projects only", () => {
+    const { reporter, updates } = reporterOnTerminal()
+    reporter.onTestCaseArtifactRecord(testCase(true), { type: CASE_ARTIFACT, progress })
+    reporter.onTestCaseArtifactRecord(testCase(true), { type: 'internal:annotation', annotation: { message: 'a note', type: 'notice' } } as TestArtifact)
+    reporter.onTestCaseArtifactRecord(testCase(false), { type: CASE_ARTIFACT, progress })
+    expect(updates).toEqual([['t1', { name: 'sgemm tiled', file: 'bench/gemm.bench.ts', progress }]])
   })
 })
 

@@ -306,6 +306,5 @@ describe('the CLI (npx tsx src/cli.ts)', () => {
       expect(option.stderr).toContain("vitest-kernel-bench: unknown option '--dtyp' (did you mean '--dtype'?)\n")
       expect(cli('init', 'matmul', '--force').stderr).toContain('vitest-kernel-bench: init does not take --force (it takes --dtype, --list)\n')
     },
-    CLI_TIMEOUT,
   )
 })
