@@ -11,8 +11,8 @@ export interface HarnessState {
   device: number
   /** cuCtxGetCurrent: the context the harness's buffers, events and kernels live in. */
   context: bigint
-  /** cudaGetDeviceFlags: how the harness's synchronizations wait. */
-  deviceFlags: number
+  /** The scheduling bits of cudaGetDeviceFlags (spin, yield or block): how the harness's synchronizations wait. */
+  scheduleFlags: number
   /** cudaLimitPersistingL2CacheSize: L2 whose lines survive the flush between timed calls. */
   persistingL2Bytes: number
   /** cudaGetLastError: an error a call left behind, which the harness's next call would otherwise report as its own. */
@@ -29,13 +29,17 @@ export function readState(): HarnessState {
   return {
     device: cuda.currentDevice(),
     context: contextOnThread(),
-    deviceFlags: cuda.deviceFlags(),
+    // The other bits are the runtime's own business: capturing a CUDA graph sets cudaDeviceLmemResizeToMax.
+    scheduleFlags: cuda.deviceFlags() & SCHEDULE_MASK,
     persistingL2Bytes: cuda.persistingL2Bytes(),
     lastError: lastError === 0 ? undefined : cuda.errorName(lastError),
   }
 }
 
-const hex = (flags: number) => `0x${flags.toString(16)}`
+/** cudaDeviceScheduleMask from driver_types.h. */
+const SCHEDULE_MASK = 0x07
+const SCHEDULES: Record<number, string> = { 0: 'cudaDeviceScheduleAuto', 1: 'cudaDeviceScheduleSpin', 2: 'cudaDeviceScheduleYield', 4: 'cudaDeviceScheduleBlockingSync' }
+const schedule = (flags: number) => SCHEDULES[flags] ?? `0x${flags.toString(16)}`
 
 /** What differs between the harness's state and `now`, each as a sentence that says how to avoid it. */
 export function stateChanges(harness: HarnessState, now: HarnessState): string[] {
@@ -55,10 +59,10 @@ export function stateChanges(harness: HarnessState, now: HarnessState): string[]
         "current): pop or restore it before returning; the harness's buffers and events live in the runtime's primary context",
     )
   }
-  if (now.deviceFlags !== harness.deviceFlags) {
+  if (now.scheduleFlags !== harness.scheduleFlags) {
     changes.push(
-      `the device flags are ${hex(now.deviceFlags)}, not ${hex(harness.deviceFlags)} (cudaSetDeviceFlags): they change ` +
-        "how the harness's synchronizations wait; leave them alone",
+      `the device flags ask for ${schedule(now.scheduleFlags)}, not ${schedule(harness.scheduleFlags)} (cudaSetDeviceFlags): ` +
+        "they change how the harness's synchronizations wait; leave them alone",
     )
   }
   if (now.persistingL2Bytes !== harness.persistingL2Bytes) {

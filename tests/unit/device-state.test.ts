@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { stateChanges, type HarnessState } from '../../src/engine/device-state.js'
 
-const HARNESS: HarnessState = { device: 0, context: 0x5555n, deviceFlags: 0x08, persistingL2Bytes: 0, lastError: undefined }
+const HARNESS: HarnessState = { device: 0, context: 0x5555n, scheduleFlags: 0, persistingL2Bytes: 0, lastError: undefined }
 
 describe('stateChanges', () => {
   it('is empty for the harness state itself', () => {
@@ -20,12 +20,12 @@ describe('stateChanges', () => {
   })
 
   it('names every change at once: an unread error, another device, another context, other flags', () => {
-    const changes = stateChanges(HARNESS, { device: 1, context: 0x7777n, deviceFlags: 0x0c, persistingL2Bytes: 0, lastError: 'cudaErrorInvalidConfiguration' })
+    const changes = stateChanges(HARNESS, { device: 1, context: 0x7777n, scheduleFlags: 4, persistingL2Bytes: 0, lastError: 'cudaErrorInvalidConfiguration' })
     expect(changes).toEqual([
       'a CUDA call failed with cudaErrorInvalidConfiguration and its error was left unread: check the status of every CUDA call (and cudaGetLastError() after each launch)',
       'the current device is 1, not 0: do not call cudaSetDevice (the harness picks the GPU)',
       "the current CUDA context was replaced (cuCtxCreate, cuCtxPushCurrent or cuCtxSetCurrent left another one current): pop or restore it before returning; the harness's buffers and events live in the runtime's primary context",
-      "the device flags are 0xc, not 0x8 (cudaSetDeviceFlags): they change how the harness's synchronizations wait; leave them alone",
+      "the device flags ask for cudaDeviceScheduleBlockingSync, not cudaDeviceScheduleAuto (cudaSetDeviceFlags): they change how the harness's synchronizations wait; leave them alone",
     ])
   })
 })
