@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { HostConfig } from './open-session.js'
 import { TIMING_MODES, type MeasureOptions } from '../options.js'
-import type { CalibrationOutcome, CaseOutcome, CasePlan, CeilingsOutcome, DeviceReport, ErrorOutcome, GpuListing, HostMessage, HostRequest } from './messages.js'
+import type { CalibrationOutcome, CaseOutcome, CasePlan, CeilingsOutcome, DeviceReport, ErrorOutcome, GpuListing, HostMessage, HostOpen, HostRequest } from './messages.js'
 import { engineProcess } from './process-entry.js'
 import { firstSanitizerError } from './sanitizer.js'
 
@@ -67,7 +67,8 @@ export class DeviceHost {
   private tenant?: string
   /**
    * The host process the next solution will run in, started while the current one works, so that a new solution
-   * does not wait for a process to start (its context is created between two cases, under the GPU lock).
+   * does not wait for Node and the harness's code to load. It waits on standby, without a CUDA context, until it is
+   * opened: a worker never has more than one context on the GPU.
    */
   private spare?: Spawned
 
@@ -78,7 +79,9 @@ export class DeviceHost {
     if (!this.status) {
       const spare = this.spare
       this.spare = undefined
-      const { child, status } = spare && spare.child.exitCode === null && spare.child.signalCode === null ? spare : this.spawn(this.gpuWarm())
+      const standing = spare && spare.child.connected ? spare : undefined
+      if (standing) standing.child.send({ type: 'open', warm: this.gpuWarm() } satisfies HostOpen)
+      const { child, status } = standing ?? this.spawn(this.gpuWarm() ? 'warm' : 'cold')
       this.child = child
       this.status = status
     }
@@ -88,9 +91,8 @@ export class DeviceHost {
   /** Starts the spare host once the current one is up (not in sanitize mode, where each host is a slow start). */
   private prepareSpare(): void {
     if (this.spare || this.config.sanitizer || !this.status) return
-    // Cold: whether the GPU is still warm is known only when a case is sent to it (the run request says).
     void this.status.then((status) => {
-      if (status.available && !this.spare) this.spare = this.spawn(false)
+      if (status.available && !this.spare) this.spare = this.spawn('standby')
     })
   }
 
@@ -98,9 +100,10 @@ export class DeviceHost {
     return this.lastCaseEnd !== undefined && Date.now() - this.lastCaseEnd < STILL_WARM_MS
   }
 
-  private spawn(warm: boolean): Spawned {
+  /** `launch`: skip the global warmup (warm), run it (cold), or wait to be opened (standby). */
+  private spawn(launch: 'warm' | 'cold' | 'standby'): Spawned {
     const { file, execArgv } = engineProcess('host')
-    const child = fork(file, [JSON.stringify(this.config), warm ? 'warm' : 'cold'], {
+    const child = fork(file, [JSON.stringify(this.config), launch], {
       ...this.launcher(execArgv),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
@@ -175,7 +178,7 @@ export class DeviceHost {
     const tenant = solutionKey(plan)
     if (this.tenant !== undefined && this.tenant !== tenant) await this.retire()
     this.tenant = tenant
-    const outcome = this.send<CaseOutcome>((id) => ({ type: 'run', id, plan, gpuWarm: this.gpuWarm() }), `case '${plan.caseName}'`, plan.options.caseTimeoutMs)
+    const outcome = this.send<CaseOutcome>((id) => ({ type: 'run', id, plan }), `case '${plan.caseName}'`, plan.options.caseTimeoutMs)
     this.prepareSpare()
     return outcome
   }

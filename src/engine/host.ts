@@ -8,7 +8,7 @@ import type { DeviceSession } from './device-session.js'
 import { TamperingDetected } from './code-integrity.js'
 import { DeviceStateChanged } from './device-state.js'
 import { contextLost, runCase } from './measure.js'
-import type { ErrorOutcome, GpuListing, HostMessage, HostRequest } from './messages.js'
+import type { ErrorOutcome, GpuListing, HostMessage, HostOpen, HostRequest } from './messages.js'
 import { lockGpu, openSession, type HostConfig } from './open-session.js'
 
 function send(message: HostMessage): void {
@@ -54,19 +54,34 @@ function start(config: HostConfig, warm: boolean): DeviceSession | undefined {
   }
 }
 
-const config = JSON.parse(process.argv[2] ?? '{}') as HostConfig
-// 'warm': this host replaces one that was working on the GPU a moment ago (see client.ts).
-const session = start(config, process.argv[3] === 'warm')
-if (!session) process.exit(0)
+/** Opens the session and serves requests until the worker disconnects. */
+function serve(warm: boolean): void {
+  const session = start(config, warm)
+  if (!session) process.exit(0)
+  // Tearing the context down is GPU work too: exit holding the lock (a lock whose owner has exited is taken over).
+  process.on('disconnect', () => {
+    lockGpu(session.info.pciBusId, config.device)
+    process.exit(0)
+  })
+  process.on('message', (request: HostRequest) => {
+    void handle(session, request)
+  })
+}
 
-// Tearing the context down is GPU work too: exit holding the lock (a lock whose owner has exited is taken over).
-process.on('disconnect', () => {
-  lockGpu(session.info.pciBusId, config.device)
-  process.exit(0)
-})
-process.on('message', (request: HostRequest) => {
-  void handle(session, request)
-})
+const config = JSON.parse(process.argv[2] ?? '{}') as HostConfig
+// 'warm': this host replaces one that was working on the GPU a moment ago. 'standby': a host started ahead of need
+// waits, without a CUDA context, until the worker opens it (see client.ts).
+const launch = process.argv[3]
+if (launch === 'standby') {
+  const leave = () => process.exit(0)
+  process.once('disconnect', leave)
+  process.once('message', (open: HostOpen) => {
+    process.off('disconnect', leave)
+    serve(open.warm)
+  })
+} else {
+  serve(launch === 'warm')
+}
 
 /** The reply to one request; what it throws, handle() sends as an error outcome. */
 async function answer(session: DeviceSession, request: HostRequest): Promise<HostMessage> {
@@ -76,7 +91,6 @@ async function answer(session: DeviceSession, request: HostRequest): Promise<Hos
   if (request.type === 'calibrate') {
     return { type: 'calibration', id: request.id, outcome: { status: 'ok', record: measureCalibration(session) } }
   }
-  if (request.gpuWarm) session.warmedUp = true
   const solution = await session.solution(request.plan.solution)
   return { type: 'result', id: request.id, outcome: runCase(session, request.plan, solution) }
 }

@@ -187,12 +187,20 @@ export interface Calibration extends GpuRecord {
 export type CalibrationOutcome = RecordOutcome<Calibration>
 
 export type HostRequest =
-  /** `gpuWarm`: the GPU was busy a moment ago, so a host that has not run the global warmup may skip it. */
-  | { type: 'run'; id: number; plan: CasePlan; gpuWarm: boolean }
+  | { type: 'run'; id: number; plan: CasePlan }
   /** Measure the ceilings; `options` gives the global warmup that precedes them. */
   | { type: 'ceilings'; id: number; options: MeasureOptions }
   /** Time the calibration kernels in every timing mode (the default protocol, warmup included). */
   | { type: 'calibrate'; id: number }
+
+/**
+ * Opens the session of a host started on standby (client.ts): until then it has loaded its code but made no CUDA
+ * context. `warm`: the GPU was busy a moment ago, so the session skips the global warmup.
+ */
+export interface HostOpen {
+  type: 'open'
+  warm: boolean
+}
 
 /** What the worker learns about the GPU when its device host starts. */
 export interface DeviceReport extends DeviceInfo {
