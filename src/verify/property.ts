@@ -70,8 +70,8 @@ export async function runProperty(name: string, property: ResolvedProperty, cont
   return checkOnShapes(bench, property.space, property.run)
 }
 
-/** Checks the spec, then runs the property: resolveProperty and runProperty in one call. */
-export function checkKernelProperty(name: string, spec: KernelPropertySpec, context: Omit<BenchContext, 'mode'>): Promise<PropertyOutcome> {
+/** Checks the spec, then runs the property: resolveProperty and runProperty in one call (a bad spec rejects). */
+export async function checkKernelProperty(name: string, spec: KernelPropertySpec, context: Omit<BenchContext, 'mode'>): Promise<PropertyOutcome> {
   return runProperty(name, resolveProperty(name, spec, context.settings), context)
 }
 
