@@ -2,9 +2,12 @@
 import { kernelBench, kernelProperty } from 'vitest-kernel-bench'
 import { matmul } from 'vitest-kernel-bench/problems'
 
-const spec = { problem: matmul, solution: '../kernels/sgemm.cu', cases: [{ name: '256x256x256', params: { m: 256, n: 256, k: 256 } }] }
+const kernel = { problem: matmul, solution: '../kernels/sgemm.cu' }
+const spec = { ...kernel, cases: [{ name: '256x256x256', params: { m: 256, n: 256, k: 256 } }] }
+// A property draws its own shapes: it takes no cases.
+const property = { ...kernel, numRuns: 2 }
 
 kernelBench('bench', spec)
 kernelBench.only('bench only', spec)
-kernelProperty('property', { ...spec, numRuns: 2 })
-kernelProperty.only('property only', { ...spec, numRuns: 2 })
+kernelProperty('property', property)
+kernelProperty.only('property only', property)
