@@ -67,7 +67,7 @@ describe.skipIf(!gpu.available)(`integrity on the GPU${gpu.available ? '' : ` (s
 
   describe('work the timer does not see', () => {
     // Refused either way: by the audit, or, when the audit of a fresh device host missed the private stream (seen in
-    // 3 of 18 runs on the H100, cause not yet found), by the checked call, whose copy raced the work it left behind.
+    // 3 of 22 runs on the H100, cause not yet found), by the checked call, whose copy raced the work it left behind.
     const escapedOrCaught = /EscapedWork: \d+ of \d+ timed calls in a batch left GPU work outside their timed window \(by up to [\d.]+ µs\)|wrong answer in a timed call picked at random/
 
     it.each([20, 25])("two private streams, n = 2^%i: audited in 'events' mode, refused as EscapedWork", async (power) => {
