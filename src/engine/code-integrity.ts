@@ -113,12 +113,18 @@ export function replacedFunctions(before: ReadonlyMap<string, unknown>, now: Rea
   return [...before].filter(([name, fn]) => now.get(name) !== fn).map(([name]) => name)
 }
 
+/** This process's executable file mappings; none where there is no procfs (not Linux), so the check is off there. */
+function ownCode(): CodeMapping[] {
+  const smaps = '/proc/self/smaps'
+  return fs.existsSync(smaps) ? executableMappings(fs.readFileSync(smaps, 'utf8')) : []
+}
+
 const SHOWN = 5
 const list = (names: readonly string[]) => names.slice(0, SHOWN).join(', ') + (names.length > SHOWN ? ` and ${names.length - SHOWN} more` : '')
 
 /** What the process had before any solution ran, and the check of what it has now. */
 export class CodeIntegrity {
-  private readonly code = executableMappings(fs.readFileSync('/proc/self/smaps', 'utf8'))
+  private readonly code = ownCode()
   private readonly functions = builtInFunctions()
   /** The solutions' own libraries: their code is theirs. */
   private readonly own = new Set<string>()
@@ -130,7 +136,7 @@ export class CodeIntegrity {
   /** Throws TamperingDetected when code or built-ins changed; `who` ran since the last check, `when` is where. */
   check(who: string, when: string): void {
     const findings: string[] = []
-    const patched = patchedFiles(this.code, executableMappings(fs.readFileSync('/proc/self/smaps', 'utf8')), this.own)
+    const patched = patchedFiles(this.code, ownCode(), this.own)
     if (patched.length > 0) findings.push(`the machine code of ${list(patched)} was written to (a patched or hooked function)`)
     const replaced = replacedFunctions(this.functions, builtInFunctions())
     if (replaced.length > 0) findings.push(`built-in functions were replaced: ${list(replaced)}`)
