@@ -112,7 +112,8 @@ export class DeviceHost {
         if (message.type === 'ready') resolve({ available: true, device: message.device, arch: message.arch, gpus: message.gpus })
         else if (message.type === 'init-failed') resolve({ available: false, reason: message.reason, noGpu: message.noGpu })
         else if (this.pending?.id === message.id) {
-          // A host that lost its context, or whose solution changed its state, exits right after this message: the next case must not be sent to it.
+          // A host that lost its context, or whose solution changed its state, exits right after this message: the
+          // next case must not be sent to it.
           if (message.outcome.status === 'error' && message.outcome.hostExits) this.detach(child)
           this.settle(message.outcome)
         }
