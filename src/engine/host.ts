@@ -108,8 +108,9 @@ async function handle(session: DeviceSession, request: HostRequest): Promise<voi
     const e = error as Error
     // A lost context cannot run anything more; a changed state is not the harness's any more: a fresh host starts
     // from the harness's state again.
-    exits = contextLost(error) || error instanceof DeviceStateChanged || error instanceof TamperingDetected
-    const outcome: ErrorOutcome = { status: 'error', errorName: e.name, message: e.message, hostExits: exits }
+    const lost = contextLost(error)
+    exits = lost || error instanceof DeviceStateChanged || error instanceof TamperingDetected
+    const outcome: ErrorOutcome = { status: 'error', errorName: e.name, message: e.message, contextLost: lost, hostExits: exits }
     send({ type: REPLY_TYPE[request.type], id: request.id, outcome })
   } finally {
     // Exiting tears the context down, GPU work too (and whatever the solution left running): holding the lock.

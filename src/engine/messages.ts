@@ -79,9 +79,12 @@ export interface VerifiedOutput {
   comparison: Comparison
 }
 
-/** A request the device host could not answer: a fault, a timeout, a crash. */
-/** `hostExits`: the device host exits after this answer (its context is lost, or a solution changed what it measures in). */
-export type ErrorOutcome = { status: 'error'; errorName: string; message: string; hostExits?: boolean }
+/**
+ * A request the device host could not answer: a fault, a timeout, a crash, a refusal. `contextLost`: the CUDA context
+ * was poisoned. `hostExits`: the device host exits after this answer (its context is lost, or a solution changed
+ * what it measures in).
+ */
+export type ErrorOutcome = { status: 'error'; errorName: string; message: string; contextLost?: boolean; hostExits?: boolean }
 
 export type CaseOutcome =
   | { status: 'ok'; outputs: VerifiedOutput[]; timing?: TimingResult; verificationSkipped: boolean }

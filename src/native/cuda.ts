@@ -58,8 +58,6 @@ function bind() {
     memcpyToHost: lib.func('int cudaMemcpy(_Out_ uint8_t *dst, const void *src, size_t count, int kind)'),
     memcpyAsync: lib.func('int cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, void *stream)'),
     deviceGetLimit: lib.func('int cudaDeviceGetLimit(_Out_ size_t *value, int limit)'),
-    deviceSetLimit: lib.func('int cudaDeviceSetLimit(int limit, size_t value)'),
-    ctxResetPersistingL2Cache: lib.func('int cudaCtxResetPersistingL2Cache()'),
     getDevice: lib.func('int cudaGetDevice(_Out_ int *device)'),
     getDeviceFlags: lib.func('int cudaGetDeviceFlags(_Out_ unsigned int *flags)'),
     memsetAsync: lib.func('int cudaMemsetAsync(void *ptr, int value, size_t count, void *stream)'),
@@ -90,8 +88,7 @@ export function cudart(): Bindings {
 /** Throws a CudaError for any status but cudaSuccess. */
 export function check(status: number, call: string): void {
   if (status === 0) return
-  const rt = cudart()
-  throw new CudaError(call, status, rt.getErrorName(status) as string, rt.getErrorString(status) as string)
+  throw new CudaError(call, status, errorName(status), cudart().getErrorString(status) as string)
 }
 
 function out<T>(call: (slot: T[]) => number, name: string, initial: T): T {
@@ -234,12 +231,6 @@ export function persistingL2Bytes(): number {
   return Number(out((s: number[]) => cudart().deviceGetLimit(s, LIMIT_PERSISTING_L2_CACHE_SIZE), 'cudaDeviceGetLimit', 0))
 }
 
-/** Gives back the persisting-L2 carve-out and turns every persisting line back into a normal one. */
-export function resetPersistingL2(bytes = 0): void {
-  check(cudart().deviceSetLimit(LIMIT_PERSISTING_L2_CACHE_SIZE, bytes), 'cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize)')
-  check(cudart().ctxResetPersistingL2Cache(), 'cudaCtxResetPersistingL2Cache')
-}
-
 /** The device the calling thread's CUDA runtime calls go to. */
 export function currentDevice(): number {
   return out((s: number[]) => cudart().getDevice(s), 'cudaGetDevice', 0)
@@ -270,7 +261,7 @@ export function synchronize(): void {
 
 /** Reports (and clears) an error left by a kernel launch. */
 export function checkLastError(what: string): void {
-  check(cudart().getLastError(), what)
+  check(takeLastError(), what)
 }
 
 export function eventCreate(): EventHandle {

@@ -78,6 +78,7 @@ const FAULT: CaseOutcome = {
   status: 'error',
   errorName: 'CudaError',
   message: 'cudaErrorIllegalAddress: an illegal memory access was encountered',
+  contextLost: true,
   hostExits: true,
 }
 
