@@ -224,7 +224,7 @@ extern "C" int kb_global_timer_step(int changes, int reads, unsigned long long* 
   return (int)cudaGetLastError();
 }
 
-// The calibration kernels (src/engine/calibration.ts): their true duration is known, or read by Nsight Compute, so
+// The calibration kernels (src/engine/host/calibration.ts): their true duration is known, or read by Nsight Compute, so
 // what each timing mode adds to it can be measured. Their entry points are called exactly as a solution's are (the
 // same koffi path, no return value, the arguments the engine allocates), so a calibration measures what a bench's
 // timing adds. They launch on the legacy stream, or with perThreadStream set on the per-thread default stream,

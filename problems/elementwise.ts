@@ -1,10 +1,10 @@
 // What Tensara's elementwise matrix problems (relu, leaky-relu, gelu, matrix-scalar) have in common: one input
 // and one output matrix of the same size, row-major, so only the element count matters; float scalars that are
 // passed through; the same three dtypes with the same half-type tolerances; a CUDA reference named after the slug.
-import type { Dtype } from '../src/dtype.js'
-import { packagePath } from '../src/paths.js'
-import { defineProblem, type Problem, type TestCase, type Tolerance } from '../src/problem.js'
-import type { ParamSpec } from '../src/signature.js'
+import type { Dtype } from '../src/spec/dtype.js'
+import { packagePath } from '../src/spec/paths.js'
+import { defineProblem, type Problem, type TestCase, type Tolerance } from '../src/spec/problem.js'
+import type { ParamSpec } from '../src/spec/signature.js'
 
 const ELEMENTWISE_DTYPES = ['float32', 'float16', 'bfloat16'] as const satisfies readonly Dtype[]
 

@@ -26,7 +26,7 @@ step() {
   [[ $code -eq 0 ]] || failed=1
 }
 
-step calibrate npx tsx src/cli.ts calibrate --force
+step calibrate npx tsx src/cli/cli.ts calibrate --force
 cp node_modules/.cache/vitest-kernel-bench/calibration/*.json "$out/" 2>/dev/null
 step gpu-test npx vitest run tests/gpu/calibration.test.ts
 exit $failed

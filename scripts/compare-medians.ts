@@ -5,7 +5,7 @@
 // scripts/faults-demo.sh and to compare a run on several GPUs with a run on one.
 //   tsx scripts/compare-medians.ts <reference.json> <other.json>
 import fs from 'node:fs'
-import { summarize } from '../src/engine/stats.js'
+import { summarize } from '../src/shared/stats.js'
 import { formatTime, renderTable } from '../src/report/format.js'
 
 interface TimedCase {

@@ -5,10 +5,10 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { resolveCompileJobs } from '../src/compile/build-locks.js'
+import { resolveCompileJobs } from '../src/cache/build-locks.js'
 import { compileReference } from '../src/compile/harness.js'
 import { compile } from '../src/compile/nvcc.js'
-import { cPrototype, cPrototypeAlternatives } from '../src/signature.js'
+import { cPrototype, cPrototypeAlternatives } from '../src/spec/signature.js'
 import { examples } from '../tests/catalog/index.js'
 
 const ARCH = 'sm_90a'

@@ -14,4 +14,4 @@ for i in 1 2 3 4 5; do npx tsx scripts/ncu-compare.ts harness "$out/repeat-$i.js
 for i in 1 2 3 4 5; do npx tsx scripts/ncu-compare.ts ncu "$out/ncu-$i.json"; done
 npx tsx scripts/ncu-compare.ts report "$out/harness.json" "$(printf '%s,' "$out"/ncu-*.json | sed 's/,$//')" "$out"/repeat-*.json |
   tee "$out/ratio.txt"
-npx tsx src/cli.ts calibrate --force | tee "$out/calibration.txt"
+npx tsx src/cli/cli.ts calibrate --force | tee "$out/calibration.txt"

@@ -12,14 +12,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../src/bench.js'
-import { tsxExecArgv } from '../src/engine/process-entry.js'
-import { summarize } from '../src/engine/stats.js'
-import { durationsPerKernel, runUnderNcu, type NcuKernel } from '../src/ncu.js'
-import type { MeasureOptions } from '../src/options.js'
+import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../src/vitest/bench.js'
+import { tsxExecArgv } from '../src/engine/worker/process-entry.js'
+import { summarize } from '../src/shared/stats.js'
+import { durationsPerKernel, runUnderNcu, type NcuKernel } from '../src/cli/ncu.js'
+import type { MeasureOptions } from '../src/spec/options.js'
 import { formatTime, renderTable } from '../src/report/format.js'
 import { matrixMultiplication, vectorAddition } from '../problems/index.js'
-import type { TestCase } from '../src/problem.js'
+import type { TestCase } from '../src/spec/problem.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')

@@ -11,7 +11,7 @@ fi
 files=()
 for f in "$@"; do files+=("$(realpath "$f")"); done
 out=$(mktemp -d)
-npx tsx src/cli.ts report "${files[@]}" --html "$out/kernelbench.html" --svg "$out/svg"
+npx tsx src/cli/cli.ts report "${files[@]}" --html "$out/kernelbench.html" --svg "$out/svg"
 first=$(grep -o 'id="roofline-[^"]*"' "$out/kernelbench.html" | head -1 | cut -d'"' -f2)
 cp "$out/svg/$first.svg" docs/images/roofline.svg
 KERNELBENCH_UPDATE_SCREENSHOT=1 KERNELBENCH_SCREENSHOT_RESULTS=$(IFS=,; echo "${files[*]}") npx vitest run tests/browser/html-report.test.ts

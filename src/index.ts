@@ -1,27 +1,27 @@
 // Public API: kernelBench() registers a CUDA kernel problem as a Vitest benchmark (vitest bench) and as a
 // correctness test (vitest run); kernelProperty() checks a solution on random shapes (vitest run).
 import { inject, recordArtifact, type RunnerTestCase } from 'vitest'
-import { resolveSpec, runResolvedBench, type BenchContext, type KernelBenchSpec } from './bench.js'
-import type { Dtype } from './dtype.js'
-import { runGuardedBench } from './guarded-bench.js'
-import { registerTest, runContext, withModifiers, type Modifiers } from './modifiers.js'
-import { CASE_ARTIFACT, SETTINGS_KEY, shared } from './registry.js'
-import { failureMessage } from './results.js'
+import { resolveSpec, runResolvedBench, type BenchContext, type KernelBenchSpec } from './vitest/bench.js'
+import type { Dtype } from './spec/dtype.js'
+import { runGuardedBench } from './vitest/guarded-bench.js'
+import { registerTest, runContext, withModifiers } from './vitest/modifiers.js'
+import { CASE_ARTIFACT, SETTINGS_KEY, shared, type Modifiers } from './vitest/registry.js'
+import { failureMessage } from './shared/results.js'
 
-export type { KernelBenchSpec, PluginSettings } from './bench.js'
+export type { KernelBenchSpec, PluginSettings } from './vitest/bench.js'
 // registry.ts also declares the kernel tests' meta and artifact to Vitest's types: exported from here, its declarations
 // reach every program that imports the package.
-export type { KernelBenchCaseArtifact } from './registry.js'
-export type { CaseResult, CaseVerdict, KernelBenchProgress, KernelBenchResult } from './results.js'
+export type { KernelBenchCaseArtifact } from './vitest/registry.js'
+export type { CaseResult, CaseVerdict, KernelBenchProgress, KernelBenchResult } from './shared/results.js'
 export type { BaselineOptions } from './baseline/guard.js'
 export type { Floors } from './baseline/verdict.js'
-export type { Problem, ProblemDefinition, TestCase, Tolerance, ReferenceSpec, ShapeSpace } from './problem.js'
-export type { ParamSpec, ScalarCType } from './signature.js'
-export type { Dtype } from './dtype.js'
-export type { MeasureOptions, FlushMode, PaddingMode } from './options.js'
-export { defineProblem } from './problem.js'
-export { kernelProperty, type KernelPropertySpec } from './verify/property.js'
-export { kernelMatchers, measureKernel } from './matchers.js'
+export type { Problem, ProblemDefinition, TestCase, Tolerance, ReferenceSpec, ShapeSpace } from './spec/problem.js'
+export type { ParamSpec, ScalarCType } from './spec/signature.js'
+export type { Dtype } from './spec/dtype.js'
+export type { MeasureOptions, FlushMode, PaddingMode } from './spec/options.js'
+export { defineProblem } from './spec/problem.js'
+export { kernelProperty, type KernelPropertySpec } from './vitest/property.js'
+export { kernelMatchers, measureKernel } from './vitest/matchers.js'
 
 /**
  * Records each case on the test as it begins (a KernelBenchCaseArtifact), for the reporter's progress line; `recorded`

@@ -8,16 +8,16 @@ import type { Plugin } from 'vite'
 import type { ViteUserConfig } from 'vitest/config'
 import type { Vitest } from 'vitest/node'
 import { resolveBaselineSettings, type BaselineOptions } from './baseline/guard.js'
-import { prepareBlobReports } from './blob-reports.js'
-import type { PluginSettings } from './bench.js'
-import { resolveCompileJobs } from './compile/build-locks.js'
-import { checkDeviceSelection, deviceSelectionFromEnv } from './engine/gpu-pool.js'
-import { booleanFromEnv, resolveMeasureOptions, type MeasureOptions } from './options.js'
-import { DEFAULT_CACHE_DIR } from './paths.js'
-import { RUN_KEY, SETTINGS_KEY, type RunContext } from './registry.js'
+import { prepareBlobReports } from './vitest/blob-reports.js'
+import type { PluginSettings } from './vitest/bench.js'
+import { resolveCompileJobs } from './cache/build-locks.js'
+import { checkDeviceSelection, deviceSelectionFromEnv } from './engine/worker/gpu-pool.js'
+import { booleanFromEnv, resolveMeasureOptions, type MeasureOptions } from './spec/options.js'
+import { DEFAULT_CACHE_DIR } from './spec/paths.js'
+import { RUN_KEY, SETTINGS_KEY, type RunContext } from './vitest/registry.js'
 import { splitReportOptions, type ReportOptions } from './report/options.js'
 import { isBenchmarkProject, KernelBenchReporter, KernelTestReporter } from './reporter.js'
-import { cudaSourcesNamedBy } from './watch-cu.js'
+import { cudaSourcesNamedBy } from './vitest/watch-cu.js'
 
 export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, ReportOptions {
   /**
@@ -71,10 +71,10 @@ export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, Repor
   allowAboveRoofline?: boolean
 }
 
-/** The runner module next to this one, as .ts in this repository or .js in the published build. */
-function siblingModule(name: string): string {
+/** A module of this package by its path from this file's folder, as .ts in this repository or .js in the published build. */
+function packageModule(relative: string): string {
   const self = fileURLToPath(import.meta.url)
-  return path.join(path.dirname(self), `${name}${path.extname(self)}`)
+  return path.join(path.dirname(self), `${relative}${path.extname(self)}`)
 }
 
 /** The installed Vitest's major version (the peer dependency allows 4 and 5). */
@@ -160,12 +160,12 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
         test: {
           pool: 'forks',
           // Vitest 4 runs benchmark files one at a time unless told otherwise, for CPU benchmarks that would disturb
-          // each other. Kernel benches share a GPU only one case at a time (src/engine/gpu-pool.ts), so files run in
+          // each other. Kernel benches share a GPU only one case at a time (src/engine/worker/gpu-pool.ts), so files run in
           // parallel workers: one file's compiles, start-up and host-side work overlap another's GPU time, and
           // several GPUs are kept busy. Vitest 5 runs each benchmark project in one worker whatever this says.
           fileParallelism: config.test?.fileParallelism ?? true,
           provide: { [SETTINGS_KEY]: settings },
-          ...(vitest4 && { runner: siblingModule('runner'), benchmark: { reporters: [new KernelBenchReporter(report)] } }),
+          ...(vitest4 && { runner: packageModule('vitest/runner'), benchmark: { reporters: [new KernelBenchReporter(report)] } }),
         },
       }
     },

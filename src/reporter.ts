@@ -13,14 +13,14 @@ import pc from 'picocolors'
 import type { RunnerTask, RunnerTestFile, SerializedError, TestArtifact } from 'vitest'
 import type { TestCase, TestModule, TestRunEndReason, TestSuite, Vitest } from 'vitest/node'
 import { DefaultReporter } from 'vitest/node'
-import { packagePath } from './paths.js'
+import { packagePath } from './spec/paths.js'
 import { writeReports } from './report/files.js'
 import type { ReportedBench, ToolVersions } from './report/json.js'
 import { deviceLine, renderDeviceHeader, renderKernelResult } from './report/kernel-table.js'
 import { outputFiles, resolveReportSettings, type ReportOptions, type ReportSettings } from './report/options.js'
-import { CASE_ARTIFACT } from './registry.js'
+import { CASE_ARTIFACT } from './vitest/registry.js'
 import { ProgressLine } from './report/progress-line.js'
-import type { KernelBenchProgress, KernelBenchResult } from './results.js'
+import type { KernelBenchProgress, KernelBenchResult } from './shared/results.js'
 
 /**
  * A path recorded by the host that ran the module (absolute there) relative to `root` on this host, '/'-separated.
@@ -148,7 +148,7 @@ export class KernelBenchReporter extends DefaultReporter {
     if (this.isBench(test.module)) this.progress?.update(test.id, { name: test.name, file: this.relative(test.module.moduleId), progress })
   }
 
-  /** A bench starts, and under Vitest 4 starts each case: the worker sends the case in the task's meta (src/runner.ts). */
+  /** A bench starts, and under Vitest 4 starts each case: the worker sends the case in the task's meta (src/vitest/runner.ts). */
   override onTestCaseReady(test: TestCase): void {
     super.onTestCaseReady(test)
     this.showRunning(test, test.meta().kernelBenchProgress)

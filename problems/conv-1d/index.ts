@@ -1,5 +1,5 @@
-import { packagePath } from '../../src/paths.js'
-import { defineProblem } from '../../src/problem.js'
+import { packagePath } from '../../src/spec/paths.js'
+import { defineProblem } from '../../src/spec/problem.js'
 
 /** Tensara's (signal length N, filter size K) pairs, in Tensara's order. */
 const SHAPES: ReadonlyArray<readonly [n: number, k: number]> = [

@@ -1,6 +1,6 @@
 // Tolerances of the GEMM family for 16-bit outputs (each problem keeps Tensara's own float32 tolerance).
-import type { Dtype } from '../../src/dtype.js'
-import type { Tolerance } from '../../src/problem.js'
+import type { Dtype } from '../../src/spec/dtype.js'
+import type { Tolerance } from '../../src/spec/problem.js'
 
 /**
  * A solution and the reference read the same 16-bit inputs, whose products are exact in fp32, so their outputs

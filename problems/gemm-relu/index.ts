@@ -1,5 +1,5 @@
-import { defineProblem } from '../../src/problem.js'
-import { packagePath } from '../../src/paths.js'
+import { defineProblem } from '../../src/spec/problem.js'
+import { packagePath } from '../../src/spec/paths.js'
 import { HALF_PRECISION_TOLERANCE } from '../gemm-common/tolerance.js'
 
 /** (batch B, input features N, output features M), Tensara's order. */

@@ -1,5 +1,5 @@
-import { packagePath } from '../../src/paths.js'
-import { defineProblem } from '../../src/problem.js'
+import { packagePath } from '../../src/spec/paths.js'
+import { defineProblem } from '../../src/spec/problem.js'
 
 const SHAPES: ReadonlyArray<readonly [number, number, number, number]> = [
   [16, 64, 32, 32],

@@ -1,4 +1,4 @@
-import { defineProblem } from '../../src/problem.js'
+import { defineProblem } from '../../src/spec/problem.js'
 import { HALF_PRECISION_TOLERANCE } from '../gemm-common/tolerance.js'
 
 const SHAPES: ReadonlyArray<readonly [number, number, number]> = [

@@ -4,9 +4,9 @@
 // Tensara passes the shape as an array after the output: `(input, int dim, output, shape*, ndim)`. A case keeps
 // the extents as the parameters shape0 … shape3 (1 past ndim), so that kernelProperty() can draw them; the
 // `shape` array the solution receives holds the first ndim of them.
-import { packagePath } from '../../src/paths.js'
-import { defineProblem, type Problem, type ShapeSpace, type TestCase, type Tolerance } from '../../src/problem.js'
-import type { ArrayParam, ParamSpec } from '../../src/signature.js'
+import { packagePath } from '../../src/spec/paths.js'
+import { defineProblem, type Problem, type ShapeSpace, type TestCase, type Tolerance } from '../../src/spec/problem.js'
+import type { ArrayParam, ParamSpec } from '../../src/spec/signature.js'
 
 export const SHAPE_PARAMS = ['shape0', 'shape1', 'shape2', 'shape3'] as const
 

@@ -1,5 +1,5 @@
-import { packagePath } from '../../src/paths.js'
-import { defineProblem } from '../../src/problem.js'
+import { packagePath } from '../../src/spec/paths.js'
+import { defineProblem } from '../../src/spec/problem.js'
 
 /** Tensara's (batch B, heads H, sequence length S, head size E) shapes, in Tensara's order. */
 const SHAPES: ReadonlyArray<readonly [b: number, h: number, s: number, e: number]> = [

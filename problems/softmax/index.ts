@@ -1,5 +1,5 @@
-import { packagePath } from '../../src/paths.js'
-import { defineProblem } from '../../src/problem.js'
+import { packagePath } from '../../src/spec/paths.js'
+import { defineProblem } from '../../src/spec/problem.js'
 import { OVER_DIM_SHAPES, overDimCases, overDimSignature, sliceLayout, type OverDimConfig } from '../reduction-common/over-dim.js'
 
 // Tensara's seven (shape, dim) pairs. Its inputs alternate between 2·N(0, 1) and uniform [-3, 3]; here all are

@@ -1,5 +1,5 @@
-import { defineProblem } from '../../src/problem.js'
-import { packagePath } from '../../src/paths.js'
+import { defineProblem } from '../../src/spec/problem.js'
+import { packagePath } from '../../src/spec/paths.js'
 
 const POWERS = [20, 22, 23, 25, 26, 29, 30]
 

@@ -7,7 +7,7 @@
 import { formatFraction, formatTime } from '../report/format.js'
 import { roofline, tflops, type Roofline } from '../report/metrics.js'
 import { peaksFor } from '../report/peaks.js'
-import type { CaseResult, CaseVerdict, KernelBenchResult } from '../results.js'
+import type { CaseResult, CaseVerdict, KernelBenchResult } from '../shared/results.js'
 import {
   BASELINE_DIR,
   baselinePath,
@@ -68,7 +68,7 @@ export function resolveBaselineSettings(options: BaselineOptions = {}): Baseline
   return settings
 }
 
-/** The spec's rules for the guard, checked once (src/bench.ts resolveSpec). */
+/** The spec's rules for the guard, checked once (src/vitest/bench.ts resolveSpec). */
 export interface GuardRules {
   /** They apply to every timed case, in update mode too. */
   floors: Floors

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { BaselineEntry } from './verdict.js'
-import { writeFileAtomic } from '../atomic-write.js'
+import { writeFileAtomic } from '../cache/atomic-write.js'
 
 export interface BaselineKey {
   bench: string

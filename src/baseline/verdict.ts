@@ -3,7 +3,7 @@
  * check explicit floors from the spec. No I/O, no GPU, no Vitest.
  */
 import { formatFraction } from '../report/format.js'
-import type { BaselineComparison } from '../results.js'
+import type { BaselineComparison } from '../shared/results.js'
 
 /** One measured case. `cv` is the coefficient of variation of the runtime samples (0.01 = 1%). */
 export interface Measurement {

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { packagePath } from '../paths.js'
+import { packagePath } from '../spec/paths.js'
 import type { BuildSettings } from './harness.js'
 import { compileSync, DEFAULT_NVCC_FLAGS, findNvcc, type CompiledLibrary } from './nvcc.js'
 

@@ -1,7 +1,7 @@
 // The harness's own device code and the problems' CUDA references, compiled with the same driver and cache as
 // solutions.
-import { DTYPE_CTYPE, type Dtype } from '../dtype.js'
-import { packagePath } from '../paths.js'
+import { DTYPE_CTYPE, type Dtype } from '../spec/dtype.js'
+import { packagePath } from '../spec/paths.js'
 import { compile, compileSync, type CompiledLibrary } from './nvcc.js'
 
 export interface BuildSettings {

@@ -4,9 +4,9 @@ import { spawn, spawnSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { waitForLock, waitForLockSync, type Attempt } from '../lock-file.js'
-import { DEFAULT_TOOLKIT_ROOTS, findOnPath, toolkitRoots } from '../native/library.js'
-import { jobSlotsDir, resolveCompileJobs, tryJobSlot, tryLibraryLock } from './build-locks.js'
+import { waitForLock, waitForLockSync, type Attempt } from '../cache/lock-file.js'
+import { DEFAULT_TOOLKIT_ROOTS, findOnPath, toolkitRoots } from './toolkit.js'
+import { jobSlotsDir, resolveCompileJobs, tryJobSlot, tryLibraryLock } from '../cache/build-locks.js'
 
 export class NvccNotFoundError extends Error {
   constructor(looked: readonly string[]) {

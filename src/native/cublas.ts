@@ -89,7 +89,7 @@ export function gemmEx(
 
 /**
  * Row-major C = A·B for half types on tensor cores, accumulating in float32 (CUBLAS_COMPUTE_32F, default math):
- * the fastest product cuBLAS offers at that accuracy, for the measured ceilings (src/engine/ceilings.ts).
+ * the fastest product cuBLAS offers at that accuracy, for the measured ceilings (src/engine/host/ceilings.ts).
  */
 export function tensorCoreGemm(dtype: 'float16' | 'bfloat16', a: DevicePtr, b: DevicePtr, c: DevicePtr, m: number, n: number, k: number): void {
   rowMajorGemmEx(cublasHandle('default'), dtype, COMPUTE_32F, a, b, c, m, n, k)

@@ -2,6 +2,7 @@
 // names the call and the error. Device pointers are koffi pointers (BigInt addresses).
 import { CudaError } from './errors.js'
 import { loadLibrary, type LibrarySpec } from './library.js'
+import type { DeviceInfo } from '../shared/messages.js'
 
 export type DevicePtr = bigint
 export type StreamHandle = bigint
@@ -115,20 +116,6 @@ export function cString(buffer: Buffer): string {
   return buffer.subarray(0, end < 0 ? buffer.length : end).toString('utf8')
 }
 
-export interface DeviceInfo {
-  index: number
-  name: string
-  pciBusId: string
-  computeCapability: string // e.g. '9.0'
-  multiProcessors: number
-  l2CacheBytes: number
-  totalMemoryBytes: number
-  maxSmClockMHz: number
-  memoryClockMHz: number
-  memoryBusWidthBits: number
-  runtimeVersion: string // e.g. '13.0'
-  driverVersion: string // highest CUDA version the driver supports, e.g. '13.0'
-}
 
 function versionString(v: number): string {
   return `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 10)}`

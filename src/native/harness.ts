@@ -1,7 +1,8 @@
 // Bindings to the harness's own device code (cuda/harness.cu), compiled by src/compile/harness.ts.
 import koffi from 'koffi'
 import { check, type DevicePtr } from './cuda.js'
-import type { Dtype } from '../dtype.js'
+import type { Dtype } from '../spec/dtype.js'
+import type { Comparison } from '../shared/messages.js'
 
 // Keep in sync with enum KbDtype in cuda/harness.cu.
 const DTYPE_CODES: Record<Dtype, number> = { float32: 0, float64: 1, float16: 2, bfloat16: 3, int32: 4 }
@@ -15,15 +16,6 @@ const CompareResult = koffi.struct('KbCompareResult', {
   gotAtFirstBad: 'double',
 })
 
-export interface Comparison {
-  badCount: number
-  nanCount: number
-  /** Index of the first element out of tolerance, or undefined when all are within it. */
-  firstBad?: number
-  maxAbsError: number
-  expectedAtFirstBad?: number
-  gotAtFirstBad?: number
-}
 
 export class Harness {
   private readonly fns

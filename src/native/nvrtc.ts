@@ -4,7 +4,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import koffi from 'koffi'
 import { cString } from './cuda.js'
-import { candidateFolders, loadLibrary, toolkitRoots, type LibrarySpec } from './library.js'
+import { toolkitRoots } from '../compile/toolkit.js'
+import { candidateFolders, loadLibrary, type LibrarySpec } from './library.js'
 
 export const NVRTC: LibrarySpec = {
   title: 'NVRTC',

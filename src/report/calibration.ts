@@ -2,8 +2,8 @@
 // known time (offset = median − held, ratio = median / held), the memory-bound kernels as ratios to the profiler's
 // and ncu's readings, a timer's offset on the GPU (the median of its offsets on the held kernels), a line for the
 // device header and the tables the CLI prints. Pure.
-import type { Calibration, CalibrationKernel, CalibrationReading, CalibrationTimer } from '../engine/messages.js'
-import { summarize } from '../engine/stats.js'
+import type { Calibration, CalibrationKernel, CalibrationReading, CalibrationTimer } from '../shared/messages.js'
+import { summarize } from '../shared/stats.js'
 import { formatMeasuredOn, formatOffset, formatTime, renderTable } from './format.js'
 
 type Held = Extract<CalibrationKernel, { kind: 'held' }>

@@ -1,7 +1,7 @@
 // Measured ceilings in reports (docs/architecture.md, "Figures"): as the peaks of a "practical" roofline (what
 // cuBLAS and a copy reach on this GPU, as Croqtile compares with cuBLAS), and in words for the device header and
 // the CLI. Pure.
-import type { CeilingTiming, MeasuredCeilings } from '../engine/messages.js'
+import type { CeilingTiming, MeasuredCeilings } from '../shared/messages.js'
 import { formatBandwidth, formatBytes, formatFlops, formatMeasuredOn, formatTime } from './format.js'
 import { peaksFor, type GpuPeaks } from './peaks.js'
 

@@ -1,7 +1,7 @@
 // Writes the charts of one or more results files: the HTML page, and each chart as an SVG file in a directory (for
 // a PR comment or a job summary). Every file is replaced atomically, as the reporter rewrites them after each bench.
 import path from 'node:path'
-import { writeFileAtomic } from '../atomic-write.js'
+import { writeFileAtomic } from '../cache/atomic-write.js'
 import type { ReportSource } from './charts/cases.js'
 import { allCharts, reportCharts } from './charts/index.js'
 import { renderHtml } from './html.js'

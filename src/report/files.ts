@@ -1,7 +1,7 @@
 // Writing the run's report files: the JSON results file, the charts (HTML page, SVG files) and the Markdown report
 // (a file, and GitHub's job summary).
 import fs from 'node:fs'
-import { writeFileAtomic } from '../atomic-write.js'
+import { writeFileAtomic } from '../cache/atomic-write.js'
 import { writeChartOutputs } from './chart-files.js'
 import { buildResultsFile, serializeResultsFile, type ReportedBench, type ToolVersions } from './json.js'
 import { renderMarkdown } from './markdown.js'

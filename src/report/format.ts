@@ -1,6 +1,6 @@
 // Number formatting for reports: times with their unit, throughput in G or T, and fixed-width tables.
 import { stripVTControlCharacters } from 'node:util'
-import type { GpuRecord } from '../engine/messages.js'
+import type { GpuRecord } from '../shared/messages.js'
 
 export function formatTime(ms: number): string {
   if (!Number.isFinite(ms)) return '—'

@@ -1,6 +1,6 @@
 // The JSON results file (docs/result-schema.md): every bench's KernelBenchResult with derived metrics, the tool
 // and driver versions, and the CI guard's verdicts. Pure: the reporter collects the benches and writes the text.
-import type { CaseResult, KernelBenchResult } from '../results.js'
+import type { CaseResult, KernelBenchResult } from '../shared/results.js'
 import { caseFigures, geometricMeanOmitted, geometricMeans } from './kernel-table.js'
 import type { Roofline } from './metrics.js'
 

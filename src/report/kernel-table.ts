@@ -4,10 +4,10 @@
 // The figures and cell texts are shared with the Markdown report (markdown.ts) and the JSON file (json.ts); each
 // cell carries a tone that the terminal turns into a colour and Markdown into emphasis.
 import pc from 'picocolors'
-import { geometricMean } from '../engine/stats.js'
-import type { StopReason } from '../engine/stopping.js'
-import type { DeviceReport, GpuRef, MeasuredCeilings } from '../engine/messages.js'
-import { caseFailures, type CaseResult, type CaseVerdict, type DeviceRecords, type KernelBenchResult } from '../results.js'
+import { geometricMean } from '../shared/stats.js'
+import type { StopReason } from '../shared/stopping.js'
+import type { DeviceReport, GpuRef, MeasuredCeilings } from '../shared/messages.js'
+import { caseFailures, type CaseResult, type CaseVerdict, type DeviceRecords, type KernelBenchResult } from '../shared/results.js'
 import { calibrationLine, timerOffsetMs } from './calibration.js'
 import { ceilingPeaks, ceilingsLine, peaksNote } from './ceilings.js'
 import {

@@ -1,6 +1,6 @@
 // The run as GitHub-flavoured Markdown, for GITHUB_STEP_SUMMARY or a file: the device, then per bench the kernel
 // table (the terminal's figures and marks, from kernel-table.ts) with the CI guard's verdict per case. Pure.
-import type { CaseResult, CaseVerdict, KernelBenchResult } from '../results.js'
+import type { CaseResult, CaseVerdict, KernelBenchResult } from '../shared/results.js'
 import { formatFraction } from './format.js'
 import type { ReportedBench } from './json.js'
 import {

@@ -1,5 +1,5 @@
 // Throughput and roofline figures from a runtime (docs/architecture.md, "Figures"). Pure arithmetic, tested without a GPU.
-import type { Dtype } from '../dtype.js'
+import type { Dtype } from '../spec/dtype.js'
 import type { GpuPeaks, PeakDtype } from './peaks.js'
 
 /** FLOP/s in TFLOP/s for `flops` done in `ms` milliseconds. */

@@ -1,7 +1,7 @@
 // The progress line of an interactive terminal while kernel benches run: the bench, its case and how long it has
 // run, redrawn on the bottom line. It wraps process.stdout/stderr.write so that any other output clears it first.
 import pc from 'picocolors'
-import type { KernelBenchProgress } from '../results.js'
+import type { KernelBenchProgress } from '../shared/results.js'
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 const CLEAR_LINE = '\r\x1b[2K'
@@ -55,7 +55,7 @@ export function formatProgressLine(
  *
  * The reporter hears of a kernel bench when it starts (onTestCaseReady) and ends (onTestCaseResult). Under Vitest 4
  * the worker sends Vitest's 'test-prepare' event again before each case, with the case in the task's meta
- * (src/runner.ts), which reaches onTestCaseReady too; under Vitest 5 the bench records each case as an artifact of its
+ * (src/vitest/runner.ts), which reaches onTestCaseReady too; under Vitest 5 the bench records each case as an artifact of its
  * test (src/index.ts), which reaches onTestCaseArtifactRecord. No other channel from the worker is used.
  */
 export class ProgressLine {

@@ -2,8 +2,8 @@ import { gelu } from '../../problems/gelu/index.js'
 import { leakyRelu } from '../../problems/leaky-relu/index.js'
 import { matrixScalar } from '../../problems/matrix-scalar/index.js'
 import { relu } from '../../problems/relu/index.js'
-import type { Dtype } from '../../src/dtype.js'
-import type { Problem } from '../../src/problem.js'
+import type { Dtype } from '../../src/spec/dtype.js'
+import type { Problem } from '../../src/spec/problem.js'
 import { exampleFile, fixtureFile, type Example, type Planted } from './types.js'
 
 // Every elementwise problem has one example per dtype, named <stem>_<suffix>.cu.

@@ -2,8 +2,8 @@
 // (tests/unit/problem-sources.test.ts) and the GPU test (tests/gpu/problems.test.ts).
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Dtype } from '../../src/dtype.js'
-import type { Problem } from '../../src/problem.js'
+import type { Dtype } from '../../src/spec/dtype.js'
+import type { Problem } from '../../src/spec/problem.js'
 
 export interface Example {
   problem: Problem

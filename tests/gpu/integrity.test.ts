@@ -4,10 +4,10 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../../src/bench.js'
+import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../../src/vitest/bench.js'
 import { probeGpu } from '../../src/native/cuda.js'
 import { softmax, vectorAddition } from '../../problems/index.js'
-import { failureMessage, type CaseResult } from '../../src/results.js'
+import { failureMessage, type CaseResult } from '../../src/shared/results.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')

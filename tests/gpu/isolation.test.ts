@@ -5,10 +5,10 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../../src/bench.js'
+import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../../src/vitest/bench.js'
 import { probeGpu } from '../../src/native/cuda.js'
 import { vectorAddition } from '../../problems/index.js'
-import { failureMessage, type CaseResult, type KernelBenchResult } from '../../src/results.js'
+import { failureMessage, type CaseResult, type KernelBenchResult } from '../../src/shared/results.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')

@@ -3,9 +3,9 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { runKernelBench, type PluginSettings } from '../../src/bench.js'
+import { runKernelBench, type PluginSettings } from '../../src/vitest/bench.js'
 import { probeGpu } from '../../src/native/cuda.js'
-import { failureMessage } from '../../src/results.js'
+import { failureMessage } from '../../src/shared/results.js'
 import { dropIns, examples, planted } from '../catalog/index.js'
 
 const file = fileURLToPath(import.meta.url)

@@ -5,11 +5,11 @@
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../../src/bench.js'
+import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../../src/vitest/bench.js'
 import { compileRangeProfilerShim } from '../../src/compile/cupti-shim.js'
 import * as cuda from '../../src/native/cuda.js'
 import { RangeProfiler } from '../../src/native/range-profiler.js'
-import { failureMessage, type CaseResult } from '../../src/results.js'
+import { failureMessage, type CaseResult } from '../../src/shared/results.js'
 import { vectorAddition } from '../../problems/index.js'
 import { cacheDir, FLOATS, fillOnGpu0, type FillOnGpu0 } from './fill-on-gpu0.js'
 

@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it, vi } from 'vitest'
 import { startVitest, type TestCase } from 'vitest/node'
 import { vectorAddition } from '../../problems/index.js'
-import { runKernelBench, type PluginSettings } from '../../src/bench.js'
+import { runKernelBench, type PluginSettings } from '../../src/vitest/bench.js'
 import { probeGpu } from '../../src/native/cuda.js'
 import { kernelBenchPlugin } from '../../src/plugin.js'
-import type { KernelBenchProgress } from '../../src/results.js'
+import type { KernelBenchProgress } from '../../src/shared/results.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')

@@ -3,10 +3,10 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { runKernelBench, type PluginSettings } from '../../src/bench.js'
+import { runKernelBench, type PluginSettings } from '../../src/vitest/bench.js'
 import { probeGpu } from '../../src/native/cuda.js'
 import { matrixMultiplication, relu, vectorAddition } from '../../problems/index.js'
-import { failureMessage } from '../../src/results.js'
+import { failureMessage } from '../../src/shared/results.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { caseBytes, checkFits, inputSeed } from '../../src/engine/buffers.js'
-import type { CasePlan } from '../../src/engine/messages.js'
-import { resolveMeasureOptions } from '../../src/options.js'
+import { caseBytes, checkFits, inputSeed } from '../../src/engine/host/buffers.js'
+import type { CasePlan } from '../../src/shared/messages.js'
+import { resolveMeasureOptions } from '../../src/spec/options.js'
 
 const MiB = 2 ** 20
 

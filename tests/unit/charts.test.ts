@@ -208,7 +208,7 @@ describe('writing the charts', () => {
   })
 })
 
-describe('the report command (npx tsx src/cli.ts report)', () => {
+describe('the report command (npx tsx src/cli/cli.ts report)', () => {
   const cli = (...args: string[]) => runCli('report', ...args)
   let dir: string
   beforeEach(() => {

@@ -5,10 +5,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { expect } from 'vitest'
-import { PACKAGE_ROOT } from '../../src/paths.js'
+import { PACKAGE_ROOT } from '../../src/spec/paths.js'
 
 export function runCli(...args: string[]) {
-  return spawnSync('npx', ['tsx', 'src/cli.ts', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8' })
+  return spawnSync('npx', ['tsx', 'src/cli/cli.ts', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8' })
 }
 
 /** The command is refused with exit code 2, the message and the command's usage line. */

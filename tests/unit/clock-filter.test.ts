@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dropThrottled, THROTTLE_FRACTION, type ClockedSample } from '../../src/engine/clock-filter.js'
+import { dropThrottled, THROTTLE_FRACTION, type ClockedSample } from '../../src/shared/clock-filter.js'
 
 const at = (ms: number, smClockMHz: number): ClockedSample => ({ ms, smClockMHz })
 

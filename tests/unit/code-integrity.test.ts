@@ -1,4 +1,4 @@
-// The check that a solution did not rewrite the code that times it (src/engine/code-integrity.ts): the parsing and
+// The check that a solution did not rewrite the code that times it (src/engine/host/code-integrity.ts): the parsing and
 // comparison on recorded text, then the real check in this process, against a library whose machine code another
 // library patches in place (built with the C compiler: no GPU needed), and against a replaced built-in.
 import { spawnSync } from 'node:child_process'
@@ -7,7 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import koffi from 'koffi'
 import { afterAll, describe, expect, it } from 'vitest'
-import { builtInFunctions, CodeIntegrity, executableMappings, patchedFiles, replacedFunctions, TamperingDetected } from '../../src/engine/code-integrity.js'
+import { builtInFunctions, CodeIntegrity, executableMappings, patchedFiles, replacedFunctions, TamperingDetected } from '../../src/engine/host/code-integrity.js'
 
 const SMAPS = `00400000-00b6f000 r--p 00000000 fe:00 260689                             /usr/bin/node
 Anonymous:         0 kB

@@ -8,10 +8,10 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { vectorAddition } from '../../problems/index.js'
-import { COMPILE_JOBS_ENV, jobSlotsDir, resolveCompileJobs } from '../../src/compile/build-locks.js'
+import { COMPILE_JOBS_ENV, jobSlotsDir, resolveCompileJobs } from '../../src/cache/build-locks.js'
 import { compile, CompileError, compileSync, findNvcc, type CompileRequest } from '../../src/compile/nvcc.js'
-import { PACKAGE_ROOT } from '../../src/paths.js'
-import { cPrototype } from '../../src/signature.js'
+import { PACKAGE_ROOT } from '../../src/spec/paths.js'
+import { cPrototype } from '../../src/spec/signature.js'
 
 const ARCH = 'sm_90a'
 const PROTOTYPE = cPrototype(vectorAddition.signature, 'float32')

@@ -16,9 +16,9 @@ import {
   SignatureMismatchError,
   wrapperSource,
 } from '../../src/compile/nvcc.js'
-import { PACKAGE_ROOT } from '../../src/paths.js'
-import type { Problem } from '../../src/problem.js'
-import { cPrototype, cPrototypeAlternatives } from '../../src/signature.js'
+import { PACKAGE_ROOT } from '../../src/spec/paths.js'
+import type { Problem } from '../../src/spec/problem.js'
+import { cPrototype, cPrototypeAlternatives } from '../../src/spec/signature.js'
 import { captureError } from './capture-error.js'
 import { definedSymbols } from './symbols.js'
 

@@ -10,7 +10,7 @@ import { compileCuptiShim, cuptiFlags, CuptiNotFoundError, findCupti, toolkitRoo
 import { findNvcc } from '../../src/compile/nvcc.js'
 import { probeGpu } from '../../src/native/cuda.js'
 import { Cupti, CuptiError } from '../../src/native/cupti.js'
-import { packagePath } from '../../src/paths.js'
+import { packagePath } from '../../src/spec/paths.js'
 import { captureError } from './capture-error.js'
 import { dynamicSection, exportedEntryPoints } from './symbols.js'
 

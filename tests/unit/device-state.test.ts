@@ -2,7 +2,7 @@
 // device-state.ts): each change is named with how to avoid it. The reading itself runs on the GPU
 // (tests/gpu/isolation.test.ts).
 import { describe, expect, it } from 'vitest'
-import { stateChanges, type HarnessState } from '../../src/engine/device-state.js'
+import { stateChanges, type HarnessState } from '../../src/engine/host/device-state.js'
 
 const HARNESS: HarnessState = { device: 0, context: 0x5555n, scheduleFlags: 0, persistingL2Bytes: 0, lastError: undefined }
 

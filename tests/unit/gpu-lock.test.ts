@@ -4,8 +4,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { acquireGpuLock, lockPath } from '../../src/engine/gpu-lock.js'
-import { PACKAGE_ROOT } from '../../src/paths.js'
+import { acquireGpuLock, lockPath } from '../../src/cache/gpu-lock.js'
+import { PACKAGE_ROOT } from '../../src/spec/paths.js'
 
 let dir: string
 let file: string

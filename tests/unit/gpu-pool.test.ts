@@ -4,9 +4,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { claimPath } from '../../src/engine/gpu-lock.js'
-import { checkDeviceSelection, claimFirstFree, claimOrder, deviceSelectionFromEnv, resolveDevices } from '../../src/engine/gpu-pool.js'
-import type { GpuListing } from '../../src/engine/messages.js'
+import { claimPath } from '../../src/cache/gpu-lock.js'
+import { checkDeviceSelection, claimFirstFree, claimOrder, deviceSelectionFromEnv, resolveDevices } from '../../src/engine/worker/gpu-pool.js'
+import type { GpuListing } from '../../src/shared/messages.js'
 
 const H200 = 'NVIDIA H200'
 const gpus: GpuListing[] = [

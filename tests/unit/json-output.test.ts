@@ -15,7 +15,7 @@ import {
 } from '../../src/report/json.js'
 import { renderMarkdown } from '../../src/report/markdown.js'
 import { outputFiles, resolveReportSettings, splitReportOptions } from '../../src/report/options.js'
-import { writeFileAtomic } from '../../src/atomic-write.js'
+import { writeFileAtomic } from '../../src/cache/atomic-write.js'
 import { writeReports } from '../../src/report/files.js'
 import { FIXTURES, loadFixture } from '../fixtures/results/index.js'
 
@@ -28,7 +28,7 @@ function readBack(benches: ReportedBench[]): ResultsFile {
   return JSON.parse(serializeResultsFile(buildResultsFile(benches, TOOLS, ENDED))) as ResultsFile
 }
 
-/** Objects whose keys are data (case parameters) or documented elsewhere (MeasureOptions in src/options.ts). */
+/** Objects whose keys are data (case parameters) or documented elsewhere (MeasureOptions in src/spec/options.ts). */
 const OPAQUE = new Set(['benches[].result.cases[].params', 'benches[].result.options'])
 
 /** Every field path in `value`: 'benches[].result.cases[].summary.median', arrays of objects as '[]'. */

@@ -2,11 +2,11 @@
 // the same whether or not picocolors decided to colour (it decides from the terminal and the environment).
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import type { CaseOutcome, DeviceReport, TimingResult } from '../../src/engine/messages.js'
-import type { SampleSummary } from '../../src/engine/stats.js'
-import { DEFAULT_MEASURE_OPTIONS } from '../../src/options.js'
+import type { CaseOutcome, DeviceReport, TimingResult } from '../../src/shared/messages.js'
+import type { SampleSummary } from '../../src/shared/stats.js'
+import { DEFAULT_MEASURE_OPTIONS } from '../../src/spec/options.js'
 import { benchDetails, renderDeviceHeader, renderKernelResult } from '../../src/report/kernel-table.js'
-import { failureMessage, RESULT_SCHEMA_VERSION, type CaseResult, type KernelBenchResult } from '../../src/results.js'
+import { failureMessage, RESULT_SCHEMA_VERSION, type CaseResult, type KernelBenchResult } from '../../src/shared/results.js'
 
 const plain = (text: string) => stripVTControlCharacters(text)
 

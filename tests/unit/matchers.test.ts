@@ -1,8 +1,8 @@
 // The kernel matchers on a recorded result (an H100's tiled sgemm, tests/fixtures/results): a TFLOPS floor on every
 // timed case, and a comparison with another result that must clear the noise as the CI guard's does.
 import { expect, it } from 'vitest'
-import '../../src/matchers.js'
-import type { KernelBenchResult } from '../../src/results.js'
+import '../../src/vitest/matchers.js'
+import type { KernelBenchResult } from '../../src/shared/results.js'
 import { loadFixture } from '../fixtures/results/index.js'
 
 const tiled = loadFixture('sgemm-verdicts').result!

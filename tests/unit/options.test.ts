@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { booleanFromEnv, DEFAULT_MEASURE_OPTIONS, measureOptionsFromEnv, resolveMeasureOptions, type MeasureOptions } from '../../src/options.js'
+import { booleanFromEnv, DEFAULT_MEASURE_OPTIONS, measureOptionsFromEnv, resolveMeasureOptions, type MeasureOptions } from '../../src/spec/options.js'
 
 describe('resolveMeasureOptions: defaults', () => {
   it('returns the protocol defaults (docs/protocol.md) with no layers', () => {

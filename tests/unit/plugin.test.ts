@@ -5,11 +5,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ViteUserConfig } from 'vitest/config'
 import { createVitest, ReportersMap } from 'vitest/node'
-import { DEFAULT_MEASURE_OPTIONS } from '../../src/options.js'
+import { DEFAULT_MEASURE_OPTIONS } from '../../src/spec/options.js'
 import { kernelBenchPlugin, type KernelBenchPluginOptions } from '../../src/plugin.js'
-import { RUN_KEY, SETTINGS_KEY } from '../../src/registry.js'
+import { RUN_KEY, SETTINGS_KEY } from '../../src/vitest/registry.js'
 import { KernelTestReporter } from '../../src/reporter.js'
-import type { PluginSettings } from '../../src/bench.js'
+import type { PluginSettings } from '../../src/vitest/bench.js'
 
 type Reporters = NonNullable<NonNullable<ViteUserConfig['test']>['reporters']>
 

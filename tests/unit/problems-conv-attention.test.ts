@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest'
 import { conv1d } from '../../problems/conv-1d/index.js'
 import { conv2d } from '../../problems/conv-2d/index.js'
 import { scaledDotAttention } from '../../problems/scaled-dot-attention/index.js'
-import { toleranceFor, type Problem, type TestCase } from '../../src/problem.js'
-import { cPrototype } from '../../src/signature.js'
+import { toleranceFor, type Problem, type TestCase } from '../../src/spec/problem.js'
+import { cPrototype } from '../../src/spec/signature.js'
 
 const byName = (problem: Problem, name: string): TestCase => {
   const c = problem.cases('float32').find((x) => x.name === name)

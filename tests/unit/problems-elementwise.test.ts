@@ -6,9 +6,9 @@ import { gelu } from '../../problems/gelu/index.js'
 import { leakyRelu } from '../../problems/leaky-relu/index.js'
 import { matrixScalar } from '../../problems/matrix-scalar/index.js'
 import { relu } from '../../problems/relu/index.js'
-import { packagePath } from '../../src/paths.js'
-import type { Problem, TestCase } from '../../src/problem.js'
-import { cPrototype } from '../../src/signature.js'
+import { packagePath } from '../../src/spec/paths.js'
+import type { Problem, TestCase } from '../../src/spec/problem.js'
+import { cPrototype } from '../../src/spec/signature.js'
 
 const caseNamed = (problem: Problem, name: string): TestCase => {
   const found = problem.cases('float32').find((c) => c.name === name)

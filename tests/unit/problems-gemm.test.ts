@@ -6,8 +6,8 @@ import { gemmRelu } from '../../problems/gemm-relu/index.js'
 import { matrixMultiplication } from '../../problems/matrix-multiplication/index.js'
 import { matrixVector } from '../../problems/matrix-vector/index.js'
 import { squareMatmul } from '../../problems/square-matmul/index.js'
-import type { Problem, TestCase } from '../../src/problem.js'
-import { cPrototype } from '../../src/signature.js'
+import type { Problem, TestCase } from '../../src/spec/problem.js'
+import { cPrototype } from '../../src/spec/signature.js'
 
 const caseNamed = (problem: Problem, name: string): TestCase => {
   const found = problem.cases('float32').find((c) => c.name === name)

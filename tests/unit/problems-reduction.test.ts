@@ -10,8 +10,8 @@ import { overDimCases, sliceLayout, OVER_DIM_SHAPES } from '../../problems/reduc
 import { rmsNorm } from '../../problems/rms-norm/index.js'
 import { softmax } from '../../problems/softmax/index.js'
 import { sumDim } from '../../problems/sum-dim/index.js'
-import { toleranceFor, type Problem, type TestCase } from '../../src/problem.js'
-import { cPrototype, cPrototypeAlternatives, type ArrayParam } from '../../src/signature.js'
+import { toleranceFor, type Problem, type TestCase } from '../../src/spec/problem.js'
+import { cPrototype, cPrototypeAlternatives, type ArrayParam } from '../../src/spec/signature.js'
 
 const byName = (problem: Problem, name: string): TestCase => {
   const c = problem.cases('float32').find((x) => x.name === name)

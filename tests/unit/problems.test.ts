@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { matmul, matrixMultiplication, vectorAddition } from '../../problems/index.js'
-import { defineProblem, elementsOf, problemDtype, toleranceFor, type ProblemDefinition } from '../../src/problem.js'
+import { defineProblem, elementsOf, problemDtype, toleranceFor, type ProblemDefinition } from '../../src/spec/problem.js'
 
 describe('vector-addition', () => {
   const cases = vectorAddition.cases('float32')

@@ -6,10 +6,10 @@ import pc from 'picocolors'
 import { afterEach, describe, expect, it, vi, type TestArtifact } from 'vitest'
 import { startVitest, type TestCase, type Vitest } from 'vitest/node'
 import { kernelBenchPlugin } from '../../src/plugin.js'
-import { CASE_ARTIFACT } from '../../src/registry.js'
+import { CASE_ARTIFACT } from '../../src/vitest/registry.js'
 import { formatProgressLine, ProgressLine, updateRunningBench, type RunningBench } from '../../src/report/progress-line.js'
 import { KernelBenchReporter } from '../../src/reporter.js'
-import type { KernelBenchProgress } from '../../src/results.js'
+import type { KernelBenchProgress } from '../../src/shared/results.js'
 
 const plain = pc.createColors(false)
 const sgemm: RunningBench = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { auditCalls, COVER_MARGIN, HOST_SPREAD, NEGLIGIBLE_EXCESS, PRE_WINDOW_SLACK, screenBatch, type IterationRecord } from '../../src/engine/sample-screen.js'
+import { auditCalls, COVER_MARGIN, HOST_SPREAD, NEGLIGIBLE_EXCESS, PRE_WINDOW_SLACK, screenBatch, type IterationRecord } from '../../src/shared/sample-screen.js'
 
 /** An iteration of a healthy batch: 80 µs of work in front of a 5 µs window, 20 µs of host enqueue. */
 const healthy = (overrides: Partial<IterationRecord> = {}): IterationRecord => ({

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { findSanitizer, firstSanitizerError } from '../../src/engine/sanitizer.js'
+import { findSanitizer, firstSanitizerError } from '../../src/engine/worker/sanitizer.js'
 
 // The shape of a memcheck log for an out-of-bounds write (compute-sanitizer 2025.x).
 const LOG = `========= COMPUTE-SANITIZER

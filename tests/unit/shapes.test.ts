@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { matrixMultiplication, vectorAddition } from '../../problems/index.js'
-import { defineProblem, type ShapeSpace } from '../../src/problem.js'
+import { defineProblem, type ShapeSpace } from '../../src/spec/problem.js'
 import {
   caseName,
   DEFAULT_SIZE_RANGE,
@@ -10,7 +10,7 @@ import {
   resolveShapeSpace,
   shapeArbitrary,
   type ResolvedShapeSpace,
-} from '../../src/verify/shapes.js'
+} from '../../src/vitest/shapes.js'
 
 /** y = alpha · x over n elements, with an int stride: one float scalar that must keep its default value. */
 const scale = defineProblem({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { matrixMultiplication, vectorAddition } from '../../problems/index.js'
-import { cPrototype, cPrototypeAlternatives, koffiParams, paramDtype, validateSignature, type ParamSpec } from '../../src/signature.js'
+import { cPrototype, cPrototypeAlternatives, koffiParams, paramDtype, validateSignature, type ParamSpec } from '../../src/spec/signature.js'
 
 describe('cPrototype', () => {
   it("spells vector-addition's Tensara signature exactly", () => {

@@ -1,13 +1,13 @@
-// A kernelBench or kernelProperty spec checked when the entry is declared (src/bench.ts resolveSpec,
-// src/verify/property.ts resolveProperty): every wrong argument names the entry, the option, what was given, what
+// A kernelBench or kernelProperty spec checked when the entry is declared (src/vitest/bench.ts resolveSpec,
+// src/vitest/property.ts resolveProperty): every wrong argument names the entry, the option, what was given, what
 // is allowed and, where one is close, what was meant. No GPU: nothing is compiled or run.
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import * as problems from '../../problems/index.js'
 import { matmul, relu, sumDim, vectorAddition } from '../../problems/index.js'
-import { resolveSpec, type KernelBenchSpec, type PluginSettings } from '../../src/bench.js'
-import type { Dtype } from '../../src/dtype.js'
+import { resolveSpec, type KernelBenchSpec, type PluginSettings } from '../../src/vitest/bench.js'
+import type { Dtype } from '../../src/spec/dtype.js'
 import { kernelBench, kernelProperty, measureKernel, type Problem } from '../../src/index.js'
-import { resolveProperty } from '../../src/verify/property.js'
+import { resolveProperty } from '../../src/vitest/property.js'
 
 const settings: PluginSettings = { devices: [0], cacheDir: '/tmp/kb-spec-test', measure: {} }
 const solution = 'x.cu'

@@ -8,11 +8,11 @@ import { runCli } from './cli-run.js'
 import * as problems from '../../problems/index.js'
 import { matrixMultiplication, vectorAddition } from '../../problems/index.js'
 import { compile } from '../../src/compile/nvcc.js'
-import type { Dtype } from '../../src/dtype.js'
-import { defineProblem, type Problem } from '../../src/problem.js'
-import { cPrototype } from '../../src/signature.js'
-import { findProblem, isProblem, problemCatalog, problemSuggestion } from '../../src/problem-catalog.js'
-import { benchSource, elementCountExpression, listProblems, starterFiles, starterSource } from '../../src/starter.js'
+import type { Dtype } from '../../src/spec/dtype.js'
+import { defineProblem, type Problem } from '../../src/spec/problem.js'
+import { cPrototype } from '../../src/spec/signature.js'
+import { findProblem, isProblem, problemCatalog, problemSuggestion } from '../../src/spec/problem-catalog.js'
+import { benchSource, elementCountExpression, listProblems, starterFiles, starterSource } from '../../src/cli/starter.js'
 
 const ARCH = 'sm_90a'
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-starter-'))
@@ -243,7 +243,7 @@ describe('starterFiles', () => {
   })
 })
 
-describe('the CLI (npx tsx src/cli.ts)', () => {
+describe('the CLI (npx tsx src/cli/cli.ts)', () => {
   const cli = runCli
 
   it(

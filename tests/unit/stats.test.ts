@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { geometricMean, quantile, summarize } from '../../src/engine/stats.js'
+import { geometricMean, quantile, summarize } from '../../src/shared/stats.js'
 
 describe('summarize', () => {
   it('summarizes an odd number of samples given in any order', () => {

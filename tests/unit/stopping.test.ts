@@ -6,8 +6,8 @@ import {
   NOISE_STABLE_WINDOW,
   stopReason,
   type StopReason,
-} from '../../src/engine/stopping.js'
-import type { StoppingOptions } from '../../src/options.js'
+} from '../../src/shared/stopping.js'
+import type { StoppingOptions } from '../../src/spec/options.js'
 
 const opts = (overrides: Partial<StoppingOptions> = {}): StoppingOptions => ({
   minIterations: 5,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { closest, didYouMean, editDistance, nameKey, orList, shown } from '../../src/suggest.js'
+import { closest, didYouMean, editDistance, nameKey, orList, shown } from '../../src/spec/suggest.js'
 
 describe('editDistance', () => {
   it('counts insertions, deletions and substitutions', () => {

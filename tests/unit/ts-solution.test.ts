@@ -6,11 +6,11 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import koffi from 'koffi'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import type { DeviceInfo } from '../../src/native/cuda.js'
+import type { DeviceInfo } from '../../src/shared/messages.js'
 import { checkParamSizes, dim3, KernelArgs, paramLayout, type KernelParamType } from '../../src/native/driver.js'
 import { imageKind, nvrtcOptions } from '../../src/native/nvrtc.js'
-import { PACKAGE_ROOT } from '../../src/paths.js'
-import { defineSolution, isTsSolution, loadTsSolution, solutionFromModule, TsSolutionError } from '../../src/ts-solution.js'
+import { PACKAGE_ROOT } from '../../src/spec/paths.js'
+import { defineSolution, isTsSolution, loadTsSolution, solutionFromModule, TsSolutionError } from '../../src/engine/host/ts-solution.js'
 
 describe('paramLayout', () => {
   it('places each value at its natural alignment, in order', () => {
@@ -167,7 +167,7 @@ describe('solutionFromModule', () => {
 describe('loadTsSolution (modules that touch no GPU)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-ts-solution-'))
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
-  const api = pathToFileURL(path.join(PACKAGE_ROOT, 'src/ts-solution.ts')).href
+  const api = pathToFileURL(path.join(PACKAGE_ROOT, 'src/engine/host/ts-solution.ts')).href
   const device = { name: 'Test GPU', computeCapability: '9.0', multiProcessors: 132 } as DeviceInfo
   const calls: unknown[][] = []
   ;(globalThis as { kbTestCalls?: unknown[][] }).kbTestCalls = calls

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startVitest, type TestSpecification } from 'vitest/node'
 import { kernelBenchPlugin } from '../../src/plugin.js'
-import { cudaPathLiterals, cudaSourcesNamedBy } from '../../src/watch-cu.js'
+import { cudaPathLiterals, cudaSourcesNamedBy } from '../../src/vitest/watch-cu.js'
 
 const temporary: string[] = []
 afterEach(() => {

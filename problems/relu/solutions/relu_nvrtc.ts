@@ -1,6 +1,6 @@
 // ReLU as a TypeScript solution with an NVRTC-compiled kernel: compiled once at setup, launched on every call.
 // Tensara's signature is (input, output, n, m) with n·m elements; an element-wise kernel only needs the count.
-import { defineSolution } from '../../../src/ts-solution.js'
+import { defineSolution } from '../../../src/solution.js'
 
 const SOURCE = `
 extern "C" __global__ void relu(const float* __restrict__ input, float* __restrict__ output, size_t count) {

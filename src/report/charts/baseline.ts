@@ -2,7 +2,7 @@
 // by an arrow coloured by the verdict. The baseline's figure is the one the guard compared against:
 // now / (1 + change).
 import * as Plot from '@observablehq/plot'
-import type { CaseVerdict } from '../../results.js'
+import type { CaseVerdict } from '../../shared/results.js'
 import { formatFlops, formatFraction } from '../format.js'
 import type { BenchEntry, CasePoint } from './cases.js'
 import { COLORS, POINTS_CLASS, renderSvg, slug, type Chart } from './plot.js'

@@ -1,6 +1,6 @@
 // What the charts draw, taken from one or more results files (a run's, or saved ones: shards, two GPUs): every
 // case with its figures and whether it failed or is flagged, and every bench with the file it came from. Pure.
-import type { CaseResult, KernelBenchResult } from '../../results.js'
+import type { CaseResult, KernelBenchResult } from '../../shared/results.js'
 import { formatCv, formatFraction } from '../format.js'
 import { caseFigures, type CaseFigures } from '../kernel-table.js'
 import type { BenchRecord, ResultsFile } from '../json.js'

@@ -3,7 +3,7 @@
 // very different runtimes. A summary, not every sample: a suite of a few hundred cases has tens of thousands of
 // samples, megabytes of SVG; every sample stays in the JSON results file.
 import * as Plot from '@observablehq/plot'
-import { quantile } from '../../engine/stats.js'
+import { quantile } from '../../shared/stats.js'
 import { formatCv, formatTime } from '../format.js'
 import { sampleDetails, type BenchEntry, type CasePoint } from './cases.js'
 import { COLORS, POINTS_CLASS, renderSvg, slug, type Chart } from './plot.js'

@@ -3,7 +3,7 @@
 // Every case is a point with its bench, case and figures on hover; a case that failed without a time sits on the
 // bottom edge at its intensity.
 import * as Plot from '@observablehq/plot'
-import type { Dtype } from '../../dtype.js'
+import type { Dtype } from '../../spec/dtype.js'
 import { ceilingPeaks } from '../ceilings.js'
 import { formatBandwidth, formatFlops, formatPercent, formatTime } from '../format.js'
 import { peakKey } from '../metrics.js'

@@ -2,7 +2,7 @@
 // bench sharing the problem (solutions, dtypes, GPUs), its geometric mean as a dashed rule of the same colour, and
 // a legend in the SVG so that the file alone says which line is which.
 import * as Plot from '@observablehq/plot'
-import { geometricMean } from '../../engine/stats.js'
+import { geometricMean } from '../../shared/stats.js'
 import { formatBandwidth, formatBytes, formatFlops } from '../format.js'
 import { groupBy, seriesLabeller, type CasePoint } from './cases.js'
 import { POINTS_CLASS, SERIES_COLORS, legendHeight, legendMarks, logTick, renderSvg, slug, type Chart } from './plot.js'

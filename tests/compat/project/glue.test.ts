@@ -14,8 +14,8 @@ import { expect, it, type TestArtifact } from 'vitest'
 import { startVitest, version, type TestCase, type TestModule } from 'vitest/node'
 import { vectorAddition } from 'vitest-kernel-bench/problems'
 // Not exported by the package: the shrinking of kernelProperty, run here on a simulated kernel.
-import { checkOnShapes } from './node_modules/vitest-kernel-bench/dist/src/verify/property.js'
-import { resolveShapeSpace } from './node_modules/vitest-kernel-bench/dist/src/verify/shapes.js'
+import { checkOnShapes } from './node_modules/vitest-kernel-bench/dist/src/vitest/property.js'
+import { resolveShapeSpace } from './node_modules/vitest-kernel-bench/dist/src/vitest/shapes.js'
 
 const entries = fileURLToPath(new URL('./entries/', import.meta.url))
 const vitestCli = path.join(path.dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs')

@@ -1,0 +1,139 @@
+// A case's memory: its inputs (refilled with new values before every call), each output with its reference
+// buffer and a buffer that keeps a checked call's answer, digest slots for the inputs, and small integer arrays
+// (such as a shape), with the argument lists built from them once.
+import { DTYPE_BYTES, type Dtype } from '../../spec/dtype.js'
+import * as cuda from '../../native/cuda.js'
+import type { DeviceSession } from './device-session.js'
+import type { ArgPlan, CasePlan } from '../../shared/messages.js'
+
+export interface Buffer {
+  ptr: cuda.DevicePtr
+  dtype: Dtype
+  count: number
+}
+
+export const bytesOfBuffer = (buffer: Buffer): number => buffer.count * DTYPE_BYTES[buffer.dtype]
+
+type InputPlan = Extract<ArgPlan, { kind: 'input' }>
+type ArrayPlan = Extract<ArgPlan, { kind: 'array' }>
+
+export interface CaseBuffers {
+  /** The solution's argument list (pointers and scalars, in signature order). */
+  args: unknown[]
+  /** The same list with each output replaced by its reference buffer. */
+  referenceArgs: unknown[]
+  /** `got` is what the solution writes, `expected` the reference's answer, `saved` a checked call's copy of `got`. */
+  outputs: Array<{ name: string; got: Buffer; expected: Buffer; saved: Buffer }>
+  /** Every input parameter, with two 8-byte device slots for digests of its contents. */
+  inputs: Array<{ index: number; name: string; plan: InputPlan; buffer: Buffer; digests: [cuda.DevicePtr, cuda.DevicePtr] }>
+  /** Every allocation, released by freeAll. */
+  device: cuda.DevicePtr[]
+  pageLocked: bigint[]
+}
+
+export class OutOfMemoryError extends Error {
+  override name = 'OutOfMemory'
+}
+
+function gib(bytes: number): string {
+  return `${(bytes / 2 ** 30).toFixed(2)} GiB`
+}
+
+function bytesOf(plan: CasePlan, kind: 'input' | 'output'): number {
+  return plan.args.reduce((sum, arg) => (arg.kind === kind ? sum + arg.count * DTYPE_BYTES[arg.dtype] : sum), 0)
+}
+
+/** Device memory a case needs: its inputs, and three buffers per output (the solution's, the reference's, a checked copy). */
+export function caseBytes(plan: CasePlan): number {
+  return bytesOf(plan, 'input') + 3 * bytesOf(plan, 'output')
+}
+
+/** Refuses a case that cannot fit, naming it, before anything is allocated. */
+export function checkFits(plan: CasePlan, freeBytes: number, deviceName: string): void {
+  const needed = caseBytes(plan)
+  if (needed > freeBytes) {
+    throw new OutOfMemoryError(
+      `case '${plan.caseName}' needs ${gib(needed)} of device memory (inputs, outputs, reference outputs and a checked ` +
+        `copy of the outputs) but ${deviceName} has ${gib(freeBytes)} free. Use a smaller shape or filter this case out.`,
+    )
+  }
+}
+
+/** Every draw of inputs gets its own seed: the case's seed keeps the same case on the same data from run to run. */
+export function inputSeed(plan: CasePlan, argIndex: number, draw: number): number {
+  return plan.seed * 1009 + argIndex + draw * 104_729
+}
+
+export function allocate(session: DeviceSession, plan: CasePlan): CaseBuffers {
+  // Leave room for the flush buffer and padding matrices the session allocates later.
+  const paddingBytes = 3 * plan.options.paddingSize ** 2 * 4
+  const headroom = session.info.l2CacheBytes * plan.options.flushFactor + paddingBytes + 16 * 2 ** 20
+  checkFits(plan, cuda.freeMemoryBytes() - headroom, session.info.name)
+  const buffers: CaseBuffers = { args: [], referenceArgs: [], outputs: [], inputs: [], device: [], pageLocked: [] }
+  const alloc = (dtype: Dtype, count: number): Buffer => {
+    const ptr = cuda.malloc(count * DTYPE_BYTES[dtype])
+    buffers.device.push(ptr)
+    return { ptr, dtype, count }
+  }
+  try {
+    const outputs = new Map<number, { got: Buffer; expected: Buffer }>()
+    const arrays = new Map<number, bigint>()
+    const inputs = new Map<number, Buffer>()
+    plan.args.forEach((arg, index) => {
+      if (arg.kind === 'array') {
+        arrays.set(index, allocateArray(arg, buffers))
+      } else if (arg.kind === 'input') {
+        const buffer = alloc(arg.dtype, arg.count)
+        inputs.set(index, buffer)
+        const digests = alloc('float64', 2).ptr
+        buffers.inputs.push({ index, name: arg.name, plan: arg, buffer, digests: [digests, digests + 8n] })
+      } else if (arg.kind === 'output') {
+        const triple = { got: alloc(arg.dtype, arg.count), expected: alloc(arg.dtype, arg.count), saved: alloc(arg.dtype, arg.count) }
+        outputs.set(index, triple)
+        buffers.outputs.push({ name: arg.name, ...triple })
+      }
+    })
+    const argList = (output: 'got' | 'expected') =>
+      plan.args.map((arg, index) => {
+        if (arg.kind === 'scalar') return arg.value
+        if (arg.kind === 'array') return arrays.get(index)!
+        if (arg.kind === 'output') return outputs.get(index)![output].ptr
+        return inputs.get(index)!.ptr
+      })
+    buffers.args = argList('got')
+    buffers.referenceArgs = argList('expected')
+  } catch (error) {
+    freeAll(buffers)
+    throw error
+  }
+  return buffers
+}
+
+/** Copies an array's values into device or page-locked host memory; the solution gets the same copy every call. */
+function allocateArray(arg: ArrayPlan, buffers: CaseBuffers): bigint {
+  const values =
+    arg.ctype === 'size_t' ? new BigUint64Array(arg.values.map((v) => BigInt(v))) : Int32Array.from(arg.values)
+  const bytes = Math.max(values.byteLength, 1)
+  let ptr: bigint
+  if (arg.memory === 'device') {
+    ptr = cuda.malloc(bytes)
+    buffers.device.push(ptr)
+  } else {
+    ptr = cuda.hostAlloc(bytes)
+    buffers.pageLocked.push(ptr)
+  }
+  cuda.memcpy(ptr, new Uint8Array(values.buffer), values.byteLength)
+  return ptr
+}
+
+/** Queues a fill of every input with draw `draw`'s values (a pure function of the case's seed and the draw). */
+export function fillInputs(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, draw: number): void {
+  for (const { index, plan: input, buffer } of buffers.inputs) {
+    session.harness.fillUniform(buffer.ptr, buffer.count, buffer.dtype, inputSeed(plan, index, draw), input.range[0], input.range[1])
+  }
+}
+
+export function freeAll(buffers: CaseBuffers): void {
+  for (const ptr of buffers.device) cuda.free(ptr)
+  for (const ptr of buffers.pageLocked) cuda.freeHost(ptr)
+}

@@ -1,0 +1,121 @@
+// The device host: a child process of a Vitest worker that owns one GPU's CUDA context and runs cases on it (and
+// measures the GPU's ceilings and calibration when asked).
+// A fault poisons only this process; the worker reports it and starts a fresh one.
+import * as cuda from '../../native/cuda.js'
+import { measureCalibration } from './calibration.js'
+import { measureCeilings } from './ceilings.js'
+import type { DeviceSession } from './device-session.js'
+import { TamperingDetected } from './code-integrity.js'
+import { DeviceStateChanged } from './device-state.js'
+import { contextLost, runCase } from './measure.js'
+import type { ErrorOutcome, GpuListing, HostMessage, HostOpen, HostRequest } from '../../shared/messages.js'
+import type { HostConfig } from '../../shared/messages.js'
+import { lockGpu, openSession } from './open-session.js'
+
+function send(message: HostMessage): void {
+  process.send?.(message)
+}
+
+/** Every GPU of the machine (properties only: no context is created on the others). */
+function listGpus(count: number): GpuListing[] {
+  return Array.from({ length: count }, (_, index) => {
+    const { name, pciBusId } = cuda.deviceInfo(index)
+    return { index, name, pciBusId }
+  })
+}
+
+function start(config: HostConfig, warm: boolean): DeviceSession | undefined {
+  const probe = cuda.probeGpu()
+  if (!probe.available) {
+    send({ type: 'init-failed', reason: probe.reason, noGpu: true })
+    return undefined
+  }
+  if (config.device >= probe.count) {
+    send({ type: 'init-failed', reason: `GPU ${config.device} does not exist: this host has ${probe.count}`, noGpu: false })
+    return undefined
+  }
+  try {
+    const { session, arch } = openSession(config, warm)
+    send({
+      type: 'ready',
+      arch,
+      gpus: listGpus(probe.count),
+      device: {
+        ...session.info,
+        maxSmClockMHz: session.maxSmClockMHz,
+        startSmClockMHz: session.smClockMHz(),
+        driverRelease: session.driverVersion(),
+        nvmlError: session.nvmlError,
+      },
+    })
+    return session
+  } catch (error) {
+    send({ type: 'init-failed', reason: (error as Error).message, noGpu: false })
+    return undefined
+  }
+}
+
+/** Opens the session and serves requests until the worker disconnects. */
+function serve(warm: boolean): void {
+  const session = start(config, warm)
+  if (!session) process.exit(0)
+  // Tearing the context down is GPU work too: exit holding the lock (a lock whose owner has exited is taken over).
+  process.on('disconnect', () => {
+    lockGpu(session.info.pciBusId, config.device)
+    process.exit(0)
+  })
+  process.on('message', (request: HostRequest) => {
+    void handle(session, request)
+  })
+}
+
+const config = JSON.parse(process.argv[2] ?? '{}') as HostConfig
+// 'warm': this host replaces one that was working on the GPU a moment ago. 'standby': a host started ahead of need
+// waits, without a CUDA context, until the worker opens it (see client.ts).
+const launch = process.argv[3]
+if (launch === 'standby') {
+  const leave = () => process.exit(0)
+  process.once('disconnect', leave)
+  process.once('message', (open: HostOpen) => {
+    process.off('disconnect', leave)
+    serve(open.warm)
+  })
+} else {
+  serve(launch === 'warm')
+}
+
+/** The reply to one request; what it throws, handle() sends as an error outcome. */
+async function answer(session: DeviceSession, request: HostRequest): Promise<HostMessage> {
+  if (request.type === 'ceilings') {
+    return { type: 'ceilings', id: request.id, outcome: { status: 'ok', record: measureCeilings(session, request.options) } }
+  }
+  if (request.type === 'calibrate') {
+    return { type: 'calibration', id: request.id, outcome: { status: 'ok', record: measureCalibration(session) } }
+  }
+  const solution = await session.solution(request.plan.solution)
+  return { type: 'result', id: request.id, outcome: runCase(session, request.plan, solution) }
+}
+
+/** The type of the message that answers each type of request. */
+const REPLY_TYPE = { run: 'result', ceilings: 'ceilings', calibrate: 'calibration' } as const satisfies Record<HostRequest['type'], HostMessage['type']>
+
+/** One request at a time: the worker sends the next only after this one's answer. */
+async function handle(session: DeviceSession, request: HostRequest): Promise<void> {
+  const release = lockGpu(session.info.pciBusId, config.device)
+  let exits = false
+  try {
+    send(await answer(session, request))
+  } catch (error) {
+    const e = error as Error
+    // A lost context cannot run anything more; a changed state is not the harness's any more: a fresh host starts
+    // from the harness's state again.
+    const lost = contextLost(error)
+    exits = lost || error instanceof DeviceStateChanged || error instanceof TamperingDetected
+    const outcome: ErrorOutcome = { status: 'error', errorName: e.name, message: e.message, contextLost: lost, hostExits: exits }
+    send({ type: REPLY_TYPE[request.type], id: request.id, outcome })
+  } finally {
+    // Exiting tears the context down, GPU work too (and whatever the solution left running): holding the lock.
+    if (exits) process.exit(1)
+    release()
+  }
+}

@@ -1,0 +1,157 @@
+// One case, start to finish, inside the device host: the measurement protocol of docs/protocol.md, one function
+// per step.
+//   1. globalWarmup   once per GPU process: bring the GPU to its working clocks
+//   2. allocate       the case's buffers (buffers.ts)
+//   3. verifyCall     one call on new inputs and poisoned outputs, checked against the reference (verify.ts)
+//   4. warmUp         untimed calls: lazy module loading makes the first ones slow
+//   5. time           batches of timed iterations (timed-iteration.ts) until the stopping rule says enough
+//   6. verifyCall     once more, on inputs drawn after timing
+import * as cublas from '../../native/cublas.js'
+import * as cuda from '../../native/cuda.js'
+import { CudaError } from '../../native/errors.js'
+import type { MeasureOptions } from '../../spec/options.js'
+import { allocate, fillInputs, freeAll, type CaseBuffers } from './buffers.js'
+import { dropThrottled, type ClockedSample } from '../../shared/clock-filter.js'
+import type { DeviceSession } from './device-session.js'
+import type { CaseOutcome, CasePlan, TimingResult, VerifiedOutput } from '../../shared/messages.js'
+import { stopReason } from '../../shared/stopping.js'
+import { timedIterations, type SolutionCall, type TimedIterations } from './timed-iteration.js'
+import { verifyCall, WrongAnswer } from './verify.js'
+
+/** A batch of timed iterations aims at this much wall time between synchronizations. */
+const BATCH_TARGET_MS = 25
+const MAX_BATCH = 64
+
+/** Step 1: square fp32 products until the GPU runs at its working clocks, once per process. */
+export function globalWarmup(session: DeviceSession, options: MeasureOptions): void {
+  if (session.warmedUp || options.globalWarmupCount === 0) return
+  const n = options.globalWarmupSize
+  const bytes = n * n * 4
+  const [a, b, c] = [cuda.malloc(bytes), cuda.malloc(bytes), cuda.malloc(bytes)] as const
+  try {
+    session.harness.fillUniform(a, n * n, 'float32', 1, -1, 1)
+    session.harness.fillUniform(b, n * n, 'float32', 2, -1, 1)
+    for (let i = 0; i < options.globalWarmupCount; i++) cublas.sgemm(a, b, c, n, n, n)
+    cuda.synchronize()
+  } finally {
+    for (const p of [a, b, c]) cuda.free(p)
+  }
+  session.warmedUp = true
+}
+
+/** Step 4: untimed calls, each on new inputs like the timed ones. */
+function warmUp(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, call: SolutionCall, nextDraw: () => number): void {
+  for (let i = 0; i < plan.options.warmupRuns; i++) {
+    fillInputs(session, plan, buffers, nextDraw())
+    call()
+    session.checkState('solution()', 'after an untimed warm-up call')
+  }
+  cuda.synchronize()
+}
+
+/** Step 5: batches of timed iterations, the SM clock read while each runs, until the stopping rule says enough. */
+function time(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, call: SolutionCall, nextDraw: () => number): TimingResult {
+  const iterations = timedIterations(session, plan, buffers, call, nextDraw, !plan.options.skipVerification)
+  let result: TimingResult
+  try {
+    result = timeBatches(session, plan.options, iterations)
+  } catch (error) {
+    try {
+      iterations.dispose()
+    } catch {
+      // The error that ended timing is the one to report: after a fault, tearing the timer down fails too.
+    }
+    throw error
+  }
+  iterations.dispose()
+  return result
+}
+
+function timeBatches(session: DeviceSession, options: MeasureOptions, iterations: TimedIterations): TimingResult {
+  // One untimed batch: a graph's first launch uploads it, CUPTI's first flush allocates its buffers.
+  iterations.enqueue(1)
+  iterations.collect()
+  const clocked: ClockedSample[] = []
+  let droppedInterference = 0
+  const start = performance.now()
+  let batch = Math.min(options.minIterations, MAX_BATCH)
+  for (;;) {
+    const batchStart = performance.now()
+    const checkingBefore = iterations.checkingMs
+    iterations.enqueue(batch)
+    // Read while the batch runs: the clock the samples are taken at.
+    const clock = session.smClockMHz()
+    const { kept, interference } = iterations.collect()
+    droppedInterference += interference
+    for (const ms of kept) clocked.push({ ms, smClockMHz: clock })
+    const filtered = dropThrottled(clocked, session.maxSmClockMHz, options.throttleFraction)
+    const elapsed = performance.now() - start
+    const reason = stopReason(filtered.kept, elapsed, options)
+    if (reason) {
+      return {
+        samplesMs: filtered.kept,
+        droppedThrottled: filtered.dropped,
+        droppedInterference,
+        meanSmClockMHz: filtered.meanClockMHz,
+        maxSmClockMHz: session.maxSmClockMHz,
+        stopReason: reason,
+        wallMs: elapsed,
+        callsPerSample: iterations.callsPerSample,
+        checkedCalls: iterations.checkedCalls,
+        paddingFallback: iterations.paddingFallback,
+        streamAudit: iterations.streamAudit,
+        auditedCalls: iterations.auditedCalls,
+      }
+    }
+    // Sized by the batch's own time: a slow reference check must not shrink batches (more batches, more checks).
+    const perIterationMs = (performance.now() - batchStart - (iterations.checkingMs - checkingBefore)) / batch
+    const remaining = Math.max(1, options.maxIterations - filtered.kept.length)
+    batch = Math.max(1, Math.min(MAX_BATCH, remaining, Math.round(BATCH_TARGET_MS / perIterationMs)))
+  }
+}
+
+/** Errors that mean the CUDA context is gone: the device host must be replaced after reporting them. */
+export function contextLost(error: unknown): boolean {
+  // CuDriverError (driver-API launches of TypeScript solutions) is a CudaError too.
+  return error instanceof CudaError && error.isSticky
+}
+
+/** `solution` is the case's entry point, from session.solution(plan.solution). */
+export function runCase(session: DeviceSession, plan: CasePlan, solution: (...args: unknown[]) => unknown): CaseOutcome {
+  const options = plan.options
+  const timed = plan.mode === 'bench' && !options.disableTiming
+  // Whatever ran since the last case (a host thread of the solution's) must have left the harness's state too, and
+  // any GPU work it left running ends before the case starts.
+  cuda.synchronize()
+  session.checkState("the solution's code", 'before the case started')
+  // Before allocating: the warmup's matrices must not compete with a large case for memory.
+  if (timed) globalWarmup(session, options)
+  const buffers = allocate(session, plan)
+  // Every call of the case gets its own draw of inputs; draw 0 is the same data for the case in every run.
+  let draws = 0
+  const nextDraw = () => draws++
+  try {
+    const call: SolutionCall = () => {
+      solution(...buffers.args)
+    }
+    const verify = (when: string): VerifiedOutput[] =>
+      options.skipVerification ? [] : verifyCall(session, plan, buffers, call, nextDraw(), when)
+    let outputs = verify('before timing')
+    if (!timed) return { status: 'ok', outputs, verificationSkipped: options.skipVerification }
+    warmUp(session, plan, buffers, call, nextDraw)
+    const timing = time(session, plan, buffers, call, nextDraw)
+    outputs = verify('after timing (fresh inputs)')
+    // The samples were taken by this process's code: it must still be the code the host started with.
+    session.checkIntegrity('the solution', 'after timing the case')
+    return { status: 'ok', outputs, timing, verificationSkipped: options.skipVerification }
+  } catch (error) {
+    if (error instanceof WrongAnswer) return { status: 'wrong', message: error.message, outputs: error.outputs }
+    throw error
+  } finally {
+    try {
+      freeAll(buffers)
+    } catch {
+      // Only a lost context makes cudaFree fail; the error that lost it is already on its way to the worker.
+    }
+  }
+}

@@ -1,0 +1,119 @@
+// Checking one call of the solution: its inputs left as they were, then the reference computed on the same inputs
+// (only after the solution has run, so no reference answer exists in memory while it runs), then every output
+// compared element by element on the GPU.
+import * as cublas from '../../native/cublas.js'
+import * as cuda from '../../native/cuda.js'
+import { bytesOfBuffer, fillInputs, type CaseBuffers } from './buffers.js'
+import type { DeviceSession } from './device-session.js'
+import type { CasePlan, VerifiedOutput } from '../../shared/messages.js'
+
+export class WrongAnswer extends Error {
+  constructor(
+    message: string,
+    readonly outputs: VerifiedOutput[],
+  ) {
+    super(message)
+  }
+}
+
+/** A solution wrote to one of its inputs: inputs are read-only. */
+export class InputWrittenError extends Error {
+  override name = 'InputWritten'
+}
+
+export function runReference(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers): void {
+  const reference = plan.reference
+  const args = buffers.referenceArgs
+  if (reference.kind === 'none') throw new Error(`case '${plan.caseName}' has no reference to verify against`)
+  if (reference.kind === 'library') {
+    session.fn(reference.target)(...args)
+    cuda.checkLastError('reference kernel launch')
+  } else {
+    const [a, b, c, m, n, k] = args as [bigint, bigint, bigint, number, number, number]
+    cublas.gemmEx(reference.dtype as keyof typeof cublas.CUDA_DATA_TYPE, a, b, c, m, n, k)
+  }
+  cuda.synchronize()
+}
+
+/** Queues a digest of every input into its slot `slot` (0 or 1). */
+export function digestInputs(session: DeviceSession, buffers: CaseBuffers, slot: 0 | 1): void {
+  for (const input of buffers.inputs) session.harness.checksum(input.buffer.ptr, bytesOfBuffer(input.buffer), input.digests[slot])
+}
+
+/** Fills outputs with NaN so an element the solution never writes cannot pass as correct. */
+export function poisonOutputs(session: DeviceSession, buffers: CaseBuffers): void {
+  for (const { got } of buffers.outputs) session.harness.poison(got.ptr, got.count, got.dtype)
+}
+
+function describeBad(plan: CasePlan, outputs: VerifiedOutput[]): string[] {
+  return outputs
+    .filter((r) => r.comparison.badCount > 0)
+    .map(({ name, elements, comparison: c }) => {
+      return (
+        `${name}: ${c.badCount} of ${elements} elements out of tolerance (rtol ${plan.tolerance.rtol}, atol ${plan.tolerance.atol})` +
+        (c.nanCount ? `, ${c.nanCount} NaN (never written?)` : '') +
+        `; first bad index ${c.firstBad}: expected ${c.expectedAtFirstBad}, got ${c.gotAtFirstBad}; ` +
+        // NaN has no distance: a NaN-only failure would otherwise read "max abs error 0".
+        `max abs error ${c.maxAbsError}${c.nanCount ? ' (NaN excluded)' : ''}`
+      )
+    })
+}
+
+/**
+ * Checks a call that ran on draw `draw`'s inputs, once the GPU is idle: its digests (slot 1, queued right after the
+ * call) must match the inputs as drawn, and `which` outputs ('got', or the 'saved' copy of a timed call's) must
+ * match the reference computed from those inputs. `when` names the call in messages.
+ */
+export function checkCall(
+  session: DeviceSession,
+  plan: CasePlan,
+  buffers: CaseBuffers,
+  draw: number,
+  which: 'got' | 'saved',
+  when: string,
+): VerifiedOutput[] {
+  fillInputs(session, plan, buffers, draw)
+  digestInputs(session, buffers, 0)
+  cuda.synchronize()
+  for (const input of buffers.inputs) {
+    const [drawn, afterCall] = [0, 1].map((slot) => cuda.readBytes(input.digests[slot as 0 | 1], 8).readBigUInt64LE())
+    if (drawn !== afterCall) {
+      throw new InputWrittenError(
+        `solution() wrote to its input '${input.name}' (${when}, case '${plan.caseName}'): inputs are read-only, and a ` +
+          'solution that changes them can carry work or answers from one call to the next. Write to a buffer of your own.',
+      )
+    }
+  }
+  runReference(session, plan, buffers)
+  const results: VerifiedOutput[] = buffers.outputs.map(({ name, expected, ...copies }) => {
+    const got = copies[which]
+    return {
+      name,
+      elements: got.count,
+      comparison: session.harness.compare(got.ptr, expected.ptr, got.count, got.dtype, plan.tolerance.rtol, plan.tolerance.atol),
+    }
+  })
+  const bad = describeBad(plan, results)
+  if (bad.length > 0) throw new WrongAnswer(`wrong answer ${when} in case '${plan.caseName}':\n  ${bad.join('\n  ')}`, results)
+  return results
+}
+
+/** One whole verified call outside timing: new inputs, poisoned outputs, the call, then checkCall. */
+export function verifyCall(
+  session: DeviceSession,
+  plan: CasePlan,
+  buffers: CaseBuffers,
+  call: () => void,
+  draw: number,
+  when: string,
+): VerifiedOutput[] {
+  fillInputs(session, plan, buffers, draw)
+  poisonOutputs(session, buffers)
+  // A solution's own non-blocking streams do not wait for the legacy stream: the inputs must be there first.
+  cuda.synchronize()
+  call()
+  digestInputs(session, buffers, 1)
+  cuda.synchronize()
+  session.checkState('solution()', `after the verified call ${when}`)
+  return checkCall(session, plan, buffers, draw, 'got', when)
+}

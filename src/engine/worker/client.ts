@@ -1,0 +1,289 @@
+// The worker's side of the device host: starts it, sends it cases (and once each a request to measure the GPU's
+// ceilings and its calibration), and replaces it when it dies (a CUDA fault, a crash in a solution's host code) or
+// hangs (killed after the case timeout). One host per worker and GPU at a time, and one host process per solution:
+// a case of another solution library goes to a fresh process, so nothing a solution did to its process or its CUDA
+// context (state changed when its library loaded, limits, memory or work left behind, patched code) is there when
+// another solution runs.
+import { fork, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { HostConfig } from '../../shared/messages.js'
+import { TIMING_MODES, type MeasureOptions } from '../../spec/options.js'
+import type { CalibrationOutcome, CaseOutcome, CasePlan, CeilingsOutcome, DeviceReport, ErrorOutcome, GpuListing, HostMessage, HostOpen, HostRequest } from '../../shared/messages.js'
+import { engineProcess } from './process-entry.js'
+import { firstSanitizerError } from './sanitizer.js'
+
+export type HostStatus = { available: true; device: DeviceReport; arch: string; gpus: GpuListing[] } | { available: false; reason: string; noGpu: boolean }
+
+/** The answer to a request: a case's outcome, the measured ceilings, or the calibration. */
+type Outcome = CaseOutcome | CeilingsOutcome | CalibrationOutcome
+
+interface Pending {
+  id: number
+  type: HostRequest['type']
+  /** What the host is doing, for messages: "case 'n = 2^20'". */
+  task: string
+  /** The host the request was sent to: only its death fails the request. */
+  child: ChildProcess
+  resolve: (outcome: Outcome) => void
+  timer: NodeJS.Timeout
+}
+
+/**
+ * A host that replaces one which worked on the GPU this recently skips the global warmup: the GPU is still at its
+ * working clocks, and repeating ten 5000² products after every fault would only slow the suite down.
+ */
+const STILL_WARM_MS = 5000
+
+/** A host process and what it said when it started. */
+interface Spawned {
+  child: ChildProcess
+  status: Promise<HostStatus>
+}
+
+/** A retired host exits as soon as it holds the GPU lock; one that has not after this long is killed. */
+const RETIRE_GRACE_MS = 10_000
+
+/** Which solution a case calls: a host process serves one for its whole life. */
+function solutionKey(plan: CasePlan): string {
+  const target = plan.solution
+  return 'module' in target ? `module ${target.module}` : `library ${target.library}`
+}
+
+export class DeviceHost {
+  private child?: ChildProcess
+  private status?: Promise<HostStatus>
+  private pending?: Pending
+  private nextId = 1
+  /** When the last case ended (Date.now()), whatever its outcome. */
+  private lastCaseEnd?: number
+  /** Sanitize mode: the memcheck log of the current host, and how much of it earlier cases have used. */
+  private sanitizerLog?: { file: string; read: number }
+  private measuredCeilings?: Promise<CeilingsOutcome>
+  private measuredCalibration?: Promise<CalibrationOutcome>
+  /** The solution the current host process has loaded, once it ran a case. */
+  private tenant?: string
+  /**
+   * The host process the next solution will run in, started while the current one works, so that a new solution
+   * does not wait for Node and the harness's code to load. It waits on standby, without a CUDA context, until it is
+   * opened: a worker never has more than one context on the GPU.
+   */
+  private spare?: Spawned
+
+  constructor(readonly config: HostConfig) {}
+
+  /** Starts the host if needed (or takes the spare) and says whether a GPU is usable, and which. */
+  ready(): Promise<HostStatus> {
+    if (!this.status) {
+      const spare = this.spare
+      this.spare = undefined
+      const standing = spare && spare.child.connected ? spare : undefined
+      if (standing) standing.child.send({ type: 'open', warm: this.gpuWarm() } satisfies HostOpen)
+      const { child, status } = standing ?? this.spawn(this.gpuWarm() ? 'warm' : 'cold')
+      this.child = child
+      this.status = status
+    }
+    return this.status
+  }
+
+  /** Starts the spare host once the current one is up (not in sanitize mode, where each host is a slow start). */
+  private prepareSpare(): void {
+    if (this.spare || this.config.sanitizer || !this.status) return
+    void this.status.then((status) => {
+      if (status.available && !this.spare) this.spare = this.spawn('standby')
+    })
+  }
+
+  private gpuWarm(): boolean {
+    return this.lastCaseEnd !== undefined && Date.now() - this.lastCaseEnd < STILL_WARM_MS
+  }
+
+  /** `launch`: skip the global warmup (warm), run it (cold), or wait to be opened (standby). */
+  private spawn(launch: 'warm' | 'cold' | 'standby'): Spawned {
+    const { file, execArgv } = engineProcess('host')
+    const child = fork(file, [JSON.stringify(this.config), launch], {
+      ...this.launcher(execArgv),
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
+    const status = new Promise<HostStatus>((resolve) => {
+      child.on('message', (message: HostMessage) => {
+        if (message.type === 'ready') resolve({ available: true, device: message.device, arch: message.arch, gpus: message.gpus })
+        else if (message.type === 'init-failed') resolve({ available: false, reason: message.reason, noGpu: message.noGpu })
+        else if (this.pending?.id === message.id) {
+          // A host that lost its context, or whose solution changed its state, exits right after this message: the
+          // next case must not be sent to it.
+          if (message.outcome.status === 'error' && message.outcome.hostExits) this.detach(child)
+          this.settle(message.outcome)
+        }
+      })
+      child.on('exit', (code, signal) => {
+        this.detach(child)
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`
+        resolve({ available: false, reason: `the device host ${how} while starting`, noGpu: false })
+        if (this.pending?.child === child) {
+          this.settle({
+            status: 'error',
+            errorName: 'DeviceHostDied',
+            message:
+              `the process that owns the GPU ${how} during ${this.pending.task}` +
+              (this.pending.type === 'run' && (signal === 'SIGSEGV' || signal === 'SIGBUS' || signal === 'SIGABRT')
+                ? ' (a crash in the solution\'s host code?)'
+                : '') +
+              '; a fresh one runs the next case',
+          })
+        }
+      })
+    })
+    return { child, status }
+  }
+
+  /** Node itself, or in sanitize mode node under compute-sanitizer's memcheck with a log file of its own. */
+  private launcher(execArgv: string[]): { execArgv: string[]; execPath?: string } {
+    const sanitizer = this.config.sanitizer
+    if (!sanitizer) return { execArgv }
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kb-memcheck-')), 'memcheck.log')
+    this.sanitizerLog = { file, read: 0 }
+    return {
+      execPath: sanitizer,
+      execArgv: ['--tool', 'memcheck', '--log-file', file, '--print-limit', '20', process.execPath, ...execArgv],
+    }
+  }
+
+  /** In sanitize mode, the first bad access memcheck saw during the case fails it, whatever else happened. */
+  private withSanitizerReport(outcome: Outcome): Outcome {
+    const log = this.sanitizerLog
+    if (!log || !fs.existsSync(log.file)) return outcome
+    const text = fs.readFileSync(log.file, 'utf8')
+    const error = firstSanitizerError(text.slice(log.read))
+    log.read = text.length
+    if (!error) return outcome
+    return { status: 'error', errorName: 'ComputeSanitizer', message: `compute-sanitizer memcheck found:\n${error}` }
+  }
+
+  private settle(outcome: Outcome): void {
+    const pending = this.pending
+    if (!pending) return
+    this.pending = undefined
+    this.lastCaseEnd = Date.now()
+    clearTimeout(pending.timer)
+    pending.resolve(this.withSanitizerReport(outcome))
+  }
+
+  /**
+   * Runs one case, in a fresh host process if the current one has run another solution; never rejects: faults,
+   * crashes and timeouts come back as error outcomes.
+   */
+  async run(plan: CasePlan): Promise<CaseOutcome> {
+    const tenant = solutionKey(plan)
+    if (this.tenant !== undefined && this.tenant !== tenant) await this.retire()
+    this.tenant = tenant
+    const outcome = this.send<CaseOutcome>((id) => ({ type: 'run', id, plan }), `case '${plan.caseName}'`, plan.options.caseTimeoutMs)
+    this.prepareSpare()
+    return outcome
+  }
+
+  /**
+   * Ends the current host process and waits for it to be gone: it tears its context down holding the GPU lock
+   * (host.ts), so nothing of it, work its solution left running included, overlaps the next host's cases.
+   */
+  private async retire(): Promise<void> {
+    const child = this.child
+    if (!child) return
+    this.detach(child)
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = once(child, 'exit')
+    const killer = setTimeout(() => child.kill('SIGKILL'), RETIRE_GRACE_MS)
+    if (child.connected) child.disconnect()
+    else child.kill()
+    await exited
+    clearTimeout(killer)
+  }
+
+  /**
+   * Measures the GPU's ceilings (src/engine/host/ceilings.ts) once for this host, however often asked: a failure is
+   * not retried either. Never rejects. `options`: the global warmup before it, and the timeout.
+   */
+  ceilings(options: MeasureOptions): Promise<CeilingsOutcome> {
+    this.measuredCeilings ??= this.send<CeilingsOutcome>((id) => ({ type: 'ceilings', id, options }), 'the ceiling measurement', options.caseTimeoutMs)
+    return this.measuredCeilings
+  }
+
+  /**
+   * Times the calibration kernels in every timing mode (src/engine/host/calibration.ts) once for this host, however often
+   * asked, like ceilings(). Never rejects. `caseTimeoutMs`: what each mode's cases may take together.
+   */
+  calibration(caseTimeoutMs: number): Promise<CalibrationOutcome> {
+    this.measuredCalibration ??= this.send<CalibrationOutcome>((id) => ({ type: 'calibrate', id }), 'the calibration', caseTimeoutMs * TIMING_MODES.length)
+    return this.measuredCalibration
+  }
+
+  /** Sends one request and waits for its answer, or for the host's death or the timeout (as error outcomes). */
+  private async send<T extends Outcome>(request: (id: number) => HostRequest, task: string, timeoutMs: number): Promise<T | ErrorOutcome> {
+    const status = await this.ready()
+    if (!status.available) return { status: 'error', errorName: 'NoGpu', message: status.reason }
+    const child = this.child
+    if (!child) return this.send<T>(request, task, timeoutMs)
+    const id = this.nextId++
+    const message = request(id)
+    return new Promise<T | ErrorOutcome>((resolve) => {
+      const sentAt = performance.now()
+      const timer = setTimeout(() => {
+        const elapsedS = ((performance.now() - sentAt) / 1000).toFixed(1)
+        this.settle({
+          status: 'error',
+          errorName: 'Timeout',
+          message:
+            `${task} did not finish within ${(timeoutMs / 1000).toFixed(0)} s (stopped after ${elapsedS} s: a kernel ` +
+            'that never ends, or raise caseTimeoutMs); the device host was killed and a fresh one runs the next case',
+        })
+        this.detach(child)
+        child.kill('SIGKILL')
+      }, timeoutMs)
+      // The host answers a request with the outcome of its own type (host.ts).
+      this.pending = { id, type: message.type, task, child, resolve: (outcome) => resolve(outcome as T), timer }
+      child.send(message)
+    })
+  }
+
+  /** Forgets a host so the next case starts a fresh one, without waiting for the old one's exit. */
+  private detach(child: ChildProcess): void {
+    if (this.child !== child) return
+    this.child = undefined
+    this.status = undefined
+    this.tenant = undefined
+  }
+
+  /** Ends the host processes; each tears its context down holding the GPU lock (host.ts), as a retired one does. */
+  close(): void {
+    for (const child of [this.spare?.child, this.child]) {
+      if (child?.connected) child.disconnect()
+      else child?.kill()
+    }
+    this.spare = undefined
+    if (this.child) this.detach(this.child)
+  }
+}
+
+const HOSTS = Symbol.for('vitest-kernel-bench.device-hosts')
+type Registry = Map<string, DeviceHost>
+
+/** The host for this worker and configuration, shared by every bench the worker runs. */
+export function deviceHost(config: HostConfig): DeviceHost {
+  const global = globalThis as typeof globalThis & { [HOSTS]?: Registry }
+  let registry = global[HOSTS]
+  if (!registry) {
+    const created: Registry = new Map()
+    registry = created
+    global[HOSTS] = created
+    process.once('exit', () => created.forEach((host) => host.close()))
+  }
+  const key = JSON.stringify(config)
+  let host = registry.get(key)
+  if (!host) {
+    host = new DeviceHost(config)
+    registry.set(key, host)
+  }
+  return host
+}

@@ -1,0 +1,168 @@
+// The GPUs a run times on, and which of them runs the next case. Every Vitest worker has one device host per GPU
+// (client.ts); a case goes to the first GPU of the set that no other worker (of this run or another) has claimed,
+// the one this worker used last tried first, so that N GPUs run N cases at once. A claim is a lock file per GPU
+// held by the worker for one case; the device host's own GPU lock (gpu-lock.ts) still keeps every other process
+// that times on the GPU out of the timed window.
+import os from 'node:os'
+import { tryLock } from '../../cache/lock-file.js'
+import { deviceHost, type DeviceHost, type HostStatus } from './client.js'
+import { claimPath } from '../../cache/gpu-lock.js'
+import type { HostConfig } from '../../shared/messages.js'
+import type { CaseOutcome, CasePlan, GpuListing, GpuRef } from '../../shared/messages.js'
+
+/** Which GPUs a run uses: every GPU of device 0's model, or the listed indices (all of one model). */
+export type DeviceSelection = 'all' | readonly number[]
+
+/** How often a worker that finds every GPU claimed looks again: short next to a case (~0.1–1 s of timing). */
+const CLAIM_POLL_MS = 10
+
+/**
+ * Reads `KERNELBENCH_DEVICES` ('all' or a comma-separated list of indices) or the older single
+ * `KERNELBENCH_DEVICE`; undefined when neither is set. Throws on anything else.
+ */
+export function deviceSelectionFromEnv(env: Record<string, string | undefined>): DeviceSelection | undefined {
+  const text = env.KERNELBENCH_DEVICES ?? env.KERNELBENCH_DEVICE
+  if (text === undefined || text.trim() === '') return undefined
+  const name = env.KERNELBENCH_DEVICES !== undefined ? 'KERNELBENCH_DEVICES' : 'KERNELBENCH_DEVICE'
+  if (text.trim() === 'all') return 'all'
+  return checkDeviceList(text.split(',').map((part) => (part.trim() === '' ? NaN : Number(part))), name)
+}
+
+/** A device list as the plugin's `devices` option gives it; throws naming the option on a bad value. */
+export function checkDeviceSelection(selection: unknown, name = 'devices'): DeviceSelection {
+  if (selection === 'all') return 'all'
+  if (!Array.isArray(selection)) throw new Error(`${name} must be 'all' or an array of CUDA device indices (got ${JSON.stringify(selection)})`)
+  return checkDeviceList(selection, name)
+}
+
+function checkDeviceList(list: readonly unknown[], name: string): number[] {
+  if (list.length === 0) throw new Error(`${name} must name at least one CUDA device index`)
+  for (const index of list) {
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) {
+      throw new Error(`${name} must be 'all' or CUDA device indices (integers >= 0); got ${JSON.stringify(index)}`)
+    }
+  }
+  return [...new Set(list as number[])]
+}
+
+/** The device a selection starts with: its host reports every GPU of the machine, from which the set is chosen. */
+export function firstDevice(selection: DeviceSelection): number {
+  return selection === 'all' ? 0 : selection[0]!
+}
+
+/**
+ * The GPUs a selection names on this machine. 'all' takes every GPU of device 0's model (other models are left
+ * out: a bench's samples and its baseline belong to one model). A list must name GPUs that exist, of one model.
+ */
+export function resolveDevices(selection: DeviceSelection, gpus: readonly GpuListing[]): GpuListing[] {
+  const first = gpus.find((g) => g.index === firstDevice(selection))
+  if (!first) throw new Error(`GPU ${firstDevice(selection)} does not exist: this host has ${gpus.length}`)
+  if (selection === 'all') return gpus.filter((g) => g.name === first.name)
+  return selection.map((index) => {
+    const gpu = gpus.find((g) => g.index === index)
+    if (!gpu) throw new Error(`devices names GPU ${index}, which does not exist: this host has ${gpus.length} (0–${gpus.length - 1})`)
+    if (gpu.name !== first.name) {
+      throw new Error(
+        `devices mixes GPU models: GPU ${first.index} is ${first.name}, GPU ${index} is ${gpu.name}. A run times on one ` +
+          'model (its samples and baselines belong to that model): list GPUs of one model, or run once per model',
+      )
+    }
+    return gpu
+  })
+}
+
+/** The order a worker tries the GPUs in: the one it used last first (its host is warm there), then the rest. */
+export function claimOrder(devices: readonly GpuListing[], lastUsed: number | undefined): GpuListing[] {
+  const last = devices.find((d) => d.index === lastUsed)
+  return last ? [last, ...devices.filter((d) => d !== last)] : [...devices]
+}
+
+export type PoolStatus = (HostStatus & { available: false }) | (HostStatus & { available: true; devices: GpuListing[] })
+
+/** A case's outcome and the GPU that ran it. */
+export interface PooledOutcome {
+  outcome: CaseOutcome
+  gpu: GpuRef
+}
+
+export class GpuPool {
+  private status?: Promise<PoolStatus>
+  private lastUsed?: number
+
+  constructor(
+    private readonly selection: DeviceSelection,
+    private readonly config: Omit<HostConfig, 'device'>,
+  ) {}
+
+  /** The device host of the selection's first GPU: the one that reports the machine's GPUs and the arch. */
+  firstHost(): DeviceHost {
+    return this.host(firstDevice(this.selection))
+  }
+
+  private host(device: number, sanitizer?: string): DeviceHost {
+    return deviceHost({ ...this.config, device, ...(sanitizer && { sanitizer }) })
+  }
+
+  /**
+   * Starts the first GPU's host and resolves the set of GPUs; a selection that names no usable set fails here. The
+   * hosts of the other GPUs of the set start at once too, so that a case that claims one of them does not hold it
+   * idle while a process starts (half a second each on the 2 × H200 machine).
+   */
+  ready(): Promise<PoolStatus> {
+    this.status ??= this.firstHost()
+      .ready()
+      .then((status): PoolStatus => {
+        if (!status.available) return status
+        const devices = resolveDevices(this.selection, status.gpus)
+        // A host that fails to start says why when a case is sent to it.
+        for (const { index } of devices) void this.host(index).ready()
+        return { ...status, devices }
+      })
+    return this.status
+  }
+
+  /**
+   * Runs a case on the first free GPU of the set (waiting for one), on that GPU's host for this worker; in sanitize
+   * mode on a host that runs under compute-sanitizer. Never rejects for the case's own faults (see DeviceHost.run).
+   */
+  async run(plan: CasePlan, sanitizer?: string): Promise<PooledOutcome> {
+    const status = await this.ready()
+    if (!status.available) throw new Error(`no GPU to run on: ${status.reason}`)
+    const { gpu, release } = await claimFirstFree(claimOrder(status.devices, this.lastUsed))
+    try {
+      this.lastUsed = gpu.index
+      return { outcome: await this.host(gpu.index, sanitizer).run(plan), gpu: { index: gpu.index, pciBusId: gpu.pciBusId } }
+    } finally {
+      release()
+    }
+  }
+}
+
+const POOLS = Symbol.for('vitest-kernel-bench.gpu-pools')
+
+/** The pool for this worker and configuration, shared by every bench the worker runs (like its device hosts). */
+export function gpuPool(selection: DeviceSelection, config: Omit<HostConfig, 'device'>): GpuPool {
+  const global = globalThis as typeof globalThis & { [POOLS]?: Map<string, GpuPool> }
+  const pools = (global[POOLS] ??= new Map())
+  const key = JSON.stringify([selection, config])
+  let pool = pools.get(key)
+  if (!pool) {
+    pool = new GpuPool(selection, config)
+    pools.set(key, pool)
+  }
+  return pool
+}
+
+/**
+ * Waits until one of the GPUs (tried in order) can be claimed; returns it with the function that releases it.
+ * `dir` holds the claim files (the temp folder, shared by every run on the machine).
+ */
+export async function claimFirstFree(order: readonly GpuListing[], dir = os.tmpdir()): Promise<{ gpu: GpuListing; release: () => void }> {
+  for (;;) {
+    for (const gpu of order) {
+      const attempt = tryLock(claimPath(gpu.pciBusId, dir))
+      if (typeof attempt === 'function') return { gpu, release: attempt }
+    }
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS))
+  }
+}

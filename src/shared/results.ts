@@ -1,0 +1,103 @@
+// What a kernelBench produces: plain data that travels from the Vitest worker to the reporter in task.meta.
+import type { Dtype } from '../spec/dtype.js'
+import type { SampleSummary } from './stats.js'
+import type { Calibration, CaseOutcome, DeviceReport, GpuRef, MeasuredCeilings } from './messages.js'
+import type { MeasureOptions } from '../spec/options.js'
+
+export const RESULT_SCHEMA_VERSION = 1
+
+export interface CaseResult {
+  name: string
+  params: Record<string, number>
+  /** The GPU that ran the case (absent where no GPU ran it). */
+  gpu?: GpuRef
+  flops: number
+  /** Fewest bytes the case must move (each input read once, each output written once). */
+  bytes: number
+  outcome: CaseOutcome
+  /** Statistics of the kept runtime samples, in ms (bench mode, verified cases only). */
+  summary?: SampleSummary
+  /** The CI guard's judgement (bench mode, timed cases only; see src/baseline/guard.ts). */
+  verdict?: CaseVerdict
+}
+
+/** How a timed case compares with its stored baseline (src/baseline/verdict.ts compareToBaseline decides). */
+export type BaselineComparison = 'regression' | 'improvement' | 'same' | 'no-baseline' | 'other-gpu'
+
+/**
+ * A timed case against its stored baseline and the spec's floors (the CI guard, src/baseline/guard.ts).
+ *
+ * `kind` is compareToBaseline's, or 'updated' when this run (`vitest bench -u`) wrote the baseline instead of
+ * comparing, or 'untracked' when the case has no FLOP count (no TFLOPS, so no baseline; floors still apply), or
+ * 'above-roofline' when the case ran faster than the GPU's datasheet roofline allows (fails unless the spec allows
+ * it; never compared with or recorded as a baseline).
+ */
+export interface CaseVerdict {
+  kind: BaselineComparison | 'updated' | 'untracked' | 'above-roofline'
+  /** measured / baseline − 1 in TFLOPS (negative = slower), when a baseline from this GPU was compared. */
+  change?: number
+  message: string
+  /** Whether the baseline comparison (or the roofline check) fails the run. */
+  fails: boolean
+  /** One message per violated floor (minTflops, …); each fails the run. */
+  floors: string[]
+}
+
+export interface KernelBenchResult {
+  version: typeof RESULT_SCHEMA_VERSION
+  bench: string
+  problem: string
+  /** The solution file as the spec named it. */
+  solution: string
+  dtype: Dtype
+  mode: 'verify' | 'bench'
+  /** The first GPU of the run's set: every GPU of the set is this model (src/engine/worker/gpu-pool.ts). */
+  device?: DeviceReport
+  /** Every GPU the run spread cases over; each case says which one ran it. */
+  devices?: GpuRef[]
+  arch?: string
+  /** The GPU's measured ceilings (cuBLAS GEMM per dtype, device-to-device copy), when measured or cached (bench mode). */
+  ceilings?: MeasuredCeilings
+  /** What each timing mode reads on kernels of known duration on the GPU (its offsets), when measured or cached (bench mode). */
+  calibration?: Calibration
+  /** Why nothing ran (no GPU on this machine). */
+  skipped?: string
+  options: MeasureOptions
+  cases: CaseResult[]
+  /** The baseline file the cases were judged against, and whether this run wrote it (bench mode). */
+  baseline?: { file: string; written: boolean }
+}
+
+/** What a result may hold about its GPU beyond the device report: the measured ceilings, the calibration. */
+export type DeviceRecords = Pick<KernelBenchResult, 'ceilings' | 'calibration'>
+
+/** The case a kernelBench runs now (index from 0 of total), while it runs under `vitest bench`; the reporter shows it. */
+export interface KernelBenchProgress {
+  case: string
+  index: number
+  total: number
+}
+
+/**
+ * Why a case fails: a wrong answer, an error, or in bench mode the CI guard's failing verdict (baseline regression,
+ * SOL above the roofline) and every violated floor. Empty for a case that passed.
+ */
+export function caseFailures(c: CaseResult): string[] {
+  const o = c.outcome
+  if (o.status === 'wrong') return [o.message]
+  if (o.status === 'error') return [`${o.errorName}: ${o.message}`]
+  const v = c.verdict
+  if (!v) return []
+  return v.fails ? [v.message, ...v.floors] : v.floors
+}
+
+/** One message for every case that failed (see caseFailures), or undefined when all passed. */
+export function failureMessage(result: KernelBenchResult): string | undefined {
+  const failures = result.cases.flatMap((c) => caseFailures(c).map((m) => `✗ case '${c.name}': ${m}`))
+  if (failures.length === 0) return undefined
+  const comparedFails = (v: CaseVerdict | undefined) => v?.fails === true && (v.kind === 'regression' || v.kind === 'improvement')
+  if (result.baseline && result.cases.some((c) => comparedFails(c.verdict))) {
+    failures.push(`  baseline: ${result.baseline.file} (if the change is intended, update it with \`vitest bench -u\`)`)
+  }
+  return `${result.bench} (${result.problem}, ${result.dtype}):\n${failures.join('\n')}`
+}
