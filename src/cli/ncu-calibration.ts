@@ -3,8 +3,7 @@
 // gpu__time_duration.sum with its own cache flush and the clocks left alone, as scripts/ncu-compare.sh does for
 // solutions. The result is the calibration's 'ncu' timer.
 import { CALIBRATION_KERNEL_FUNCTIONS, CALIBRATION_KERNELS } from '../shared/calibration-kernels.js'
-import type { TimerCalibration } from '../shared/messages.js'
-import type { HostConfig } from '../shared/messages.js'
+import type { HostConfig, TimerCalibration } from '../shared/messages.js'
 import { engineProcess } from '../engine/worker/process-entry.js'
 import { summarize } from '../shared/stats.js'
 import { durationsPerKernel, runUnderNcu } from './ncu.js'

@@ -4,6 +4,7 @@ import type { Dtype } from '../spec/dtype.js'
 import type { MeasureOptions, TimingMode } from '../spec/options.js'
 import type { Tolerance } from '../spec/problem.js'
 import type { ScalarCType } from '../spec/signature.js'
+import type { PhaseTimes } from './phases.js'
 import type { StopReason } from './stopping.js'
 
 export type ArgPlan =
@@ -226,9 +227,12 @@ export type GpuRef = Pick<GpuListing, 'index' | 'pciBusId'>
 export type HostMessage =
   | { type: 'ready'; device: DeviceReport; arch: string; gpus: GpuListing[] }
   | { type: 'init-failed'; reason: string; noGpu: boolean }
-  | { type: 'result'; id: number; outcome: CaseOutcome }
-  | { type: 'ceilings'; id: number; outcome: CeilingsOutcome }
-  | { type: 'calibration'; id: number; outcome: CalibrationOutcome }
+  | Reply<'result', CaseOutcome>
+  | Reply<'ceilings', CeilingsOutcome>
+  | Reply<'calibration', CalibrationOutcome>
+
+/** The host's answer to request `id`, with where the host's time went while it worked on it. */
+type Reply<Type extends string, Outcome> = { type: Type; id: number; outcome: Outcome; phases?: PhaseTimes }
 
 /** How the worker starts a device host (or the calibration launcher) on one GPU. */
 export interface HostConfig {

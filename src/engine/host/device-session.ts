@@ -11,6 +11,7 @@ import { RangeProfiler } from '../../native/range-profiler.js'
 import { loadTsSolution, type LoadedTsSolution } from './ts-solution.js'
 import { CodeIntegrity } from './code-integrity.js'
 import { checkState, readState, type HarnessState } from './device-state.js'
+import { PhaseClock } from '../../shared/phases.js'
 import type { CallTarget, DeviceInfo, MeasuredOn, ModuleTarget } from '../../shared/messages.js'
 
 type NativeFunction = (...args: unknown[]) => unknown
@@ -39,6 +40,8 @@ export class DeviceSession {
   private spin?: { host: bigint; device: cuda.DevicePtr; timedOut: cuda.DevicePtr }
   /** Whether this process has run the global warmup (or replaced a host that had, moments ago). */
   warmedUp: boolean
+  /** Where the current case's time goes, phase by phase (taken into its outcome by the host). */
+  readonly phases = new PhaseClock()
   private cuptiShim?: Cupti
   private rangeProfilerShim?: RangeProfiler
   private scratchWords?: cuda.DevicePtr
@@ -69,7 +72,7 @@ export class DeviceSession {
 
   /** Fails the case (and retires this host) when code or built-ins of this process were changed since it started. */
   checkIntegrity(who: string, when: string): void {
-    this.integrity.check(who, when)
+    this.phases.during('checks', () => this.integrity.check(who, when))
   }
 
   /**
@@ -77,7 +80,7 @@ export class DeviceSession {
    * last check, and `when` says where in the case this one is.
    */
   checkState(who: string, when: string): void {
-    checkState(this.harnessState, who, when)
+    this.phases.during('checks', () => checkState(this.harnessState, who, when))
   }
 
   driverVersion(): string | undefined {

@@ -8,8 +8,7 @@ import type { DeviceSession } from './device-session.js'
 import { TamperingDetected } from './code-integrity.js'
 import { DeviceStateChanged } from './device-state.js'
 import { contextLost, runCase } from './measure.js'
-import type { ErrorOutcome, GpuListing, HostMessage, HostOpen, HostRequest } from '../../shared/messages.js'
-import type { HostConfig } from '../../shared/messages.js'
+import type { ErrorOutcome, GpuListing, HostConfig, HostMessage, HostOpen, HostRequest } from '../../shared/messages.js'
 import { lockGpu, openSession } from './open-session.js'
 
 function send(message: HostMessage): void {
@@ -92,8 +91,8 @@ async function answer(session: DeviceSession, request: HostRequest): Promise<Hos
   if (request.type === 'calibrate') {
     return { type: 'calibration', id: request.id, outcome: { status: 'ok', record: measureCalibration(session) } }
   }
-  const solution = await session.solution(request.plan.solution)
-  return { type: 'result', id: request.id, outcome: runCase(session, request.plan, solution) }
+  const solution = await session.phases.duringAsync('load', () => session.solution(request.plan.solution))
+  return { type: 'result', id: request.id, outcome: runCase(session, request.plan, solution), phases: session.phases.take() }
 }
 
 /** The type of the message that answers each type of request. */
@@ -101,7 +100,7 @@ const REPLY_TYPE = { run: 'result', ceilings: 'ceilings', calibrate: 'calibratio
 
 /** One request at a time: the worker sends the next only after this one's answer. */
 async function handle(session: DeviceSession, request: HostRequest): Promise<void> {
-  const release = lockGpu(session.info.pciBusId, config.device)
+  const release = session.phases.during('gpuWait', () => lockGpu(session.info.pciBusId, config.device))
   let exits = false
   try {
     send(await answer(session, request))
@@ -112,7 +111,7 @@ async function handle(session: DeviceSession, request: HostRequest): Promise<voi
     const lost = contextLost(error)
     exits = lost || error instanceof DeviceStateChanged || error instanceof TamperingDetected
     const outcome: ErrorOutcome = { status: 'error', errorName: e.name, message: e.message, contextLost: lost, hostExits: exits }
-    send({ type: REPLY_TYPE[request.type], id: request.id, outcome })
+    send({ type: REPLY_TYPE[request.type], id: request.id, outcome, phases: session.phases.take() })
   } finally {
     // Exiting tears the context down, GPU work too (and whatever the solution left running): holding the lock.
     if (exits) process.exit(1)

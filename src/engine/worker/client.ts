@@ -9,9 +9,21 @@ import { once } from 'node:events'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { HostConfig } from '../../shared/messages.js'
 import { TIMING_MODES, type MeasureOptions } from '../../spec/options.js'
-import type { CalibrationOutcome, CaseOutcome, CasePlan, CeilingsOutcome, DeviceReport, ErrorOutcome, GpuListing, HostMessage, HostOpen, HostRequest } from '../../shared/messages.js'
+import type {
+  CalibrationOutcome,
+  CaseOutcome,
+  CasePlan,
+  CeilingsOutcome,
+  DeviceReport,
+  ErrorOutcome,
+  GpuListing,
+  HostConfig,
+  HostMessage,
+  HostOpen,
+  HostRequest,
+} from '../../shared/messages.js'
+import type { PhaseTimes } from '../../shared/phases.js'
 import { engineProcess } from './process-entry.js'
 import { firstSanitizerError } from './sanitizer.js'
 
@@ -27,8 +39,14 @@ interface Pending {
   task: string
   /** The host the request was sent to: only its death fails the request. */
   child: ChildProcess
-  resolve: (outcome: Outcome) => void
+  resolve: (outcome: Outcome, phases: PhaseTimes) => void
   timer: NodeJS.Timeout
+}
+
+/** A case's outcome, and where its time went: in the host, and in this worker starting the host. */
+export interface CaseRun {
+  outcome: CaseOutcome
+  phases: PhaseTimes
 }
 
 /**
@@ -115,7 +133,7 @@ export class DeviceHost {
           // A host that lost its context, or whose solution changed its state, exits right after this message: the
           // next case must not be sent to it.
           if (message.outcome.status === 'error' && message.outcome.hostExits) this.detach(child)
-          this.settle(message.outcome)
+          this.settle(message.outcome, message.phases)
         }
       })
       child.on('exit', (code, signal) => {
@@ -162,26 +180,30 @@ export class DeviceHost {
     return { status: 'error', errorName: 'ComputeSanitizer', message: `compute-sanitizer memcheck found:\n${error}` }
   }
 
-  private settle(outcome: Outcome): void {
+  private settle(outcome: Outcome, phases: PhaseTimes = {}): void {
     const pending = this.pending
     if (!pending) return
     this.pending = undefined
     this.lastCaseEnd = Date.now()
     clearTimeout(pending.timer)
-    pending.resolve(this.withSanitizerReport(outcome))
+    pending.resolve(this.withSanitizerReport(outcome), phases)
   }
 
   /**
    * Runs one case, in a fresh host process if the current one has run another solution; never rejects: faults,
    * crashes and timeouts come back as error outcomes.
    */
-  async run(plan: CasePlan): Promise<CaseOutcome> {
+  async run(plan: CasePlan): Promise<CaseRun> {
+    const starting = performance.now()
     const tenant = solutionKey(plan)
     if (this.tenant !== undefined && this.tenant !== tenant) await this.retire()
     this.tenant = tenant
-    const outcome = this.send<CaseOutcome>((id) => ({ type: 'run', id, plan }), `case '${plan.caseName}'`, plan.options.caseTimeoutMs)
+    await this.ready()
+    const hostStart = performance.now() - starting
+    const answer = this.request<CaseOutcome>((id) => ({ type: 'run', id, plan }), `case '${plan.caseName}'`, plan.options.caseTimeoutMs)
     this.prepareSpare()
-    return outcome
+    const { outcome, phases } = await answer
+    return { outcome, phases: hostStart > 0 ? { ...phases, hostStart } : phases }
   }
 
   /**
@@ -221,13 +243,22 @@ export class DeviceHost {
 
   /** Sends one request and waits for its answer, or for the host's death or the timeout (as error outcomes). */
   private async send<T extends Outcome>(request: (id: number) => HostRequest, task: string, timeoutMs: number): Promise<T | ErrorOutcome> {
+    return (await this.request<T>(request, task, timeoutMs)).outcome
+  }
+
+  /** send(), with where the host's time went. */
+  private async request<T extends Outcome>(
+    request: (id: number) => HostRequest,
+    task: string,
+    timeoutMs: number,
+  ): Promise<{ outcome: T | ErrorOutcome; phases: PhaseTimes }> {
     const status = await this.ready()
-    if (!status.available) return { status: 'error', errorName: 'NoGpu', message: status.reason }
+    if (!status.available) return { outcome: { status: 'error', errorName: 'NoGpu', message: status.reason }, phases: {} }
     const child = this.child
-    if (!child) return this.send<T>(request, task, timeoutMs)
+    if (!child) return this.request<T>(request, task, timeoutMs)
     const id = this.nextId++
     const message = request(id)
-    return new Promise<T | ErrorOutcome>((resolve) => {
+    return new Promise((resolve) => {
       const sentAt = performance.now()
       const timer = setTimeout(() => {
         const elapsedS = ((performance.now() - sentAt) / 1000).toFixed(1)
@@ -242,7 +273,7 @@ export class DeviceHost {
         child.kill('SIGKILL')
       }, timeoutMs)
       // The host answers a request with the outcome of its own type (host.ts).
-      this.pending = { id, type: message.type, task, child, resolve: (outcome) => resolve(outcome as T), timer }
+      this.pending = { id, type: message.type, task, child, resolve: (outcome, phases) => resolve({ outcome: outcome as T, phases }), timer }
       child.send(message)
     })
   }

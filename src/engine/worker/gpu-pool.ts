@@ -5,10 +5,9 @@
 // that times on the GPU out of the timed window.
 import os from 'node:os'
 import { tryLock } from '../../cache/lock-file.js'
-import { deviceHost, type DeviceHost, type HostStatus } from './client.js'
+import { deviceHost, type CaseRun, type DeviceHost, type HostStatus } from './client.js'
 import { claimPath } from '../../cache/gpu-lock.js'
-import type { HostConfig } from '../../shared/messages.js'
-import type { CaseOutcome, CasePlan, GpuListing, GpuRef } from '../../shared/messages.js'
+import type { CasePlan, GpuListing, GpuRef, HostConfig } from '../../shared/messages.js'
 
 /** Which GPUs a run uses: every GPU of device 0's model, or the listed indices (all of one model). */
 export type DeviceSelection = 'all' | readonly number[]
@@ -79,9 +78,8 @@ export function claimOrder(devices: readonly GpuListing[], lastUsed: number | un
 
 export type PoolStatus = (HostStatus & { available: false }) | (HostStatus & { available: true; devices: GpuListing[] })
 
-/** A case's outcome and the GPU that ran it. */
-export interface PooledOutcome {
-  outcome: CaseOutcome
+/** A case's outcome, where its time went, and the GPU that ran it. */
+export interface PooledOutcome extends CaseRun {
   gpu: GpuRef
 }
 
@@ -128,10 +126,13 @@ export class GpuPool {
   async run(plan: CasePlan, sanitizer?: string): Promise<PooledOutcome> {
     const status = await this.ready()
     if (!status.available) throw new Error(`no GPU to run on: ${status.reason}`)
+    const claiming = performance.now()
     const { gpu, release } = await claimFirstFree(claimOrder(status.devices, this.lastUsed))
+    const gpuWait = performance.now() - claiming
     try {
       this.lastUsed = gpu.index
-      return { outcome: await this.host(gpu.index, sanitizer).run(plan), gpu: { index: gpu.index, pciBusId: gpu.pciBusId } }
+      const { outcome, phases } = await this.host(gpu.index, sanitizer).run(plan)
+      return { outcome, phases: { ...phases, gpuWait: (phases.gpuWait ?? 0) + gpuWait }, gpu: { index: gpu.index, pciBusId: gpu.pciBusId } }
     } finally {
       release()
     }
