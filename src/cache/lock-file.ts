@@ -1,9 +1,14 @@
 // Exclusive lock files shared by processes on one host: created with O_EXCL semantics, holding the owner's pid. A
-// lock whose owner is gone is stale and taken over. The GPU lock (engine/gpu-lock.ts) and the compile locks
-// (compile/build-locks.ts) are both built on it.
+// lock whose owner is gone is stale and taken over. The GPU lock (gpu-lock.ts) and the compile locks
+// (build-locks.ts) are both built on it.
 import fs from 'node:fs'
 
 const LOCK_POLL_MS = 100
+/**
+ * The device host's waits are for the GPU, handed from process to process between cases: a tenth of a second per
+ * handoff would leave the GPU idle for seconds over a suite, while a try every 10 ms costs nothing measurable.
+ */
+const SYNC_LOCK_POLL_MS = 10
 
 /** The pid in a lock file while that process runs; undefined for a lock that is gone, unreadable or stale. */
 function liveOwner(file: string): number | undefined {
@@ -98,7 +103,7 @@ export function waitForLockSync(attempt: () => Attempt, onWait: (owner: number) 
   const tries = attempts(attempt, onWait, noticeMs)
   for (let step = tries.next(); ; step = tries.next()) {
     if (step.done) return step.value
-    sleepSync(LOCK_POLL_MS)
+    sleepSync(SYNC_LOCK_POLL_MS)
   }
 }
 

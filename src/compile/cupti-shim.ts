@@ -34,14 +34,22 @@ export class CuptiNotFoundError extends Error {
 const INCLUDE_DIRS = ['include', 'extras/CUPTI/include', 'targets/x86_64-linux/include']
 const LIBRARY_DIRS = ['lib64', 'extras/CUPTI/lib64', 'targets/x86_64-linux/lib', 'lib', 'lib/x86_64-linux-gnu']
 
+const toolkitRootCache = new Map<string, string>()
+
 /**
  * The root of the toolkit an nvcc belongs to, as nvcc itself reports it (`TOP` in its dry run): the nvcc found on
- * PATH may be a wrapper script outside the toolkit. Falls back to the folder above the resolved nvcc's bin.
+ * PATH may be a wrapper script outside the toolkit. Falls back to the folder above the resolved nvcc's bin. Asked
+ * once per process and nvcc: it runs nvcc.
  */
 export function toolkitRootOf(nvcc: string): string {
-  const run = spawnSync(nvcc, ['--dryrun', '-E', '-x', 'cu', '/dev/null'], { encoding: 'utf8' })
-  const top = /^#\$ TOP=(.+)$/m.exec(`${run.stdout ?? ''}${run.stderr ?? ''}`)?.[1]
-  return top ? path.resolve(top.trim()) : path.dirname(path.dirname(fs.realpathSync(nvcc)))
+  let root = toolkitRootCache.get(nvcc)
+  if (root === undefined) {
+    const run = spawnSync(nvcc, ['--dryrun', '-E', '-x', 'cu', '/dev/null'], { encoding: 'utf8' })
+    const top = /^#\$ TOP=(.+)$/m.exec(`${run.stdout ?? ''}${run.stderr ?? ''}`)?.[1]
+    root = top ? path.resolve(top.trim()) : path.dirname(path.dirname(fs.realpathSync(nvcc)))
+    toolkitRootCache.set(nvcc, root)
+  }
+  return root
 }
 
 /** The folders holding cupti.h and libcupti.so in the toolkit rooted at `toolkitRoot`. */

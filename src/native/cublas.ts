@@ -48,6 +48,14 @@ function cublas(): Bindings {
   return bindings
 }
 
+/**
+ * Loads cuBLAS (hundreds of MB of libraries) without touching the GPU, so a device host can do it before it has a
+ * context, while another host still works on the GPU.
+ */
+export function loadCublas(): void {
+  cublas()
+}
+
 function check(status: number, call: string): void {
   if (status !== 0) throw new CublasError(call, status, cublas().statusName(status) as string)
 }

@@ -24,12 +24,21 @@ export interface ShimBuilders {
   rangeProfiler: () => string
 }
 
+/** The libraries a session uses, loaded before its context exists (open-session.ts). */
+export interface SessionLibraries {
+  harness: Harness
+  /** The GPU's NVML handle, or why NVML cannot be used. */
+  nvml: NvmlDevice | { error: string }
+  shims: ShimBuilders
+}
+
 export class DeviceSession {
   readonly info: DeviceInfo
   readonly harness: Harness
   /** Why clocks are unknown, when NVML could not be used. */
   readonly nvmlError?: string
   private readonly nvml?: NvmlDevice
+  private readonly shims: ShimBuilders
   readonly maxSmClockMHz: number
   private readonly libraries = new Map<string, LibraryHandle>()
   private readonly functions = new Map<string, NativeFunction>()
@@ -51,20 +60,13 @@ export class DeviceSession {
   private readonly integrity: CodeIntegrity
 
   /** Call cuda.setDevice(info.index) first. `warm`: the GPU was busy a moment ago, so skip the global warmup. */
-  constructor(
-    info: DeviceInfo,
-    harnessLibrary: string,
-    private readonly shims: ShimBuilders,
-    warm = false,
-  ) {
+  constructor(info: DeviceInfo, libraries: SessionLibraries, warm = false) {
     this.info = info
     this.warmedUp = warm
-    this.harness = new Harness(harnessLibrary)
-    try {
-      this.nvml = NvmlDevice.open(this.info.pciBusId)
-    } catch (error) {
-      this.nvmlError = (error as Error).message
-    }
+    this.harness = libraries.harness
+    this.shims = libraries.shims
+    if (libraries.nvml instanceof NvmlDevice) this.nvml = libraries.nvml
+    else this.nvmlError = libraries.nvml.error
     this.maxSmClockMHz = this.nvml?.maxSmClockMHz() ?? this.info.maxSmClockMHz
     this.harnessState = readState()
     this.integrity = new CodeIntegrity()

@@ -9,7 +9,7 @@ import { TamperingDetected } from './code-integrity.js'
 import { DeviceStateChanged } from './device-state.js'
 import { contextLost, runCase } from './measure.js'
 import type { ErrorOutcome, GpuListing, HostConfig, HostMessage, HostOpen, HostRequest } from '../../shared/messages.js'
-import { lockGpu, openSession } from './open-session.js'
+import { lockGpu, openSession, prepareSession, type PreparedSession } from './open-session.js'
 
 function send(message: HostMessage): void {
   process.send?.(message)
@@ -23,22 +23,32 @@ function listGpus(count: number): GpuListing[] {
   })
 }
 
-function start(config: HostConfig, warm: boolean): DeviceSession | undefined {
+/** Everything a host does before its context (prepareSession); a failure is what the host answers when opened. */
+function prepare(): { prepared: PreparedSession; gpus: GpuListing[] } | { failed: HostMessage } {
   const probe = cuda.probeGpu()
-  if (!probe.available) {
-    send({ type: 'init-failed', reason: probe.reason, noGpu: true })
-    return undefined
-  }
+  if (!probe.available) return { failed: { type: 'init-failed', reason: probe.reason, noGpu: true } }
   if (config.device >= probe.count) {
-    send({ type: 'init-failed', reason: `GPU ${config.device} does not exist: this host has ${probe.count}`, noGpu: false })
-    return undefined
+    return { failed: { type: 'init-failed', reason: `GPU ${config.device} does not exist: this host has ${probe.count}`, noGpu: false } }
   }
   try {
-    const { session, arch } = openSession(config, warm)
+    return { prepared: prepareSession(config), gpus: listGpus(probe.count) }
+  } catch (error) {
+    return { failed: { type: 'init-failed', reason: (error as Error).message, noGpu: false } }
+  }
+}
+
+function open(preparation: ReturnType<typeof prepare>, warm: boolean): DeviceSession | undefined {
+  if ('failed' in preparation) {
+    send(preparation.failed)
+    return undefined
+  }
+  const { prepared, gpus } = preparation
+  try {
+    const session = openSession(prepared, warm)
     send({
       type: 'ready',
-      arch,
-      gpus: listGpus(probe.count),
+      arch: prepared.arch,
+      gpus,
       device: {
         ...session.info,
         maxSmClockMHz: session.maxSmClockMHz,
@@ -54,14 +64,23 @@ function start(config: HostConfig, warm: boolean): DeviceSession | undefined {
   }
 }
 
+/**
+ * Ends this process at once, its context torn down by the driver as the process goes. The caller holds the GPU's
+ * lock: the teardown is GPU work too (a lock whose owner has exited is taken over). SIGKILL skips the exit handlers
+ * of Node and of the loaded libraries (CUPTI's among them), which add time and only clean up what the process's end
+ * frees anyway.
+ */
+function end(): void {
+  process.kill(process.pid, 'SIGKILL')
+}
+
 /** Opens the session and serves requests until the worker disconnects. */
-function serve(warm: boolean): void {
-  const session = start(config, warm)
+function serve(preparation: ReturnType<typeof prepare>, warm: boolean): void {
+  const session = open(preparation, warm)
   if (!session) process.exit(0)
-  // Tearing the context down is GPU work too: exit holding the lock (a lock whose owner has exited is taken over).
   process.on('disconnect', () => {
     lockGpu(session.info.pciBusId, config.device)
-    process.exit(0)
+    end()
   })
   process.on('message', (request: HostRequest) => {
     void handle(session, request)
@@ -70,17 +89,18 @@ function serve(warm: boolean): void {
 
 const config = JSON.parse(process.argv[2] ?? '{}') as HostConfig
 // 'warm': this host replaces one that was working on the GPU a moment ago. 'standby': a host started ahead of need
-// waits, without a CUDA context, until the worker opens it (see client.ts).
+// prepares everything that needs no context, then waits until the worker opens it (see client.ts).
 const launch = process.argv[3]
 if (launch === 'standby') {
+  const preparation = prepare()
   const leave = () => process.exit(0)
   process.once('disconnect', leave)
-  process.once('message', (open: HostOpen) => {
+  process.once('message', (request: HostOpen) => {
     process.off('disconnect', leave)
-    serve(open.warm)
+    serve(preparation, request.warm)
   })
 } else {
-  serve(launch === 'warm')
+  serve(prepare(), launch === 'warm')
 }
 
 /** The reply to one request; what it throws, handle() sends as an error outcome. */
@@ -111,10 +131,12 @@ async function handle(session: DeviceSession, request: HostRequest): Promise<voi
     const lost = contextLost(error)
     exits = lost || error instanceof DeviceStateChanged || error instanceof TamperingDetected
     const outcome: ErrorOutcome = { status: 'error', errorName: e.name, message: e.message, contextLost: lost, hostExits: exits }
-    send({ type: REPLY_TYPE[request.type], id: request.id, outcome, phases: session.phases.take() })
+    const reply = { type: REPLY_TYPE[request.type], id: request.id, outcome, phases: session.phases.take() }
+    // Ending tears the context down, GPU work too (and whatever the solution left running): holding the lock, once
+    // the reply has left.
+    if (exits) process.send?.(reply, () => end()) ?? end()
+    else send(reply)
   } finally {
-    // Exiting tears the context down, GPU work too (and whatever the solution left running): holding the lock.
-    if (exits) process.exit(1)
-    release()
+    if (!exits) release()
   }
 }

@@ -1,10 +1,14 @@
 // Opening a device session on one GPU, for the processes that own a GPU's CUDA context: the device host (host.ts),
-// and the process that launches the calibration kernels for Nsight Compute (calibration-launches.ts).
-import { archForComputeCapability } from '../../compile/nvcc.js'
-import { compileCuptiShim, compileRangeProfilerShim } from '../../compile/cupti-shim.js'
+// and the process that launches the calibration kernels for Nsight Compute (calibration-launches.ts). In two steps:
+// what needs no context (prepareSession), then the context (openSession).
+import { compileCuptiShim, compileRangeProfilerShim, toolkitRootOf } from '../../compile/cupti-shim.js'
 import { compileHarness } from '../../compile/harness.js'
+import { archForComputeCapability, findNvcc } from '../../compile/nvcc.js'
+import { loadCublas } from '../../native/cublas.js'
 import * as cuda from '../../native/cuda.js'
-import { DeviceSession } from './device-session.js'
+import { Harness } from '../../native/harness.js'
+import { NvmlDevice } from '../../native/nvml.js'
+import { DeviceSession, type SessionLibraries } from './device-session.js'
 import { acquireGpuLock, lockPath } from '../../cache/gpu-lock.js'
 import type { HostConfig } from '../../shared/messages.js'
 
@@ -16,20 +20,48 @@ export function lockGpu(pciBusId: string, device: number): () => void {
 }
 
 /**
- * Compiles the harness for the GPU's architecture and creates the session's context on it. `warm`: the GPU was busy
- * a moment ago, so the session skips the global warmup.
+ * What a host prepares before it has a CUDA context, so that a host started ahead of need (on standby, while another
+ * host still works on the GPU) does it off the GPU's clock: the driver initialized, the harness built and loaded,
+ * cuBLAS and NVML loaded, the toolkit of the CUPTI shims located. None of it creates a context or touches the GPU.
  */
-export function openSession(config: HostConfig, warm: boolean): { session: DeviceSession; arch: string } {
+export interface PreparedSession {
+  config: HostConfig
+  pciBusId: string
+  arch: string
+  libraries: SessionLibraries
+}
+
+export function prepareSession(config: HostConfig): PreparedSession {
   const identity = cuda.gpuIdentity(config.device)
   const arch = config.arch ?? archForComputeCapability(identity.computeCapability)
   const build = { arch, cacheDir: config.cacheDir, nvcc: config.nvcc, jobs: config.compileJobs }
-  const harness = compileHarness(build)
+  const harness = new Harness(compileHarness(build).path)
+  loadCublas()
+  let nvml: SessionLibraries['nvml']
+  try {
+    nvml = NvmlDevice.open(identity.pciBusId)
+  } catch (error) {
+    nvml = { error: (error as Error).message }
+  }
+  try {
+    toolkitRootOf(findNvcc(config.nvcc))
+  } catch {
+    // No toolkit to find: the shims' builders say so when a case needs one.
+  }
+  const shims = { cupti: () => compileCuptiShim(build).path, rangeProfiler: () => compileRangeProfilerShim(build).path }
+  return { config, pciBusId: identity.pciBusId, arch, libraries: { harness, nvml, shims } }
+}
+
+/**
+ * Creates the session's context on the prepared GPU, holding the GPU's lock. `warm`: the GPU was busy a moment ago,
+ * so the session skips the global warmup.
+ */
+export function openSession({ config, pciBusId, libraries }: PreparedSession, warm: boolean): DeviceSession {
   // Creating a context and loading modules is GPU work: never while another process times on this GPU.
-  const release = lockGpu(identity.pciBusId, config.device)
+  const release = lockGpu(pciBusId, config.device)
   try {
     cuda.setDevice(config.device)
-    const shims = { cupti: () => compileCuptiShim(build).path, rangeProfiler: () => compileRangeProfilerShim(build).path }
-    return { session: new DeviceSession(cuda.deviceInfo(config.device), harness.path, shims, warm), arch }
+    return new DeviceSession(cuda.deviceInfo(config.device), libraries, warm)
   } finally {
     release()
   }
