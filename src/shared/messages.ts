@@ -65,7 +65,7 @@ export interface TimingResult {
   checkedCalls: number
   /** Set when spin padding was abandoned for this case: why, and that matmul padding was used instead. */
   paddingFallback?: string
-  /** The events-mode stream audit: 'batches at random', 'off', or 'unavailable: <why>' (see timed-iteration.ts). */
+  /** The events-mode stream audit: 'batches at random', 'off', or 'unavailable: <why>' (docs/protocol.md, step 6e). */
   streamAudit?: string
   /** Calls audited for escaped work, in batches drawn at random whose samples are not used. */
   auditedCalls?: number

@@ -1,6 +1,6 @@
 // The GPU resources a device host keeps between cases: the harness library, loaded solutions, the L2 flush buffer,
 // padding matrices, the spin flag, timing events, NVML, the CUPTI shims and whether the global warmup has run. What is done
-// with them is the measurement protocol's business (measure.ts, timed-iteration.ts).
+// with them is the measurement protocol's business (docs/protocol.md, run by measure.ts and timed-iteration.ts).
 import path from 'node:path'
 import koffi, { type LibraryHandle } from 'koffi'
 import * as cuda from '../../native/cuda.js'

@@ -1,11 +1,6 @@
-// One case, start to finish, inside the device host: the measurement protocol of docs/protocol.md, one function
-// per step.
-//   1. globalWarmup   once per GPU process: bring the GPU to its working clocks
-//   2. allocate       the case's buffers (buffers.ts)
-//   3. verifyCall     one call on new inputs and poisoned outputs, checked against the reference (verify.ts)
-//   4. warmUp         untimed calls: lazy module loading makes the first ones slow
-//   5. time           batches of timed iterations (timed-iteration.ts) until the stopping rule says enough
-//   6. verifyCall     once more, on inputs drawn after timing
+// One case, start to finish, inside the device host: the measurement protocol of docs/protocol.md, its steps cited
+// by number. runCase runs steps 1 to 13 in order, time() steps 6 to 11 (one batch's steps 8 and 9 are in
+// timed-iteration.ts); step 14, the statistics, is the worker's.
 import * as cublas from '../../native/cublas.js'
 import * as cuda from '../../native/cuda.js'
 import { CudaError } from '../../native/errors.js'
@@ -15,14 +10,15 @@ import { dropThrottled, type ClockedSample } from '../../shared/clock-filter.js'
 import type { DeviceSession } from './device-session.js'
 import type { CaseOutcome, CasePlan, TimingResult, VerifiedOutput } from '../../shared/messages.js'
 import { stopReason } from '../../shared/stopping.js'
-import { timedIterations, type SolutionCall, type TimedIterations } from './timed-iteration.js'
+import type { SolutionCall, TimedCase } from './timed-case.js'
+import { timedIterations, type TimedIterations } from './timed-iteration.js'
 import { verifyCall, WrongAnswer } from './verify.js'
 
 /** A batch of timed iterations aims at this much wall time between synchronizations. */
 const BATCH_TARGET_MS = 25
 const MAX_BATCH = 64
 
-/** Step 1: square fp32 products until the GPU runs at its working clocks, once per process. */
+/** Protocol step 2: square fp32 products until the GPU runs at its working clocks, once per process. */
 export function globalWarmup(session: DeviceSession, options: MeasureOptions): void {
   if (session.warmedUp || options.globalWarmupCount === 0) return
   const n = options.globalWarmupSize
@@ -39,36 +35,40 @@ export function globalWarmup(session: DeviceSession, options: MeasureOptions): v
   session.warmedUp = true
 }
 
-/** Step 4: untimed calls, each on new inputs like the timed ones. */
-function warmUp(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, call: SolutionCall, nextDraw: () => number): void {
+/** Protocol step 5: untimed calls, each on new inputs like the timed ones. */
+function warmUp({ session, plan, buffers, solution, nextDraw }: TimedCase): void {
   for (let i = 0; i < plan.options.warmupRuns; i++) {
     fillInputs(session, plan, buffers, nextDraw())
-    call()
+    solution()
     session.checkState('solution()', 'after an untimed warm-up call')
   }
   cuda.synchronize()
 }
 
-/** Step 5: batches of timed iterations, the SM clock read while each runs, until the stopping rule says enough. */
-function time(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, call: SolutionCall, nextDraw: () => number): TimingResult {
-  const iterations = timedIterations(session, plan, buffers, call, nextDraw, !plan.options.skipVerification)
+/**
+ * Protocol steps 6 to 11: the timer set up, the priming batch, batches of timed iterations, the SM clock read while
+ * each runs, until the stopping rule says enough; then the timer off.
+ */
+function time(timed: TimedCase): TimingResult {
+  const { session, plan } = timed
+  const iterations = timedIterations(timed, !plan.options.skipVerification) // 6
   let result: TimingResult
   try {
     result = timeBatches(session, plan.options, iterations)
   } catch (error) {
     try {
-      iterations.dispose()
+      iterations.dispose() // 11
     } catch {
       // The error that ended timing is the one to report: after a fault, tearing the timer down fails too.
     }
     throw error
   }
-  iterations.dispose()
+  iterations.dispose() // 11
   return result
 }
 
 function timeBatches(session: DeviceSession, options: MeasureOptions, iterations: TimedIterations): TimingResult {
-  // One untimed batch: a graph's first launch uploads it, CUPTI's first flush allocates its buffers.
+  // 7: the priming batch, untimed: a graph's first launch uploads it, CUPTI's first flush allocates its buffers.
   iterations.enqueue(1)
   iterations.collect()
   const clocked: ClockedSample[] = []
@@ -78,15 +78,15 @@ function timeBatches(session: DeviceSession, options: MeasureOptions, iterations
   for (;;) {
     const batchStart = performance.now()
     const checkingBefore = iterations.checkingMs
-    iterations.enqueue(batch)
-    // Read while the batch runs: the clock the samples are taken at.
+    iterations.enqueue(batch) // 8
+    // 9a: read while the batch runs: the clock the samples are taken at.
     const clock = session.smClockMHz()
-    const { kept, interference } = iterations.collect()
+    const { kept, interference } = iterations.collect() // 9b–9g
     droppedInterference += interference
     for (const ms of kept) clocked.push({ ms, smClockMHz: clock })
-    const filtered = dropThrottled(clocked, session.maxSmClockMHz, options.throttleFraction)
+    const filtered = dropThrottled(clocked, session.maxSmClockMHz, options.throttleFraction) // 10a
     const elapsed = performance.now() - start
-    const reason = stopReason(filtered.kept, elapsed, options)
+    const reason = stopReason(filtered.kept, elapsed, options) // 10b
     if (reason) {
       return {
         samplesMs: filtered.kept,
@@ -96,14 +96,11 @@ function timeBatches(session: DeviceSession, options: MeasureOptions, iterations
         maxSmClockMHz: session.maxSmClockMHz,
         stopReason: reason,
         wallMs: elapsed,
-        callsPerSample: iterations.callsPerSample,
-        checkedCalls: iterations.checkedCalls,
-        paddingFallback: iterations.paddingFallback,
-        streamAudit: iterations.streamAudit,
-        auditedCalls: iterations.auditedCalls,
+        ...iterations.counts(),
       }
     }
-    // Sized by the batch's own time: a slow reference check must not shrink batches (more batches, more checks).
+    // 10c: the next batch, sized by the batch's own time: a slow reference check must not shrink batches (more
+    // batches, more checks).
     const perIterationMs = (performance.now() - batchStart - (iterations.checkingMs - checkingBefore)) / batch
     const remaining = Math.max(1, options.maxIterations - filtered.kept.length)
     batch = Math.max(1, Math.min(MAX_BATCH, remaining, Math.round(BATCH_TARGET_MS / perIterationMs)))
@@ -120,13 +117,13 @@ export function contextLost(error: unknown): boolean {
 export function runCase(session: DeviceSession, plan: CasePlan, solution: (...args: unknown[]) => unknown): CaseOutcome {
   const options = plan.options
   const timed = plan.mode === 'bench' && !options.disableTiming
-  // Whatever ran since the last case (a host thread of the solution's) must have left the harness's state too, and
+  // 1: whatever ran since the last case (a host thread of the solution's) must have left the harness's state too, and
   // any GPU work it left running ends before the case starts.
   cuda.synchronize()
   session.checkState("the solution's code", 'before the case started')
-  // Before allocating: the warmup's matrices must not compete with a large case for memory.
+  // 2, before allocating: the warmup's matrices must not compete with a large case for memory.
   if (timed) globalWarmup(session, options)
-  const buffers = allocate(session, plan)
+  const buffers = allocate(session, plan) // 3
   // Every call of the case gets its own draw of inputs; draw 0 is the same data for the case in every run.
   let draws = 0
   const nextDraw = () => draws++
@@ -136,12 +133,13 @@ export function runCase(session: DeviceSession, plan: CasePlan, solution: (...ar
     }
     const verify = (when: string): VerifiedOutput[] =>
       options.skipVerification ? [] : verifyCall(session, plan, buffers, call, nextDraw(), when)
-    let outputs = verify('before timing')
+    let outputs = verify('before timing') // 4
     if (!timed) return { status: 'ok', outputs, verificationSkipped: options.skipVerification }
-    warmUp(session, plan, buffers, call, nextDraw)
-    const timing = time(session, plan, buffers, call, nextDraw)
-    outputs = verify('after timing (fresh inputs)')
-    // The samples were taken by this process's code: it must still be the code the host started with.
+    const timedCase: TimedCase = { session, plan, buffers, solution: call, nextDraw }
+    warmUp(timedCase) // 5
+    const timing = time(timedCase) // 6–11
+    outputs = verify('after timing (fresh inputs)') // 12
+    // 13: the samples were taken by this process's code: it must still be the code the host started with.
     session.checkIntegrity('the solution', 'after timing the case')
     return { status: 'ok', outputs, timing, verificationSkipped: options.skipVerification }
   } catch (error) {

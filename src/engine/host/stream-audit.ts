@@ -1,0 +1,139 @@
+// The stream audit of `events` timing (docs/protocol.md, "The stream audit"): whether CUPTI can run (step 6e), which
+// batches are audited (8a), the tags around each audited call (8f), the audit itself (9c), and CUPTI stopped after a
+// batch that threw (11). Also what `cupti` timing shares with it: tagging a call's GPU work and reading CUPTI's spans.
+import { randomInt } from 'node:crypto'
+import * as cuda from '../../native/cuda.js'
+import type { Cupti, GpuSpan } from '../../native/cupti.js'
+import { auditCalls } from '../../shared/sample-screen.js'
+import type { DeviceSession } from './device-session.js'
+
+export class EscapedWorkError extends Error {
+  override name = 'EscapedWork'
+}
+
+/** One batch in this many, drawn at random, is audited for escaped work (and the first batch always). */
+const AUDIT_ONE_IN = 4
+
+const AUDIT_ROLES = ['work', 'before', 'after'] as const
+type AuditRole = (typeof AUDIT_ROLES)[number]
+const auditId = (draw: number, role: AuditRole): number => 3 * draw + AUDIT_ROLES.indexOf(role)
+
+/**
+ * Events on the legacy stream only time work that the legacy stream waits for. In audited batches all of every
+ * call's work, on any stream, must lie inside its window. Their samples are not used: CUPTI's kernel tracing slowed a
+ * kernel of 65,536 blocks by 10% on an H100, and a timed sample must not carry that. A solution cannot tell an audited
+ * batch from another, so escaping the timer in some batches is caught as surely as in all of them.
+ */
+export class StreamAudit {
+  /** The result's `streamAudit`: 'batches at random', 'off', or 'unavailable: <why>'. */
+  readonly description: string
+  /** Calls audited so far (their batches give no samples): the result's `auditedCalls`. */
+  calls = 0
+  private readonly cupti?: Cupti
+  /** Whether CUPTI traces for the audit now: from the start of an audited batch to its audit. */
+  private tracing = false
+
+  /** Protocol step 6e, when `wanted`: whether CUPTI can run here (if not, timing goes on, and the result says why). */
+  constructor(session: DeviceSession, wanted: boolean) {
+    const audit = wanted ? auditAvailable(session) : undefined
+    this.cupti = typeof audit === 'object' ? audit : undefined
+    this.description = audit === undefined ? 'off' : this.cupti ? 'batches at random' : (audit as string)
+  }
+
+  /**
+   * Protocol step 8a: whether the next batch is audited (the first always, then one in AUDIT_ONE_IN); if so, CUPTI
+   * starts.
+   */
+  startBatch(): boolean {
+    const audited = this.cupti !== undefined && (this.calls === 0 || randomInt(AUDIT_ONE_IN) === 0)
+    if (audited) {
+      this.tracing = true
+      this.cupti!.start()
+    }
+    return audited
+  }
+
+  /** Protocol step 8f: runs `work`, the `role` part of draw `draw`'s iteration, tagged when the batch is audited. */
+  tag(audited: boolean, draw: number, role: Exclude<AuditRole, 'after'>, work: () => void): void {
+    if (audited) tagged(this.cupti!, auditId(draw, role), work)
+    else work()
+  }
+
+  /**
+   * Protocol step 8f, in an audited batch: a 4-byte memset after the window, a mark on CUPTI's timeline where the
+   * timed stream stands.
+   */
+  mark(session: DeviceSession, draw: number): void {
+    tagged(this.cupti!, auditId(draw, 'after'), () => cuda.memsetAsync(session.scratch(), 0, 4))
+  }
+
+  /** Protocol step 9c: fails the case when any call of the audited batch left work outside its window; CUPTI stops. */
+  audit(draws: readonly number[]): void {
+    try {
+      auditBatch(this.cupti!, draws)
+    } finally {
+      this.stop()
+    }
+    this.calls += draws.length
+  }
+
+  /**
+   * CUPTI stops if it traces for the audit; protocol step 11: a batch that threw while audited (a refused call, a
+   * failed check) left it on, and the next case would be timed under it.
+   */
+  stop(): void {
+    if (!this.tracing) return
+    this.tracing = false
+    this.cupti!.stop()
+  }
+}
+
+/** CUPTI for the stream audit, or why it cannot run here. */
+function auditAvailable(session: DeviceSession): Cupti | string {
+  try {
+    const cupti = session.cupti()
+    cupti.start()
+    cupti.stop()
+    return cupti
+  } catch (error) {
+    return `unavailable: ${(error as Error).message.split('\n')[0]}`
+  }
+}
+
+/** Fails the case when any call of the batch left work outside its window. */
+function auditBatch(cupti: Cupti, draws: readonly number[]): void {
+  const spans = readSpans(cupti, 'stream audit')
+  const calls = draws.map((draw) => ({
+    work: spans.get(auditId(draw, 'work')),
+    before: spans.get(auditId(draw, 'before')),
+    after: spans.get(auditId(draw, 'after')),
+  }))
+  const { escaped, worstUs, unjudged } = auditCalls(calls)
+  if (unjudged > 0) throw new Error(`stream audit: CUPTI did not record the work around ${unjudged} of ${draws.length} calls`)
+  if (escaped > 0) {
+    throw new EscapedWorkError(
+      `${escaped} of ${draws.length} timed calls in a batch left GPU work outside their timed window (by up to ` +
+        `${worstUs.toFixed(1)} µs): solution() uses a stream that the legacy default stream does not wait for (a ` +
+        'non-blocking stream?), so CUDA events would not time all of its work. Launch on the default stream or a ' +
+        "blocking stream, or join your streams to it before returning; timing: 'cupti' times every stream.",
+    )
+  }
+}
+
+/** Runs `fn` with its GPU work tagged `id` for CUPTI. */
+export function tagged(cupti: Cupti, id: number, fn: () => void): void {
+  cupti.push(id)
+  try {
+    fn()
+  } finally {
+    cupti.pop()
+  }
+}
+
+/** CUPTI's spans since the last read, by tag; `what` names the reader in the error when records were lost. */
+export function readSpans(cupti: Cupti, what: string): Map<number, GpuSpan> {
+  cupti.flush()
+  const lost = cupti.lostRecords()
+  if (lost > 0) throw new Error(`${what}: CUPTI lost ${lost} activity records, so spans may miss work; use fewer iterations per batch or timing 'events'`)
+  return new Map(cupti.read().map((span) => [span.id, span]))
+}

@@ -1,0 +1,333 @@
+// How each timing mode times the calls of a batch (docs/protocol.md, cited by step): `events` and `graph` with CUDA
+// events, padding and the stream audit; `cupti` and `profiler` on an idle GPU, by the GPU's own record of a call's
+// work. Timing modes and padding kinds live here and nowhere else; timed-iteration.ts runs their steps in order.
+import * as cuda from '../../native/cuda.js'
+import { CuptiError } from '../../native/cupti.js'
+import type { ProfiledCall } from '../../native/range-profiler.js'
+import type { MeasureOptions, TimingMode } from '../../spec/options.js'
+import type { TimingResult } from '../../shared/messages.js'
+import { screenBatch, type IterationRecord, type ScreenedBatch } from '../../shared/sample-screen.js'
+import type { DeviceSession } from './device-session.js'
+import { BATCH_SPIN_TIMEOUT_NS, hold, measureCover, probeWaitsForGpu, queuePreWindow, release, spinTimedOut } from './pre-window.js'
+import { readSpans, StreamAudit, tagged } from './stream-audit.js'
+import type { SolutionCall, TimedCase } from './timed-case.js'
+
+/** What a timer counts for the result. */
+export type TimerCounts = Pick<TimingResult, 'callsPerSample' | 'paddingFallback' | 'streamAudit' | 'auditedCalls'>
+
+/**
+ * One timing mode's part of each step of a batch; timed-iteration.ts calls them in the protocol's order. `Read` is
+ * what the timer reads of a batch before its picked call is checked, for the samples after it.
+ */
+export interface CallTimer<Read = unknown> {
+  counts(): TimerCounts
+  /** Protocol step 8a, before the batch's first call. */
+  startBatch(count: number): void
+  /** Protocol steps 8b–8f: one call on draw `draw`'s inputs, queued or timed. */
+  timeCall(draw: number): void
+  /** Protocol step 8i, after the batch's last call (or one that threw). */
+  endBatch(): void
+  /** Protocol step 9c, after synchronizing. */
+  read(): Read
+  /** Protocol steps 9e–9g: the batch's trusted samples (ms per call). */
+  samples(read: Read): ScreenedBatch
+  /** Protocol step 11. */
+  dispose(): void
+}
+
+/** Protocol step 6: the case's timer, set up for its timing mode (untimed GPU work: steps 6a–6e). */
+export function callTimer(timed: TimedCase): CallTimer {
+  switch (timed.plan.options.timing) {
+    case 'cupti':
+      return new IdleGpuCalls(timed, cuptiTimer(timed.session))
+    case 'profiler':
+      return new IdleGpuCalls(timed, profilerTimer(timed.session))
+    default:
+      return new EventTimer(timed)
+  }
+}
+
+const PROBE_FALLBACK =
+  'solution() waits for the GPU (it synchronizes or copies to the host), which a spin kernel holding the stream ' +
+  'turns into a stall: padded with a matmul instead'
+const SPIN_TIMEOUT_FALLBACK = 'the spin kernel timed out before the batch was queued (the host stalled): padded with a matmul instead'
+
+/** The padding of `events` and `graph` timing, from step 6c on (or from a fallback on, 9f). */
+interface Padding {
+  kind: MeasureOptions['padding']
+  /** Why this is matmul padding where the options ask for spin: the result's `paddingFallback`. */
+  fallback?: string
+  /** Protocol step 6c: the least GPU time in front of a window under this padding. */
+  coverMs: number
+  /** The case's records screened under this padding (9g): what is usual for its host times. */
+  screened: IterationRecord[]
+}
+
+/** Protocol step 6c: pads with `kind` from now on, its cover measured. */
+function usePadding(timed: TimedCase, kind: MeasureOptions['padding'], fallback?: string): Padding {
+  return { kind, fallback, coverMs: measureCover(timed, kind), screened: [] }
+}
+
+/** What the host recorded of one call in `events` and `graph` timing. */
+interface EventCall {
+  draw: number
+  /** Before the pre-window work (8b), the window's start and end (8f). */
+  events: [bigint, bigint, bigint]
+  /** Host time from recording the first event to recording the last. */
+  hostMs: number
+  /** Host time inside solution() (or the graph's launch). */
+  callHostMs: number
+}
+
+/**
+ * `events` and `graph`: CUDA events on the legacy stream (where Tensara-style solutions launch) around each call,
+ * or around a replay of `graphBatch` calls captured into a CUDA graph (hot: no flush between the calls inside it).
+ * A third event before the fresh inputs measures the GPU time in front of each window, which, with the host's own
+ * clock, shows whether the GPU could have idled inside the window (see sample-screen.ts). In `events` mode, batches
+ * drawn at random are audited with CUPTI (stream-audit.ts).
+ */
+class EventTimer implements CallTimer<void> {
+  private readonly session: DeviceSession
+  private padding: Padding
+  private readonly graph?: cuda.GraphExecHandle
+  private readonly invoke: SolutionCall
+  private readonly callsPerSample: number
+  private readonly audit: StreamAudit
+  /** The batch being queued or collected. */
+  private batch: { events: cuda.EventHandle[]; audited: boolean; calls: EventCall[] } = { events: [], audited: false, calls: [] }
+
+  constructor(private readonly timed: TimedCase) {
+    const { session, solution } = timed
+    const options = timed.plan.options
+    this.session = session
+    // 6b, with spin padding: the probe call; 6c: the cover of the padding used.
+    if (options.padding === 'spin' && probeWaitsForGpu(timed)) this.padding = usePadding(timed, 'matmul', PROBE_FALLBACK)
+    else this.padding = usePadding(timed, options.padding)
+    // 6d. Captured last but for the audit check, which does not throw: nothing that can throw comes between the capture
+    // and the dispose() that destroys it.
+    const graph = options.timing === 'graph' ? captureGraph(session, solution, options.graphBatch) : undefined
+    this.graph = graph
+    this.invoke = graph === undefined ? solution : () => cuda.graphLaunch(graph)
+    this.callsPerSample = graph === undefined ? 1 : options.graphBatch
+    // 6e
+    this.audit = new StreamAudit(session, options.timing === 'events' && options.auditStreams)
+  }
+
+  counts(): TimerCounts {
+    return { callsPerSample: this.callsPerSample, paddingFallback: this.padding.fallback, streamAudit: this.audit.description, auditedCalls: this.audit.calls }
+  }
+
+  startBatch(count: number): void {
+    const events = this.session.events(3 * count)
+    // 8a: whether the batch is audited; with spin padding, the stream held until the whole batch is queued.
+    const audited = this.audit.startBatch()
+    this.batch = { events, audited, calls: [] }
+    if (this.padding.kind === 'spin') hold(this.session, BATCH_SPIN_TIMEOUT_NS)
+  }
+
+  timeCall(draw: number): void {
+    const { events, audited, calls } = this.batch
+    const i = calls.length
+    const [preWindow, windowStart, windowEnd] = events.slice(3 * i, 3 * i + 3) as [bigint, bigint, bigint]
+    const hostStart = performance.now()
+    cuda.eventRecord(preWindow) // 8b
+    // 8c–8e. The audit's opening mark is the end of this work: nothing extra is queued in front of the window.
+    this.audit.tag(audited, draw, 'before', () => queuePreWindow(this.timed, this.padding.kind, draw))
+    // 8f: the window.
+    cuda.eventRecord(windowStart)
+    const callStart = performance.now()
+    this.audit.tag(audited, draw, 'work', this.invoke)
+    const callEnd = performance.now()
+    cuda.eventRecord(windowEnd)
+    const hostEnd = performance.now()
+    if (audited) this.audit.mark(this.session, draw)
+    calls.push({ draw, events: [preWindow, windowStart, windowEnd], hostMs: hostEnd - hostStart, callHostMs: callEnd - callStart })
+  }
+
+  endBatch(): void {
+    if (this.padding.kind === 'spin') release(this.session) // 8i
+  }
+
+  read(): void {
+    if (this.batch.audited) this.audit.audit(this.batch.calls.map((call) => call.draw)) // 9c
+  }
+
+  samples(): ScreenedBatch {
+    const { audited, calls } = this.batch
+    // 9e: an audited batch's samples are not used (CUPTI's tracing slows the kernels).
+    if (audited) return { kept: [], interference: 0 }
+    const records = calls.map(({ events: [preWindow, windowStart, windowEnd], hostMs, callHostMs }) => ({
+      sampleMs: cuda.eventElapsedMs(windowStart, windowEnd) / this.callsPerSample,
+      preWindowMs: cuda.eventElapsedMs(preWindow, windowStart),
+      hostMs,
+      callHostMs,
+    }))
+    if (this.padding.kind === 'spin' && spinTimedOut(this.session)) {
+      // 9f: the batch was not all queued while the spin held the stream: none of its windows can be trusted.
+      this.padding = usePadding(this.timed, 'matmul', SPIN_TIMEOUT_FALLBACK)
+      return { kept: [], interference: records.length }
+    }
+    // 9g
+    const { coverMs, kind, screened } = this.padding
+    const screen = screenBatch(records, coverMs, kind === 'matmul', screened)
+    screened.push(...records)
+    return screen
+  }
+
+  dispose(): void {
+    this.audit.stop()
+    if (this.graph !== undefined) cuda.graphExecDestroy(this.graph)
+  }
+}
+
+/** Times one call on an idle GPU by the GPU's own record of the call's work. */
+interface IdleGpuTimer {
+  readonly mode: TimingMode
+  /** What it means that a call has no sample: the timer saw none of its work. */
+  readonly sawNothing: string
+  /** Runs `call`, the solution on draw `draw`'s inputs, timed. */
+  time(draw: number, call: SolutionCall): void
+  /** After synchronizing: the sample (ms) of each of `draws`, timed since the last read, or undefined where none. */
+  read(draws: readonly number[]): Array<number | undefined>
+  stop(): void
+}
+
+/**
+ * `cupti` and `profiler`: every call starts on an idle GPU (synchronized after its inputs and the flush) and ends on
+ * one (synchronized before the next inputs, which a private stream's work is not ordered before), so nothing the
+ * harness queues overlaps any of its work, and the timer reads the GPU's own record of that work, on any stream;
+ * padding is not needed, since the host's enqueue is left out.
+ */
+class IdleGpuCalls implements CallTimer<Array<number | undefined>> {
+  /** The batch's draws, in order. */
+  private draws: number[] = []
+
+  constructor(
+    private readonly timed: TimedCase,
+    private readonly timer: IdleGpuTimer,
+  ) {}
+
+  counts(): TimerCounts {
+    return { callsPerSample: 1, paddingFallback: undefined, streamAudit: 'off', auditedCalls: 0 }
+  }
+
+  startBatch(): void {
+    this.draws = []
+  }
+
+  timeCall(draw: number): void {
+    queuePreWindow(this.timed, 'none', draw) // 8c, 8e
+    cuda.synchronize()
+    this.timer.time(draw, this.timed.solution) // 8f
+    // Work on a private stream is not ordered before the next draw's inputs and flush on the legacy stream, nor
+    // before the checked copy of the outputs: wait for every stream.
+    cuda.synchronize()
+    this.draws.push(draw)
+  }
+
+  endBatch(): void {}
+
+  read(): Array<number | undefined> {
+    return this.timer.read(this.draws) // 9c
+  }
+
+  samples(samples: Array<number | undefined>): ScreenedBatch {
+    // 9e
+    const kept = this.draws.map((draw, i) => {
+      const ms = samples[i]
+      if (ms === undefined) throw new Error(`timing '${this.timer.mode}': ${this.timer.sawNothing} (draw ${draw}); does it launch anything?`)
+      return ms
+    })
+    return { kept, interference: 0 }
+  }
+
+  dispose(): void {
+    this.timer.stop()
+  }
+}
+
+/**
+ * `cupti`: one sample is the time the GPU was busy with the work one call launched, on any stream: the union of its
+ * kernels', copies' and memsets' intervals from CUPTI's timestamps (each tagged with the call's draw through an
+ * external correlation id). The union leaves out the gaps in which the GPU waited for the host to launch the call's
+ * next kernel.
+ */
+function cuptiTimer(session: DeviceSession): IdleGpuTimer {
+  const cupti = session.cupti()
+  cupti.start() // 6a
+  return {
+    mode: 'cupti',
+    sawNothing: 'CUPTI saw no GPU work from solution()',
+    time: (draw, call) => tagged(cupti, draw, call),
+    read(draws) {
+      const spans = readSpans(cupti, 'cupti')
+      return draws.map((draw) => {
+        const span = spans.get(draw)
+        return span && Number(span.busyNs) / 1e6
+      })
+    },
+    stop: () => cupti.stop(),
+  }
+}
+
+/**
+ * `profiler`: one sample is Nsight Compute's gpu__time_duration.sum summed over the kernels one call launched, on
+ * any stream, read through CUPTI's range profiler in one session per call (each kernel its own range, serialized as
+ * ncu serializes them). Copies and memsets are not kernels and do not count, as in ncu. The range profiler is on
+ * only while this case times, so it never runs beside the activity API of `cupti` timing or the stream audit.
+ */
+function profilerTimer(session: DeviceSession): IdleGpuTimer {
+  const profiler = session.rangeProfiler()
+  profiler.enable(session.info.index) // 6a
+  const calls = new Map<number, ProfiledCall>()
+  return {
+    mode: 'profiler',
+    sawNothing: 'the range profiler saw no kernel from solution()',
+    time(draw, call) {
+      try {
+        calls.set(draw, profiler.timeCall(call))
+      } catch (error) {
+        // A fault of the call fails the session's end too: synchronizing raises the fault itself, as the CUDA error
+        // that gets the device host replaced.
+        if (error instanceof CuptiError) cuda.synchronize()
+        throw error
+      }
+    },
+    read(draws) {
+      const samples = draws.map((draw) => {
+        const call = calls.get(draw)
+        return call && call.kernels > 0 ? call.ms : undefined
+      })
+      calls.clear()
+      return samples
+    },
+    stop: () => profiler.disable(),
+  }
+}
+
+/**
+ * Protocol step 6d: captures `calls` back-to-back calls into a CUDA graph on the per-thread default stream
+ * (solutions are compiled with `--default-stream per-thread` in graph mode, because the legacy stream cannot be
+ * captured).
+ */
+function captureGraph(session: DeviceSession, solution: SolutionCall, calls: number): cuda.GraphExecHandle {
+  let graph: cuda.GraphExecHandle
+  try {
+    graph = cuda.captureGraph(cuda.PER_THREAD_STREAM, () => {
+      for (let i = 0; i < calls; i++) solution()
+    })
+  } catch (error) {
+    throw new Error(
+      `timing 'graph': solution() could not be captured into a CUDA graph (${(error as Error).message}). A capturable ` +
+        'solution only launches work (no synchronization, memory allocation or copies to the host inside solution()); ' +
+        "use timing 'events' or 'cupti' otherwise.",
+    )
+  }
+  try {
+    session.checkState('solution()', 'after capturing its calls into a CUDA graph')
+  } catch (error) {
+    cuda.graphExecDestroy(graph)
+    throw error
+  }
+  return graph
+}
