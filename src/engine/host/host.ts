@@ -120,6 +120,7 @@ const REPLY_TYPE = { run: 'result', ceilings: 'ceilings', calibrate: 'calibratio
 
 /** One request at a time: the worker sends the next only after this one's answer. */
 async function handle(session: DeviceSession, request: HostRequest): Promise<void> {
+  session.phases.take() // each answer accounts for its own request only
   const release = session.phases.during('gpuWait', () => lockGpu(session.info.pciBusId, config.device))
   let exits = false
   try {

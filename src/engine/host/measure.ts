@@ -122,7 +122,7 @@ export function runCase(session: DeviceSession, plan: CasePlan, solution: (...ar
   cuda.synchronize()
   session.checkState("the solution's code", 'before the case started')
   // 2, before allocating: the warmup's matrices must not compete with a large case for memory.
-  if (timed) globalWarmup(session, options)
+  if (timed) session.phases.during('warmup', () => globalWarmup(session, options))
   const buffers = allocate(session, plan) // 3
   // Every call of the case gets its own draw of inputs; draw 0 is the same data for the case in every run.
   let draws = 0
@@ -132,12 +132,12 @@ export function runCase(session: DeviceSession, plan: CasePlan, solution: (...ar
       solution(...buffers.args)
     }
     const verify = (when: string): VerifiedOutput[] =>
-      options.skipVerification ? [] : verifyCall(session, plan, buffers, call, nextDraw(), when)
+      options.skipVerification ? [] : session.phases.during('verify', () => verifyCall(session, plan, buffers, call, nextDraw(), when))
     let outputs = verify('before timing') // 4
     if (!timed) return { status: 'ok', outputs, verificationSkipped: options.skipVerification }
     const timedCase: TimedCase = { session, plan, buffers, solution: call, nextDraw }
-    warmUp(timedCase) // 5
-    const timing = time(timedCase) // 6–11
+    session.phases.during('warmup', () => warmUp(timedCase)) // 5
+    const timing = session.phases.during('timing', () => time(timedCase)) // 6–11
     outputs = verify('after timing (fresh inputs)') // 12
     // 13: the samples were taken by this process's code: it must still be the code the host started with.
     session.checkIntegrity('the solution', 'after timing the case')
