@@ -19,6 +19,7 @@ import type { ReportedBench, ToolVersions } from './report/json.js'
 import { deviceLine, renderDeviceHeader, renderKernelResult } from './report/kernel-table.js'
 import { outputFiles, resolveReportSettings, type ReportOptions, type ReportSettings } from './report/options.js'
 import { CASE_ARTIFACT } from './vitest/registry.js'
+import { runPhases, timeLine, type RunTime } from './report/phases.js'
 import { ProgressLine } from './report/progress-line.js'
 import type { KernelBenchProgress, KernelBenchResult } from './shared/results.js'
 
@@ -110,6 +111,9 @@ export class KernelBenchReporter extends DefaultReporter {
   private readonly modulesSeen = new Set<TestModule>()
   private readonly settings: ReportSettings
   private progress?: ProgressLine
+  /** When the run started, and the time this reporter has spent on tables and files since (the run's time account). */
+  private runStart = performance.now()
+  private reportingMs = 0
   /** Vitest 5: this reporter also reports the test files of the run (see isBench). */
   private readonly testsToo: boolean
 
@@ -131,6 +135,7 @@ export class KernelBenchReporter extends DefaultReporter {
   }
 
   override onInit(ctx: Vitest): void {
+    this.runStart = performance.now()
     super.onInit(ctx)
     // isTTY is Vitest's: stdout is a terminal and no CI environment was detected. A merge (`--merge-reports`) replays
     // recorded results: nothing runs.
@@ -171,6 +176,12 @@ export class KernelBenchReporter extends DefaultReporter {
 
   protected override printTestModule(testModule: TestModule): void {
     super.printTestModule(testModule)
+    const start = performance.now()
+    this.printKernelTables(testModule)
+    this.reportingMs += performance.now() - start
+  }
+
+  private printKernelTables(testModule: TestModule): void {
     if (!this.isBench(testModule)) {
       const shown = { renderSucceed: this.renderSucceed, hideSkippedTests: this.ctx.config.hideSkippedTests }
       for (const line of skipReasonLines(testModule, shown)) this.log(line)
@@ -196,11 +207,30 @@ export class KernelBenchReporter extends DefaultReporter {
 
   override onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
     this.progress?.stop()
-    this.writeOutputs(testModules, { final: true })
+    const time = this.runTime(testModules)
+    this.writeOutputs(testModules, { final: true, time })
+    if (time) this.log(pc.dim(timeLine(time)))
     super.onTestRunEnd(testModules, unhandledErrors, reason)
   }
 
-  private writeOutputs(allModules: ReadonlyArray<TestModule>, { final }: { final: boolean }): void {
+  /** Where this run's time went; none for a run without kernel benches, or a merge (nothing ran here). */
+  private runTime(testModules: ReadonlyArray<TestModule>): RunTime | undefined {
+    if (this.ctx.config.mergeReports) return undefined
+    const results = testModules
+      .filter((m) => this.isBench(m))
+      .flatMap((m) => Array.from(m.children.allTests(), (test) => test.meta().kernelBench))
+      .filter((result): result is KernelBenchResult => result !== undefined)
+    if (results.length === 0) return undefined
+    return { wallMs: performance.now() - this.runStart, reportingMs: this.reportingMs, phases: runPhases(results) }
+  }
+
+  private writeOutputs(allModules: ReadonlyArray<TestModule>, options: { final: boolean; time?: RunTime }): void {
+    const start = performance.now()
+    this.writeResultFiles(allModules, options)
+    this.reportingMs += performance.now() - start
+  }
+
+  private writeResultFiles(allModules: ReadonlyArray<TestModule>, { final, time }: { final: boolean; time?: RunTime }): void {
     const testModules = allModules.filter((m) => this.isBench(m))
     // A Vitest 5 run without benchmark projects (`vitest run`) has no kernel results to write.
     if (this.testsToo && testModules.length === 0) return
@@ -210,7 +240,7 @@ export class KernelBenchReporter extends DefaultReporter {
     if (Object.values(files).every((file) => file === undefined)) return
     const tools: ToolVersions = { vitestKernelBench: packageVersion(), vitest: this.ctx.version, node: process.version }
     try {
-      const written = writeReports(reportedBenches(testModules, root), files, tools, new Date())
+      const written = writeReports(reportedBenches(testModules, root), files, tools, new Date(), time)
       if (final) for (const file of written) this.log(pc.dim(`kernel bench report written: ${path.relative(root, file)}`))
     } catch (error) {
       // A CI job that asked for the results must not pass without them.

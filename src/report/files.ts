@@ -6,11 +6,12 @@ import { writeChartOutputs } from './chart-files.js'
 import { buildResultsFile, serializeResultsFile, type ReportedBench, type ToolVersions } from './json.js'
 import { renderMarkdown } from './markdown.js'
 import type { OutputFiles } from './options.js'
+import type { RunTime } from './phases.js'
 
 /** Writes the run's outputs to the files given; returns the files written, in that order. */
-export function writeReports(benches: readonly ReportedBench[], files: OutputFiles, tools: ToolVersions, now: Date): string[] {
+export function writeReports(benches: readonly ReportedBench[], files: OutputFiles, tools: ToolVersions, now: Date, time?: RunTime): string[] {
   const written: string[] = []
-  const results = buildResultsFile(benches, tools, now)
+  const results = buildResultsFile(benches, tools, now, time)
   if (files.json) {
     writeFileAtomic(files.json, serializeResultsFile(results))
     written.push(files.json)

@@ -1,5 +1,6 @@
 // The JSON results file (docs/result-schema.md): every bench's KernelBenchResult with derived metrics, the tool
 // and driver versions, and the CI guard's verdicts. Pure: the reporter collects the benches and writes the text.
+import type { RunTime } from './phases.js'
 import type { CaseResult, KernelBenchResult } from '../shared/results.js'
 import { caseFigures, geometricMeanOmitted, geometricMeans } from './kernel-table.js'
 import type { Roofline } from './metrics.js'
@@ -72,6 +73,8 @@ export interface ResultsFile {
   /** When the run ended (ISO 8601). */
   createdAt: string
   versions: RunVersions
+  /** Where the run's wall time went (the reporter's account at the run's end; absent in a merge of shards). */
+  time?: RunTime
   benches: BenchRecord[]
 }
 
@@ -118,12 +121,13 @@ function gpuVersions(benches: readonly ReportedBench[]): Omit<RunVersions, keyof
   return { nvidiaDriver: device.driverRelease, cudaDriver: device.driverVersion, cudaRuntime: device.runtimeVersion }
 }
 
-export function buildResultsFile(benches: readonly ReportedBench[], tools: ToolVersions, createdAt: Date): ResultsFile {
+export function buildResultsFile(benches: readonly ReportedBench[], tools: ToolVersions, createdAt: Date, time?: RunTime): ResultsFile {
   return {
     schema: RESULTS_FILE_SCHEMA,
     version: RESULTS_FILE_VERSION,
     createdAt: createdAt.toISOString(),
     versions: { ...tools, ...gpuVersions(benches) },
+    ...(time && { time }),
     benches: benches.map(({ result, ...bench }) => (result ? { ...bench, result: resultRecord(result) } : bench)),
   }
 }

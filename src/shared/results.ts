@@ -3,6 +3,7 @@ import type { Dtype } from '../spec/dtype.js'
 import type { SampleSummary } from './stats.js'
 import type { Calibration, CaseOutcome, DeviceReport, GpuRef, MeasuredCeilings } from './messages.js'
 import type { MeasureOptions } from '../spec/options.js'
+import type { PhaseTimes } from './phases.js'
 
 export const RESULT_SCHEMA_VERSION = 1
 
@@ -19,6 +20,8 @@ export interface CaseResult {
   summary?: SampleSummary
   /** The CI guard's judgement (bench mode, timed cases only; see src/baseline/guard.ts). */
   verdict?: CaseVerdict
+  /** Where the case's time went, ms per phase (src/shared/phases.ts). */
+  phases?: PhaseTimes
 }
 
 /** How a timed case compares with its stored baseline (src/baseline/verdict.ts compareToBaseline decides). */
@@ -66,6 +69,8 @@ export interface KernelBenchResult {
   cases: CaseResult[]
   /** The baseline file the cases were judged against, and whether this run wrote it (bench mode). */
   baseline?: { file: string; written: boolean }
+  /** The bench's own time beyond its cases, ms per phase: waiting for its compiles. */
+  phases?: PhaseTimes
 }
 
 /** What a result may hold about its GPU beyond the device report: the measured ceilings, the calibration. */
