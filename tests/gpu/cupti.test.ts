@@ -5,12 +5,12 @@ import { compileCuptiShim } from '../../src/compile/cupti-shim.js'
 import * as cuda from '../../src/native/cuda.js'
 import { Cupti, type GpuSpan } from '../../src/native/cupti.js'
 import { FLOATS, fillOnGpu0, type FillOnGpu0 } from './fill-on-gpu0.js'
+import { gpu, onGpuTitle } from '../helpers/gpu.js'
 
-const gpu = cuda.probeGpu()
 const BYTES = FLOATS * 4
 const durationNs = (span: GpuSpan) => Number(span.endNs - span.startNs)
 
-describe.skipIf(!gpu.available)(`CUPTI spans on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+describe.skipIf(!gpu.available)(onGpuTitle('CUPTI spans on the GPU'), { timeout: 300_000 }, () => {
   let gpu0: FillOnGpu0
   let cupti: Cupti
   const fill = () => gpu0.fill()

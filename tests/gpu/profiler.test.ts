@@ -12,15 +12,15 @@ import { RangeProfiler } from '../../src/native/range-profiler.js'
 import { failureMessage, type CaseResult } from '../../src/shared/results.js'
 import { vectorAddition } from '../../problems/index.js'
 import { cacheDir, FLOATS, fillOnGpu0, type FillOnGpu0 } from './fill-on-gpu0.js'
+import { gpu, onGpuTitle } from '../helpers/gpu.js'
 
 const file = fileURLToPath(import.meta.url)
 const settings: PluginSettings = { devices: [0], cacheDir, measure: {} }
-const gpu = cuda.probeGpu()
 const honest = '../../problems/vector-addition/solutions/vector_add.cu'
 const hostile = (name: string) => `../fixtures/solutions/hostile/${name}.cu`
 const size = (power: number) => [{ name: `n = 2^${power}`, params: { n: 2 ** power } }]
 
-describe.skipIf(!gpu.available)(`the range profiler on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+describe.skipIf(!gpu.available)(onGpuTitle('the range profiler on the GPU'), { timeout: 300_000 }, () => {
   let gpu0: FillOnGpu0
   let profiler: RangeProfiler
   const fill = () => gpu0.fill()
@@ -80,7 +80,7 @@ async function median(spec: Omit<KernelBenchSpec, 'problem'>): Promise<number> {
   return timed(result.cases[0]).summary.median
 }
 
-describe.skipIf(!gpu.available)(`timing 'profiler' on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+describe.skipIf(!gpu.available)(onGpuTitle("timing 'profiler' on the GPU"), { timeout: 300_000 }, () => {
   it("vector add of 2^24 floats: within a few % of 'cupti' (ncu's duration adds the front end's part of the launch), in under a second", async () => {
     const result = await bench({ solution: honest, cases: size(24), timing: 'profiler' })
     expect(failureMessage(result)).toBeUndefined()

@@ -2,10 +2,9 @@
 // calibrate) share.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { expect } from 'vitest'
 import { PACKAGE_ROOT } from '../../src/spec/paths.js'
+import { makeScratch, removeScratch } from './scratch.js'
 
 export function runCli(...args: string[]) {
   return spawnSync('npx', ['tsx', 'src/cli/cli.ts', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8' })
@@ -21,13 +20,13 @@ export function expectUsageError(args: readonly string[], message: string, usage
 
 /** Without a GPU, a measuring command exits 1 saying why, and caches nothing in the cache folder it is given. */
 export function expectNothingMeasuredWithoutGpu(args: (cacheDir: string) => string[]): void {
-  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-cli-'))
+  const cacheDir = makeScratch('kb-cli-')
   try {
     const result = runCli(...args(cacheDir))
     expect(result.status).toBe(1)
     expect(result.stderr).toContain('vitest-kernel-bench: no usable CUDA GPU: ')
     expect(fs.readdirSync(cacheDir)).toEqual([])
   } finally {
-    fs.rmSync(cacheDir, { recursive: true, force: true })
+    removeScratch(cacheDir)
   }
 }
