@@ -8,6 +8,3 @@ export const onGpuTitle = (title: string): string => (gpu.available ? title : `$
 
 /** The title of a suite that runs only without a GPU, with why there is none (or that one is present). */
 export const withoutGpuTitle = (title: string): string => `${title} (${gpu.available ? 'a GPU is present' : gpu.reason})`
-
-/** The title of a test that runs only without a GPU, with the reason there is none. */
-export const withGpuReason = (title: string): string => (gpu.available ? title : `${title} (${gpu.reason})`)

@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it, vi } from 'vitest'
-import { expectNothingMeasuredWithoutGpu, expectUsageError } from '../helpers/cli.js'
+import { describeMeasuringCommand } from '../helpers/measuring-cli.js'
 import { CALIBRATION, findCalibration } from '../../src/cache/calibration-cache.js'
 import { calibrationPlan } from '../../src/engine/host/calibration.js'
 import { CALIBRATION_KERNELS } from '../../src/shared/calibration-kernels.js'
@@ -29,7 +29,6 @@ import { renderMarkdown } from '../../src/report/markdown.js'
 import type { KernelBenchResult } from '../../src/shared/results.js'
 import { loadFixture } from '../fixtures/results/index.js'
 import { useScratch } from '../helpers/scratch.js'
-import { gpu, withGpuReason } from '../helpers/gpu.js'
 
 const plain = (text: string) => stripVTControlCharacters(text)
 
@@ -346,17 +345,13 @@ describe('the calibration kernels under a stand-in for ncu', () => {
   })
 })
 
-describe('the CLI: vitest-kernel-bench calibrate', () => {
-  it.each([
+describeMeasuringCommand('calibrate', {
+  refusals: [
     [['calibrate', '--dtype', 'float16'], 'calibrate does not take --dtype'],
     [['calibrate', '--html', 'x.html'], 'calibrate does not take --html'],
     [['calibrate', '--device', '1.5'], "--device must be a CUDA device index (got '1.5')"],
     [['calibrate', 'now'], 'unexpected arguments: now'],
-  ])('refuses %j with the usage and exit code 2', (args, message) => {
-    expectUsageError(args, message, 'vitest-kernel-bench calibrate [--force] [--device <n>] [--cache-dir <dir>]')
-  })
-
-  it.skipIf(gpu.available)(withGpuReason('says why there is nothing to calibrate without a GPU'), () => {
-    expectNothingMeasuredWithoutGpu((cacheDir) => ['calibrate', '--force', '--cache-dir', cacheDir])
-  })
+  ],
+  withoutGpu: 'says why there is nothing to calibrate without a GPU',
+  args: (cacheDir) => ['calibrate', '--force', '--cache-dir', cacheDir],
 })

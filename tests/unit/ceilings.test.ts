@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it, vi } from 'vitest'
-import { expectNothingMeasuredWithoutGpu, expectUsageError } from '../helpers/cli.js'
+import { describeMeasuringCommand } from '../helpers/measuring-cli.js'
 import { CEILINGS, findCeilings } from '../../src/cache/ceilings-cache.js'
 import { readCachedRecord, recordFile } from '../../src/cache/gpu-cache.js'
 import type { CeilingsOutcome, DeviceReport, MeasuredCeilings } from '../../src/shared/messages.js'
@@ -15,7 +15,6 @@ import { roofline } from '../../src/report/metrics.js'
 import type { CaseResult, KernelBenchResult } from '../../src/shared/results.js'
 import { loadFixture } from '../fixtures/results/index.js'
 import { useScratch } from '../helpers/scratch.js'
-import { gpu, withGpuReason } from '../helpers/gpu.js'
 
 const plain = (text: string) => stripVTControlCharacters(text)
 
@@ -239,17 +238,13 @@ describe('terminal golden', () => {
   })
 })
 
-describe('the CLI: vitest-kernel-bench ceilings', () => {
-  it.each([
+describeMeasuringCommand('ceilings', {
+  refusals: [
     [['ceilings', '--dtype', 'float16'], 'ceilings does not take --dtype'],
     [['init', 'matmul', '--force'], 'init does not take --force'],
     [['ceilings', '--device', 'first'], "--device must be a CUDA device index (got 'first')"],
     [['ceilings', 'now'], 'unexpected arguments: now'],
-  ])('refuses %j with the usage and exit code 2', (args, message) => {
-    expectUsageError(args, message, 'vitest-kernel-bench ceilings [--force] [--device <n>] [--cache-dir <dir>]')
-  })
-
-  it.skipIf(gpu.available)(withGpuReason('says why there is nothing to measure without a GPU'), () => {
-    expectNothingMeasuredWithoutGpu((cacheDir) => ['ceilings', '--cache-dir', cacheDir])
-  })
+  ],
+  withoutGpu: 'says why there is nothing to measure without a GPU',
+  args: (cacheDir) => ['ceilings', '--cache-dir', cacheDir],
 })
