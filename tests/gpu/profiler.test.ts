@@ -11,7 +11,7 @@ import * as cuda from '../../src/native/cuda.js'
 import { RangeProfiler } from '../../src/native/range-profiler.js'
 import { failureMessage, type CaseResult } from '../../src/shared/results.js'
 import { vectorAddition } from '../../problems/index.js'
-import { cacheDir, FLOATS, fillOnGpu0, type FillOnGpu0 } from './fill-on-gpu0.js'
+import { cacheDir, FLOATS, useFillOnGpu0 } from '../helpers/fill-on-gpu0.js'
 import { gpu, onGpuTitle } from '../helpers/gpu.js'
 
 const file = fileURLToPath(import.meta.url)
@@ -21,20 +21,15 @@ const hostile = (name: string) => `../fixtures/solutions/hostile/${name}.cu`
 const size = (power: number) => [{ name: `n = 2^${power}`, params: { n: 2 ** power } }]
 
 describe.skipIf(!gpu.available)(onGpuTitle('the range profiler on the GPU'), { timeout: 300_000 }, () => {
-  let gpu0: FillOnGpu0
+  // Twenty fills load the module and raise the clocks, outside any session.
+  const { gpu0, fill } = useFillOnGpu0(20)
   let profiler: RangeProfiler
-  const fill = () => gpu0.fill()
 
   beforeAll(() => {
-    // Twenty fills load the module and raise the clocks, outside any session.
-    gpu0 = fillOnGpu0(20)
-    profiler = new RangeProfiler(compileRangeProfilerShim(gpu0.build).path)
+    profiler = new RangeProfiler(compileRangeProfilerShim(gpu0().build).path)
     profiler.enable(0)
   })
-  afterAll(() => {
-    profiler.disable()
-    cuda.free(gpu0.buffer)
-  })
+  afterAll(() => profiler.disable())
 
   it('profiles each kernel of a call, and sums them', () => {
     const one = profiler.timeCall(fill)
@@ -52,7 +47,7 @@ describe.skipIf(!gpu.available)(onGpuTitle('the range profiler on the GPU'), { t
 
   it('leaves out what is not a kernel, and what runs outside the session', () => {
     fill() // queued before the session, and waited for by it
-    const memset = profiler.timeCall(() => cuda.memsetAsync(gpu0.buffer, 0, FLOATS * 4))
+    const memset = profiler.timeCall(() => cuda.memsetAsync(gpu0().buffer, 0, FLOATS * 4))
     expect(memset.kernels).toBe(0)
     expect(memset.ms).toBe(0)
   })
