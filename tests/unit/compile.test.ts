@@ -19,8 +19,8 @@ import {
 import { PACKAGE_ROOT } from '../../src/spec/paths.js'
 import type { Problem } from '../../src/spec/problem.js'
 import { cPrototype, cPrototypeAlternatives } from '../../src/spec/signature.js'
-import { captureError } from './capture-error.js'
-import { definedSymbols } from './symbols.js'
+import { captureError } from '../helpers/capture-error.js'
+import { definedSymbols } from '../helpers/symbols.js'
 import { makeScratch, removeScratch, scratchFolder } from '../helpers/scratch.js'
 
 const ARCH = 'sm_90a'

@@ -7,10 +7,11 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { compileCuptiShim, cuptiFlags, CuptiNotFoundError, findCupti, toolkitRootOf } from '../../src/compile/cupti-shim.js'
 import { findNvcc } from '../../src/compile/nvcc.js'
-import { Cupti, CuptiError } from '../../src/native/cupti.js'
+import { Cupti } from '../../src/native/cupti.js'
 import { packagePath } from '../../src/spec/paths.js'
-import { captureError } from './capture-error.js'
-import { dynamicSection, exportedEntryPoints } from './symbols.js'
+import { captureError } from '../helpers/capture-error.js'
+import { expectCuptiError } from '../helpers/cupti.js'
+import { dynamicSection, exportedEntryPoints } from '../helpers/symbols.js'
 import { scratchFolder } from '../helpers/scratch.js'
 import { gpu, withoutGpuTitle } from '../helpers/gpu.js'
 
@@ -149,7 +150,6 @@ describe('joining records to pushed ids', () => {
   )
 })
 
-
 describe.skipIf(gpu.available)(withoutGpuTitle('the binding without a GPU'), () => {
   it(
     "reads nothing, and start() throws a CuptiError with CUPTI's name for the failure",
@@ -158,10 +158,8 @@ describe.skipIf(gpu.available)(withoutGpuTitle('the binding without a GPU'), () 
       expect(cupti.read()).toEqual([])
       expect(cupti.lostRecords()).toBe(0)
       const error = captureError(() => cupti.start())
-      expect(error).toBeInstanceOf(CuptiError)
-      expect((error as CuptiError).call).toBe('kb_cupti_start')
-      expect((error as CuptiError).resultName).toMatch(/^CUPTI_ERROR_[A-Z_]+$/)
-      expect((error as Error).message).toBe(`kb_cupti_start failed: ${(error as CuptiError).resultName}`)
+      expectCuptiError(error, 'kb_cupti_start')
+      expect(error.message).toBe(`kb_cupti_start failed: ${error.resultName}`)
     },
   )
 })

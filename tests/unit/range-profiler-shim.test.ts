@@ -8,8 +8,9 @@ import { compileRangeProfilerShim, CuptiNotFoundError, findCupti, findNvperfHost
 import { findNvcc } from '../../src/compile/nvcc.js'
 import { CuptiError } from '../../src/native/cupti.js'
 import { asUnavailable, ProfilerUnavailableError, RangeProfiler, unavailableReason, unsupportedAspects } from '../../src/native/range-profiler.js'
-import { captureError } from './capture-error.js'
-import { dynamicSection, exportedEntryPoints } from './symbols.js'
+import { captureError } from '../helpers/capture-error.js'
+import { expectCuptiError } from '../helpers/cupti.js'
+import { dynamicSection, exportedEntryPoints } from '../helpers/symbols.js'
 import { scratchFolder } from '../helpers/scratch.js'
 import { gpu, withoutGpuTitle } from '../helpers/gpu.js'
 
@@ -93,7 +94,6 @@ describe('why profiling cannot run', () => {
   })
 })
 
-
 describe.skipIf(gpu.available)(withoutGpuTitle('the binding without a GPU'), () => {
   it(
     "loads, and enable() fails in CUPTI's device check with CUPTI's name for the failure",
@@ -101,9 +101,7 @@ describe.skipIf(gpu.available)(withoutGpuTitle('the binding without a GPU'), () 
       const profiler = new RangeProfiler(compileRangeProfilerShim({ arch: 'sm_90a', cacheDir }).path)
       const error = captureError(() => profiler.enable(0))
       const cupti = error instanceof ProfilerUnavailableError ? error.cause : error
-      expect(cupti).toBeInstanceOf(CuptiError)
-      expect((cupti as CuptiError).call).toBe('kb_prof_support')
-      expect((cupti as CuptiError).resultName).toMatch(/^CUPTI_ERROR_[A-Z_]+$/)
+      expectCuptiError(cupti, 'kb_prof_support')
     },
   )
 })
