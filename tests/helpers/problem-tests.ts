@@ -4,7 +4,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Dtype } from '../../src/spec/dtype.js'
-import type { Problem, TestCase, Tolerance } from '../../src/spec/problem.js'
+import type { Problem, ShapeSpace, TestCase, Tolerance } from '../../src/spec/problem.js'
+import { cPrototype } from '../../src/spec/signature.js'
 
 /** The float32 default case of that name; throws, naming the problem, where there is none. */
 export function caseNamed(problem: Problem, name: string): TestCase {
@@ -91,4 +92,51 @@ export function describeFloat32Family(rows: readonly { problem: Problem; referen
 
     more?.(problem)
   })
+}
+
+/** What one test of a problem checks: only the facts given, each against the problem. */
+export interface ProblemFacts {
+  /** The signature as signatureOf() rows. */
+  signature?: readonly (readonly [string, string, string | undefined])[]
+  /** The C prototype for each dtype given. */
+  prototypes?: Partial<Record<Dtype, string>>
+  /** The names of the float32 default cases, in order. */
+  cases?: readonly string[]
+  /** Their parameters, in order. */
+  params?: readonly Record<string, number>[]
+  /** The counts of the named float32 default cases. */
+  counts?: Record<string, Counts>
+  /** The problem's own float32 tolerance. */
+  float32?: Tolerance
+  /** The ranges kernelProperty() draws shapes from. */
+  ranges?: Record<string, readonly [number, number]>
+  /** The whole shape space (so also that it has no validity check). */
+  shapes?: ShapeSpace
+  /** The test's further checks, particular to it. */
+  also?: () => void
+}
+
+/** A suite named after the problem, with one test per entry: the entry's title, checking the entry's facts. */
+export function describeProblem(problem: Problem, tests: Record<string, ProblemFacts>): void {
+  describe(problem.name, () => {
+    for (const [title, facts] of Object.entries(tests)) {
+      it(title, () => {
+        // An entry whose facts were all left out (or misnamed) must not pass as a test.
+        expect.hasAssertions()
+        expectFacts(problem, facts)
+      })
+    }
+  })
+}
+
+function expectFacts(problem: Problem, facts: ProblemFacts): void {
+  if (facts.signature !== undefined) expect(signatureOf(problem)).toEqual(facts.signature)
+  for (const [dtype, prototype] of Object.entries(facts.prototypes ?? {})) expect(cPrototype(problem.signature, dtype as Dtype)).toBe(prototype)
+  if (facts.cases !== undefined) expectCases(problem, facts.cases)
+  if (facts.params !== undefined) expect(problem.cases('float32').map((c) => c.params)).toEqual(facts.params)
+  for (const [name, counts] of Object.entries(facts.counts ?? {})) expectCounts(problem, name, counts)
+  if (facts.float32 !== undefined) expect(problem.tolerance.float32).toEqual(facts.float32)
+  if (facts.ranges !== undefined) expect(problem.shapes?.ranges).toEqual(facts.ranges)
+  if (facts.shapes !== undefined) expect(problem.shapes).toEqual(facts.shapes)
+  facts.also?.()
 }

@@ -5,7 +5,7 @@ import { matrixMultiplication } from '../../problems/matrix-multiplication/index
 import { matrixVector } from '../../problems/matrix-vector/index.js'
 import { squareMatmul } from '../../problems/square-matmul/index.js'
 import { cPrototype } from '../../src/spec/signature.js'
-import { caseNamed, describeHalfTypeFamily, expectCases, expectCounts, expectCudaReference, signatureOf } from '../helpers/problem-tests.js'
+import { caseNamed, describeHalfTypeFamily, describeProblem, expectCudaReference } from '../helpers/problem-tests.js'
 
 describe('the half-precision tolerance of the GEMM family', () => {
   it('is two units in the last place relative, 2e-3 absolute', () => {
@@ -58,96 +58,75 @@ describe('matrix-multiplication', () => {
   })
 })
 
-describe('square-matmul', () => {
-  it("has Tensara's signature (input_a, input_b, output_c, n)", () => {
-    expect(signatureOf(squareMatmul)).toEqual([
+// Each test checks the facts its entry gives (see ProblemFacts), under the entry's title.
+describeProblem(squareMatmul, {
+  "has Tensara's signature (input_a, input_b, output_c, n)": {
+    signature: [
       ['input_a', 'input', undefined],
       ['input_b', 'input', undefined],
       ['output_c', 'output', undefined],
       ['n', 'scalar', 'size_t'],
-    ])
-    expect(cPrototype(squareMatmul.signature, 'float32')).toBe(
-      'void solution(const float* input_a, const float* input_b, float* output_c, size_t n)',
-    )
-    expect(cPrototype(squareMatmul.signature, 'float16')).toBe(
-      'void solution(const __half* input_a, const __half* input_b, __half* output_c, size_t n)',
-    )
-  })
-
-  it("has Tensara's five sizes, 4096 … 9216", () => {
-    expectCases(
-      squareMatmul,
-      ['4096x4096', '6144x6144', '7168x7168', '8192x8192', '9216x9216'],
-      [{ n: 4096 }, { n: 6144 }, { n: 7168 }, { n: 8192 }, { n: 9216 }],
-    )
-  })
-
-  it('counts 2n³ FLOPs and three n×n matrices moved once', () => {
-    expectCounts(squareMatmul, '6144x6144', {
-      elements: { input_a: 37_748_736, input_b: 37_748_736, output_c: 37_748_736 },
-      flops: 463_856_467_968,
-      bytes: { float32: 452_984_832, bfloat16: 226_492_416 },
-    })
-    expectCounts(squareMatmul, '9216x9216', { flops: 1_565_515_579_392 })
-  })
-
-  it("has Tensara's float32 tolerance rtol 1e-4, atol 1e-3", () => {
-    expect(squareMatmul.tolerance.float32).toEqual({ rtol: 1e-4, atol: 1e-3 })
-  })
-
-  it('draws property shapes up to 2048', () => {
-    expect(squareMatmul.shapes?.ranges).toEqual({ n: [1, 2048] })
-  })
+    ],
+    prototypes: {
+      float32: 'void solution(const float* input_a, const float* input_b, float* output_c, size_t n)',
+      float16: 'void solution(const __half* input_a, const __half* input_b, __half* output_c, size_t n)',
+    },
+  },
+  "has Tensara's five sizes, 4096 … 9216": {
+    cases: ['4096x4096', '6144x6144', '7168x7168', '8192x8192', '9216x9216'],
+    params: [{ n: 4096 }, { n: 6144 }, { n: 7168 }, { n: 8192 }, { n: 9216 }],
+  },
+  'counts 2n³ FLOPs and three n×n matrices moved once': {
+    counts: {
+      '6144x6144': {
+        elements: { input_a: 37_748_736, input_b: 37_748_736, output_c: 37_748_736 },
+        flops: 463_856_467_968,
+        bytes: { float32: 452_984_832, bfloat16: 226_492_416 },
+      },
+      '9216x9216': { flops: 1_565_515_579_392 },
+    },
+  },
+  "has Tensara's float32 tolerance rtol 1e-4, atol 1e-3": { float32: { rtol: 1e-4, atol: 1e-3 } },
+  'draws property shapes up to 2048': { ranges: { n: [1, 2048] } },
 })
 
-describe('matrix-vector', () => {
-  it("has Tensara's signature (input_a, input_b, output_c, m, k)", () => {
-    expect(signatureOf(matrixVector)).toEqual([
+describeProblem(matrixVector, {
+  "has Tensara's signature (input_a, input_b, output_c, m, k)": {
+    signature: [
       ['input_a', 'input', undefined],
       ['input_b', 'input', undefined],
       ['output_c', 'output', undefined],
       ['m', 'scalar', 'size_t'],
       ['k', 'scalar', 'size_t'],
-    ])
-    expect(cPrototype(matrixVector.signature, 'float32')).toBe(
-      'void solution(const float* input_a, const float* input_b, float* output_c, size_t m, size_t k)',
-    )
-  })
-
-  it("has Tensara's five shapes: M from 4096 to 9216, K = 4096", () => {
-    expectCases(
-      matrixVector,
-      ['M=4096, K=4096', 'M=6144, K=4096', 'M=7168, K=4096', 'M=8192, K=4096', 'M=9216, K=4096'],
-      [
-        { m: 4096, k: 4096 },
-        { m: 6144, k: 4096 },
-        { m: 7168, k: 4096 },
-        { m: 8192, k: 4096 },
-        { m: 9216, k: 4096 },
-      ],
-    )
-  })
-
-  it('counts 2mk FLOPs and moves the matrix, the vector and the result once', () => {
-    expectCounts(matrixVector, 'M=7168, K=4096', {
-      elements: { input_a: 29_360_128, input_b: 4096, output_c: 7168 },
-      flops: 58_720_256,
-      bytes: { float32: 117_485_568, float16: 58_742_784 },
-    })
-  })
-
-  it("has Tensara's float32 tolerance rtol 1e-4, atol 1e-3", () => {
-    expect(matrixVector.tolerance.float32).toEqual({ rtol: 1e-4, atol: 1e-3 })
-  })
-
-  it('draws property shapes up to 4096 rows and columns', () => {
-    expect(matrixVector.shapes?.ranges).toEqual({ m: [1, 4096], k: [1, 4096] })
-  })
+    ],
+    prototypes: { float32: 'void solution(const float* input_a, const float* input_b, float* output_c, size_t m, size_t k)' },
+  },
+  "has Tensara's five shapes: M from 4096 to 9216, K = 4096": {
+    cases: ['M=4096, K=4096', 'M=6144, K=4096', 'M=7168, K=4096', 'M=8192, K=4096', 'M=9216, K=4096'],
+    params: [
+      { m: 4096, k: 4096 },
+      { m: 6144, k: 4096 },
+      { m: 7168, k: 4096 },
+      { m: 8192, k: 4096 },
+      { m: 9216, k: 4096 },
+    ],
+  },
+  'counts 2mk FLOPs and moves the matrix, the vector and the result once': {
+    counts: {
+      'M=7168, K=4096': {
+        elements: { input_a: 29_360_128, input_b: 4096, output_c: 7168 },
+        flops: 58_720_256,
+        bytes: { float32: 117_485_568, float16: 58_742_784 },
+      },
+    },
+  },
+  "has Tensara's float32 tolerance rtol 1e-4, atol 1e-3": { float32: { rtol: 1e-4, atol: 1e-3 } },
+  'draws property shapes up to 4096 rows and columns': { ranges: { m: [1, 4096], k: [1, 4096] } },
 })
 
-describe('gemm-relu', () => {
-  it("has Tensara's signature (A, W, b, C, B, N, M)", () => {
-    expect(signatureOf(gemmRelu)).toEqual([
+describeProblem(gemmRelu, {
+  "has Tensara's signature (A, W, b, C, B, N, M)": {
+    signature: [
       ['A', 'input', undefined],
       ['W', 'input', undefined],
       ['b', 'input', undefined],
@@ -155,38 +134,30 @@ describe('gemm-relu', () => {
       ['B', 'scalar', 'size_t'],
       ['N', 'scalar', 'size_t'],
       ['M', 'scalar', 'size_t'],
-    ])
-    expect(cPrototype(gemmRelu.signature, 'float32')).toBe(
-      'void solution(const float* A, const float* W, const float* b, float* C, size_t B, size_t N, size_t M)',
-    )
-  })
-
-  it("has Tensara's six (batch, in, out) shapes", () => {
-    expectCases(gemmRelu, [
+    ],
+    prototypes: { float32: 'void solution(const float* A, const float* W, const float* b, float* C, size_t B, size_t N, size_t M)' },
+  },
+  "has Tensara's six (batch, in, out) shapes": {
+    cases: [
       'B=512, N=6144, M=1024',
       'B=512, N=8192, M=1024',
       'B=512, N=8192, M=2048',
       'B=1024, N=2048, M=2048',
       'B=1024, N=4096, M=2048',
       'B=1024, N=4096, M=4096',
-    ])
-    expect(gemmRelu.cases('float32')[2]!.params).toEqual({ B: 512, N: 8192, M: 2048 })
-  })
-
-  it("counts Tensara's 2·B·N·M + B·M FLOPs and moves A, W, b and C once", () => {
-    expectCounts(gemmRelu, 'B=512, N=8192, M=2048', {
-      elements: { A: 4_194_304, W: 16_777_216, b: 2048, C: 1_048_576 },
-      flops: 17_180_917_760,
-      bytes: { float32: 88_088_576, bfloat16: 44_044_288 },
-    })
-    expectCounts(gemmRelu, 'B=1024, N=4096, M=4096', { flops: 34_363_932_672 })
-  })
-
-  it("has Tensara's float32 tolerance rtol 1e-4, atol 1e-3", () => {
-    expect(gemmRelu.tolerance.float32).toEqual({ rtol: 1e-4, atol: 1e-3 })
-  })
-
-  it('draws property shapes up to a batch of 1024 and 2048 features', () => {
-    expect(gemmRelu.shapes?.ranges).toEqual({ B: [1, 1024], N: [1, 2048], M: [1, 2048] })
-  })
+    ],
+    also: () => expect(gemmRelu.cases('float32')[2]!.params).toEqual({ B: 512, N: 8192, M: 2048 }),
+  },
+  "counts Tensara's 2·B·N·M + B·M FLOPs and moves A, W, b and C once": {
+    counts: {
+      'B=512, N=8192, M=2048': {
+        elements: { A: 4_194_304, W: 16_777_216, b: 2048, C: 1_048_576 },
+        flops: 17_180_917_760,
+        bytes: { float32: 88_088_576, bfloat16: 44_044_288 },
+      },
+      'B=1024, N=4096, M=4096': { flops: 34_363_932_672 },
+    },
+  },
+  "has Tensara's float32 tolerance rtol 1e-4, atol 1e-3": { float32: { rtol: 1e-4, atol: 1e-3 } },
+  'draws property shapes up to a batch of 1024 and 2048 features': { ranges: { B: [1, 1024], N: [1, 2048], M: [1, 2048] } },
 })
