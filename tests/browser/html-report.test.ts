@@ -4,7 +4,6 @@
 // README's docs/images/roofline.png, and KERNELBENCH_SCREENSHOT_RESULTS (results files, comma-separated) draws
 // real results instead of the fixtures (scripts/readme-images.sh sets both).
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { chromium, type Browser } from 'playwright-core'
@@ -14,6 +13,7 @@ import { writeChartOutputs } from '../../src/report/chart-files.js'
 import { allCharts, reportCharts } from '../../src/report/charts/index.js'
 import { readResultsFiles } from '../../src/report/read-results.js'
 import { fixtureResultsFile } from '../fixtures/results/results-file.js'
+import { makeScratch, removeScratch } from '../helpers/scratch.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const SCREENSHOT = path.join(PACKAGE_ROOT, 'docs/images/roofline.png')
@@ -33,14 +33,14 @@ describe.skipIf(!fs.existsSync(CHROMIUM))(`the HTML report in Chromium${fs.exist
   let dir: string
   let page: string
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-browser-'))
+    dir = makeScratch('kb-browser-')
     page = path.join(dir, 'kernelbench.html')
     writeChartOutputs(sources, { html: page })
     browser = await chromium.launch({ executablePath: CHROMIUM })
   })
   afterAll(async () => {
     await browser?.close()
-    fs.rmSync(dir, { recursive: true, force: true })
+    removeScratch(dir)
   })
 
   it('draws every chart with the expected number of points, inside the chart, and no console error', async () => {

@@ -2,29 +2,24 @@
 // within 3% in 'profiler' (which counts the launch's front-end, as ncu does), and within a few µs in 'events' and
 // 'graph'; the memory-bound kernels are read in every mode; a bench run with the option uses the cached calibration
 // and marks by it. Skipped, with the reason in the suite's name, where no GPU is usable.
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { vectorAddition } from '../../problems/index.js'
 import { runKernelBench, type PluginSettings } from '../../src/vitest/bench.js'
 import { findCalibration } from '../../src/cache/calibration-cache.js'
 import { DeviceHost } from '../../src/engine/worker/client.js'
 import type { Calibration } from '../../src/shared/messages.js'
-import { probeGpu } from '../../src/native/cuda.js'
 import { DEFAULT_MEASURE_OPTIONS, type TimingMode } from '../../src/spec/options.js'
 import { describeCalibration, heldReadings, memoryReadings, timerOffsetMs } from '../../src/report/calibration.js'
 import { caseFigures, isLargeOffset } from '../../src/report/kernel-table.js'
+import { scratchFolder } from '../helpers/scratch.js'
+import { gpu, onGpuTitle } from '../helpers/gpu.js'
 
 const file = fileURLToPath(import.meta.url)
-const gpu = probeGpu()
 // A cache of its own, so the test measures even where the project's cache already holds a calibration.
-const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-gpu-calibration-'))
+const cacheDir = scratchFolder('kb-gpu-calibration-')
 
-afterAll(() => fs.rmSync(cacheDir, { recursive: true, force: true }))
-
-describe.skipIf(!gpu.available)(`calibration on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 600_000 }, () => {
+describe.skipIf(!gpu.available)(onGpuTitle('calibration on the GPU'), { timeout: 600_000 }, () => {
   let calibration: Calibration
 
   beforeAll(async () => {

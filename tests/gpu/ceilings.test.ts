@@ -1,28 +1,23 @@
 // Measured ceilings on a real GPU: sane cuBLAS and copy figures, measured once and then read from the cache, and a
 // bench run that reports against them. Skipped, with the reason in the suite's name, where no GPU is usable.
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { vectorAddition } from '../../problems/index.js'
 import { runKernelBench, type PluginSettings } from '../../src/vitest/bench.js'
 import { findCeilings } from '../../src/cache/ceilings-cache.js'
 import { DeviceHost } from '../../src/engine/worker/client.js'
 import type { MeasuredCeilings } from '../../src/shared/messages.js'
-import { probeGpu } from '../../src/native/cuda.js'
 import { DEFAULT_MEASURE_OPTIONS } from '../../src/spec/options.js'
 import { caseFigures } from '../../src/report/kernel-table.js'
 import { peaksFor } from '../../src/report/peaks.js'
+import { scratchFolder } from '../helpers/scratch.js'
+import { gpu, onGpuTitle } from '../helpers/gpu.js'
 
 const file = fileURLToPath(import.meta.url)
-const gpu = probeGpu()
 // A cache of its own, so the test measures even where the project's cache already holds ceilings.
-const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-gpu-ceilings-'))
+const cacheDir = scratchFolder('kb-gpu-ceilings-')
 
-afterAll(() => fs.rmSync(cacheDir, { recursive: true, force: true }))
-
-describe.skipIf(!gpu.available)(`ceilings on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+describe.skipIf(!gpu.available)(onGpuTitle('ceilings on the GPU'), { timeout: 300_000 }, () => {
   let measured: MeasuredCeilings | undefined
 
   it('measures sane ceilings once; a second request reads the cache', async () => {

@@ -1,26 +1,23 @@
 // The CUPTI shim on a real GPU: the harness's own kernels, launched with and without a pushed id, come back as
 // one span per id covering exactly the tagged work, on any stream. Skipped, with the reason, where no GPU is usable.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { compileCuptiShim } from '../../src/compile/cupti-shim.js'
 import * as cuda from '../../src/native/cuda.js'
 import { Cupti, type GpuSpan } from '../../src/native/cupti.js'
-import { FLOATS, fillOnGpu0, type FillOnGpu0 } from './fill-on-gpu0.js'
+import { FLOATS, useFillOnGpu0 } from '../helpers/fill-on-gpu0.js'
+import { gpu, onGpuTitle } from '../helpers/gpu.js'
 
-const gpu = cuda.probeGpu()
 const BYTES = FLOATS * 4
 const durationNs = (span: GpuSpan) => Number(span.endNs - span.startNs)
 
-describe.skipIf(!gpu.available)(`CUPTI spans on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
-  let gpu0: FillOnGpu0
+describe.skipIf(!gpu.available)(onGpuTitle('CUPTI spans on the GPU'), { timeout: 300_000 }, () => {
+  // One fill first: it loads the module (lazy loading), which must stay out of the spans.
+  const { gpu0, fill } = useFillOnGpu0(1)
   let cupti: Cupti
-  const fill = () => gpu0.fill()
 
   beforeAll(() => {
-    // One fill first: it loads the module (lazy loading), which must stay out of the spans.
-    gpu0 = fillOnGpu0(1)
-    cupti = new Cupti(compileCuptiShim(gpu0.build).path)
+    cupti = new Cupti(compileCuptiShim(gpu0().build).path)
   })
-  afterAll(() => cuda.free(gpu0.buffer))
 
   /** Runs `enqueue` with CUPTI on, then synchronizes and returns the spans, checking that nothing was lost. */
   function spansOf(enqueue: () => void): GpuSpan[] {
@@ -63,7 +60,7 @@ describe.skipIf(!gpu.available)(`CUPTI spans on the GPU${gpu.available ? '' : ` 
   it('counts work on other streams: a memset on the per-thread default stream', () => {
     const spans = spansOf(() => {
       cupti.push(3)
-      cuda.memsetAsync(gpu0.buffer, 0, BYTES, cuda.PER_THREAD_STREAM)
+      cuda.memsetAsync(gpu0().buffer, 0, BYTES, cuda.PER_THREAD_STREAM)
       cupti.pop()
     })
     expect(spans.map((s) => s.id)).toEqual([3])

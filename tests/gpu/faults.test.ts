@@ -4,14 +4,13 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../../src/vitest/bench.js'
-import { probeGpu } from '../../src/native/cuda.js'
 import { vectorAddition } from '../../problems/index.js'
 import { failureMessage } from '../../src/shared/results.js'
+import { gpu, onGpuTitle } from '../helpers/gpu.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')
 const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
-const gpu = probeGpu()
 const fixture = (name: string) => `../fixtures/solutions/${name}`
 const honest = '../../problems/vector-addition/solutions/vector_add.cu'
 const at = (n: number) => (c: { params: Readonly<Record<string, number>> }) => c.params.n === n
@@ -25,7 +24,7 @@ async function nextBenchRuns() {
   expect(failureMessage(await run({ solution: honest, cases: at(2 ** 20) }))).toBeUndefined()
 }
 
-describe.skipIf(!gpu.available)(`faults on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+describe.skipIf(!gpu.available)(onGpuTitle('faults on the GPU'), { timeout: 300_000 }, () => {
   it('rejects a NaN in the output, counting it', async () => {
     const message = failureMessage(await run({ solution: fixture('nan_output.cu'), cases: at(2 ** 20) }))
     expect(message).toMatch(/d_output: 1 of 1048576 elements out of tolerance .*1 NaN .*first bad index 777: expected -?\d/)

@@ -5,14 +5,13 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../../src/vitest/bench.js'
-import { probeGpu } from '../../src/native/cuda.js'
 import { softmax, vectorAddition } from '../../problems/index.js'
 import { failureMessage, type CaseResult } from '../../src/shared/results.js'
+import { gpu, onGpuTitle } from '../helpers/gpu.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')
 const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
-const gpu = probeGpu()
 const hostile = (name: string) => `../fixtures/solutions/hostile/${name}.cu`
 const honest = '../../problems/vector-addition/solutions/vector_add.cu'
 const size = (power: number) => [{ name: `n = 2^${power}`, params: { n: 2 ** power } }]
@@ -28,7 +27,7 @@ function timedCase(c: CaseResult | undefined) {
   return { timing: c.outcome.timing, summary: c.summary }
 }
 
-describe.skipIf(!gpu.available)(`integrity on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+describe.skipIf(!gpu.available)(onGpuTitle('integrity on the GPU'), { timeout: 300_000 }, () => {
   describe('memoization', () => {
     it.each(['memo_output_pointer', 'memo_input_pointer', 'memo_call_count'])('%s: a replayed answer is caught on a call checked at random', async (name) => {
       const message = failureMessage(await bench({ solution: hostile(name), cases: size(22) }))

@@ -6,14 +6,13 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../../src/vitest/bench.js'
-import { probeGpu } from '../../src/native/cuda.js'
 import { vectorAddition } from '../../problems/index.js'
 import { failureMessage, type CaseResult, type KernelBenchResult } from '../../src/shared/results.js'
+import { gpu, onGpuTitle } from '../helpers/gpu.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')
 const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
-const gpu = probeGpu()
 const fixture = (name: string) => `../fixtures/solutions/state/${name}`
 const honest = '../../problems/vector-addition/solutions/vector_add.cu'
 const at = (...powers: number[]) => powers.map((p) => ({ name: `n = 2^${p}`, params: { n: 2 ** p } }))
@@ -45,7 +44,7 @@ async function expectHonestAsClean(after: string): Promise<void> {
   }
 }
 
-describe.skipIf(!gpu.available)(`isolation on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+describe.skipIf(!gpu.available)(onGpuTitle('isolation on the GPU'), { timeout: 300_000 }, () => {
   beforeAll(async () => {
     const result = await bench({ solution: honest, cases: at(22, 25) })
     clean = new Map(result.cases.map((c) => [c.name, summary(c)]))

@@ -4,14 +4,13 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../../src/vitest/bench.js'
-import { probeGpu } from '../../src/native/cuda.js'
 import { matrixMultiplication, vectorAddition } from '../../problems/index.js'
 import { failureMessage } from '../../src/shared/results.js'
+import { gpu, onGpuTitle, withoutGpuTitle } from '../helpers/gpu.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')
 const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
-const gpu = probeGpu()
 const fixture = (name: string) => `../fixtures/solutions/${name}`
 const solution = (problem: string, name: string) => `../../problems/${problem}/solutions/${name}`
 const small = (c: { params: Readonly<Record<string, number>> }) => (c.params.n ?? 0) <= 2 ** 22
@@ -22,7 +21,7 @@ function run(spec: KernelBenchSpec, mode: 'verify' | 'bench' = 'verify') {
 
 // Three cold nvcc builds (the add and its reference, the sgemm) took 3.4 s and over 5 s (Vitest's default limit) in two
 // CI runs on a loaded two-core machine.
-describe.skipIf(gpu.available)(`without a GPU (${gpu.available ? 'a GPU is present' : gpu.reason})`, () => {
+describe.skipIf(gpu.available)(withoutGpuTitle('without a GPU'), () => {
   it('skips a bench with the reason instead of crashing, after compiling it (CPU-only CI)', async () => {
     const result = await run({ problem: vectorAddition, solution: solution('vector-addition', 'vector_add.cu') })
     expect(result.skipped).toMatch(/^no usable CUDA GPU: .* — solution and reference compiled and signature-checked for sm_90a;/)
@@ -33,7 +32,7 @@ describe.skipIf(gpu.available)(`without a GPU (${gpu.available ? 'a GPU is prese
   })
 })
 
-describe.skipIf(!gpu.available)(`on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+describe.skipIf(!gpu.available)(onGpuTitle('on the GPU'), { timeout: 300_000 }, () => {
   it.each([
     ['vector-addition', 'vector_add.cu', vectorAddition],
     ['matrix-multiplication', 'sgemm_naive.cu', matrixMultiplication],

@@ -4,17 +4,16 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { runKernelBench, type PluginSettings } from '../../src/vitest/bench.js'
-import { probeGpu } from '../../src/native/cuda.js'
 import { failureMessage } from '../../src/shared/results.js'
 import { dropIns, examples, planted } from '../catalog/index.js'
+import { gpu, onGpuTitle } from '../helpers/gpu.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')
 const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
-const gpu = probeGpu()
 const label = (e: { problem: { name: string }; dtype: string; solution: string }) => `${e.problem.name} (${e.dtype}) ${path.basename(e.solution)}`
 
-describe.skipIf(!gpu.available)(`problems on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 600_000 }, () => {
+describe.skipIf(!gpu.available)(onGpuTitle('problems on the GPU'), { timeout: 600_000 }, () => {
   it.each([...examples, ...dropIns].map((e) => [label(e), e] as const))('%s verifies on every default case', async (_label, e) => {
     const result = await runKernelBench('example', { problem: e.problem, solution: e.solution, dtype: e.dtype }, { file, mode: 'verify', settings })
     expect(failureMessage(result)).toBeUndefined()

@@ -11,30 +11,25 @@ import * as cuda from '../../src/native/cuda.js'
 import { RangeProfiler } from '../../src/native/range-profiler.js'
 import { failureMessage, type CaseResult } from '../../src/shared/results.js'
 import { vectorAddition } from '../../problems/index.js'
-import { cacheDir, FLOATS, fillOnGpu0, type FillOnGpu0 } from './fill-on-gpu0.js'
+import { cacheDir, FLOATS, useFillOnGpu0 } from '../helpers/fill-on-gpu0.js'
+import { gpu, onGpuTitle } from '../helpers/gpu.js'
 
 const file = fileURLToPath(import.meta.url)
 const settings: PluginSettings = { devices: [0], cacheDir, measure: {} }
-const gpu = cuda.probeGpu()
 const honest = '../../problems/vector-addition/solutions/vector_add.cu'
 const hostile = (name: string) => `../fixtures/solutions/hostile/${name}.cu`
 const size = (power: number) => [{ name: `n = 2^${power}`, params: { n: 2 ** power } }]
 
-describe.skipIf(!gpu.available)(`the range profiler on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
-  let gpu0: FillOnGpu0
+describe.skipIf(!gpu.available)(onGpuTitle('the range profiler on the GPU'), { timeout: 300_000 }, () => {
+  // Twenty fills load the module and raise the clocks, outside any session.
+  const { gpu0, fill } = useFillOnGpu0(20)
   let profiler: RangeProfiler
-  const fill = () => gpu0.fill()
 
   beforeAll(() => {
-    // Twenty fills load the module and raise the clocks, outside any session.
-    gpu0 = fillOnGpu0(20)
-    profiler = new RangeProfiler(compileRangeProfilerShim(gpu0.build).path)
+    profiler = new RangeProfiler(compileRangeProfilerShim(gpu0().build).path)
     profiler.enable(0)
   })
-  afterAll(() => {
-    profiler.disable()
-    cuda.free(gpu0.buffer)
-  })
+  afterAll(() => profiler.disable())
 
   it('profiles each kernel of a call, and sums them', () => {
     const one = profiler.timeCall(fill)
@@ -52,7 +47,7 @@ describe.skipIf(!gpu.available)(`the range profiler on the GPU${gpu.available ? 
 
   it('leaves out what is not a kernel, and what runs outside the session', () => {
     fill() // queued before the session, and waited for by it
-    const memset = profiler.timeCall(() => cuda.memsetAsync(gpu0.buffer, 0, FLOATS * 4))
+    const memset = profiler.timeCall(() => cuda.memsetAsync(gpu0().buffer, 0, FLOATS * 4))
     expect(memset.kernels).toBe(0)
     expect(memset.ms).toBe(0)
   })
@@ -80,7 +75,7 @@ async function median(spec: Omit<KernelBenchSpec, 'problem'>): Promise<number> {
   return timed(result.cases[0]).summary.median
 }
 
-describe.skipIf(!gpu.available)(`timing 'profiler' on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+describe.skipIf(!gpu.available)(onGpuTitle("timing 'profiler' on the GPU"), { timeout: 300_000 }, () => {
   it("vector add of 2^24 floats: within a few % of 'cupti' (ncu's duration adds the front end's part of the launch), in under a second", async () => {
     const result = await bench({ solution: honest, cases: size(24), timing: 'profiler' })
     expect(failureMessage(result)).toBeUndefined()

@@ -7,18 +7,17 @@ import { describe, expect, it, vi } from 'vitest'
 import { startVitest, type TestCase } from 'vitest/node'
 import { vectorAddition } from '../../problems/index.js'
 import { runKernelBench, type PluginSettings } from '../../src/vitest/bench.js'
-import { probeGpu } from '../../src/native/cuda.js'
 import { kernelBenchPlugin } from '../../src/plugin.js'
 import type { KernelBenchProgress } from '../../src/shared/results.js'
+import { gpu, onGpuTitle } from '../helpers/gpu.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')
 const cacheDir = path.join(root, 'node_modules/.cache/vitest-kernel-bench')
 const settings: PluginSettings = { devices: [0], cacheDir, measure: {} }
-const gpu = probeGpu()
 const twoCases = (c: { params: Readonly<Record<string, number>> }) => c.params.n === 2 ** 20 || c.params.n === 2 ** 22
 
-describe.skipIf(!gpu.available)(`per-case progress on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+describe.skipIf(!gpu.available)(onGpuTitle('per-case progress on the GPU'), { timeout: 300_000 }, () => {
   it('runKernelBench announces each case, in order, with the number of cases', async () => {
     const calls: Array<[number, number, string]> = []
     const result = await runKernelBench(

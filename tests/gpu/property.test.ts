@@ -8,17 +8,16 @@ import { kernelProperty } from 'vitest-kernel-bench'
 import { vectorAddition } from '../../problems/index.js'
 import type { PluginSettings, PreparedKernelBench } from '../../src/vitest/bench.js'
 import type { CaseOutcome } from '../../src/shared/messages.js'
-import { probeGpu } from '../../src/native/cuda.js'
 import { resolveMeasureOptions } from '../../src/spec/options.js'
 import type { TestCase } from '../../src/spec/problem.js'
 import { RESULT_SCHEMA_VERSION, type CaseResult, type KernelBenchResult } from '../../src/shared/results.js'
 import { checkKernelProperty, checkOnShapes, type KernelPropertySpec } from '../../src/vitest/property.js'
 import { resolveShapeSpace } from '../../src/vitest/shapes.js'
+import { gpu, onGpuTitle, withoutGpuTitle } from '../helpers/gpu.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')
 const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
-const gpu = probeGpu()
 const honest = '../../problems/vector-addition/solutions/vector_add.cu'
 /** Wrong from n = 257 on: element 256 is never written. */
 const offByOne = '../fixtures/solutions/off_by_one_vector_add.cu'
@@ -90,13 +89,13 @@ describe('on a simulated bench', () => {
   })
 })
 
-describe.skipIf(gpu.available)(`without a GPU (${gpu.available ? 'a GPU is present' : gpu.reason})`, () => {
+describe.skipIf(gpu.available)(withoutGpuTitle('without a GPU'), () => {
   it('skips with the reason', async () => {
     expect(await check(honest)).toEqual({ status: 'skipped', reason: expect.stringMatching(/^no usable CUDA GPU: /) })
   })
 })
 
-describe.skipIf(!gpu.available)(`on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+describe.skipIf(!gpu.available)(onGpuTitle('on the GPU'), { timeout: 300_000 }, () => {
   it.each([1, 2, 3])('shrinks the planted off-by-one to n=257 and prints its wrong answer and seed (seed %i)', async (seed) => {
     const outcome = await check(offByOne, { seed })
     expect(outcome.status).toBe('failed')

@@ -4,17 +4,16 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { runKernelBench, type PluginSettings } from '../../src/vitest/bench.js'
-import { probeGpu } from '../../src/native/cuda.js'
 import { vectorAddition } from '../../problems/index.js'
 import { failureMessage } from '../../src/shared/results.js'
+import { gpu, onGpuTitle } from '../helpers/gpu.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')
 const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
-const gpu = probeGpu()
 const solution = '../../problems/vector-addition/solutions/vector_add.cu'
 
-describe.skipIf(!gpu.available)(`timing modes on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+describe.skipIf(!gpu.available)(onGpuTitle('timing modes on the GPU'), { timeout: 300_000 }, () => {
   it.each(['events', 'cupti', 'profiler', 'graph'] as const)('%s: verifies, converges and stays under the memory bandwidth', async (timing) => {
     const result = await runKernelBench('modes', { problem: vectorAddition, solution, timing, cases: (c) => c.params.n === 2 ** 25 }, { file, mode: 'bench', settings })
     expect(failureMessage(result)).toBeUndefined()

@@ -4,16 +4,15 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { runKernelBench, type PluginSettings } from '../../src/vitest/bench.js'
-import { probeGpu } from '../../src/native/cuda.js'
 import { matrixMultiplication, relu, vectorAddition } from '../../problems/index.js'
 import { failureMessage } from '../../src/shared/results.js'
+import { gpu, onGpuTitle } from '../helpers/gpu.js'
 
 const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')
 const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
-const gpu = probeGpu()
 
-describe.skipIf(!gpu.available)(`TypeScript solutions on the GPU${gpu.available ? '' : ` (skipped: ${gpu.reason})`}`, { timeout: 300_000 }, () => {
+describe.skipIf(!gpu.available)(onGpuTitle('TypeScript solutions on the GPU'), { timeout: 300_000 }, () => {
   it('an NVRTC relu verifies on every default case and is timed', async () => {
     const result = await runKernelBench('relu nvrtc', { problem: relu, solution: '../../problems/relu/solutions/relu_nvrtc.ts' }, { file, mode: 'bench', settings })
     expect(failureMessage(result)).toBeUndefined()

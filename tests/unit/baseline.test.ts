@@ -3,7 +3,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   BASELINE_SCHEMA_VERSION,
   BaselineFileError,
@@ -25,6 +25,7 @@ import {
   type BaselineEntry,
   type Measurement,
 } from '../../src/baseline/verdict.js'
+import { useScratch } from '../helpers/scratch.js'
 
 const H100 = 'NVIDIA H100 80GB HBM3'
 const A100 = 'NVIDIA A100-SXM4-80GB'
@@ -258,23 +259,17 @@ describe('merge, lookup, stable output', () => {
 })
 
 describe('reading and writing files', () => {
-  let dir: string
-  beforeAll(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-baseline-'))
-  })
-  afterAll(() => {
-    fs.rmSync(dir, { recursive: true, force: true })
-  })
+  const dir = useScratch('kb-baseline-', 'all')
 
   const good = (): BaselineFile =>
     mergeEntries(undefined, [[{ bench: 'b', caseName: 'c', dtype: 'float32', gpu: H100 }, base(12)]])
 
   it('absent file reads as undefined', () => {
-    expect(readBaseline(path.join(dir, 'nope.json'))).toBeUndefined()
+    expect(readBaseline(path.join(dir(), 'nope.json'))).toBeUndefined()
   })
 
   it('writes (creating directories) and reads back, keys sorted, 2-space, trailing newline', () => {
-    const p = path.join(dir, 'deep', 'er', 'x.json')
+    const p = path.join(dir(), 'deep', 'er', 'x.json')
     const f = mergeEntries(undefined, [
       [{ bench: 'z', caseName: 'c', dtype: 'float32', gpu: H100 }, base(1)],
       [{ bench: 'a', caseName: 'c', dtype: 'float32', gpu: H100 }, base(2)],
@@ -288,7 +283,7 @@ describe('reading and writing files', () => {
   })
 
   function expectMalformed(name: string, content: string, problem: RegExp): void {
-    const p = path.join(dir, name)
+    const p = path.join(dir(), name)
     fs.writeFileSync(p, content)
     let err: unknown
     try {
@@ -336,13 +331,7 @@ describe('atomic writes survive SIGKILL', () => {
   const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
   const writer = path.join(repoRoot, 'tests', 'fixtures', 'baseline-writer.ts')
   const COUNT = 3000
-  let dir: string
-  beforeAll(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-atomic-'))
-  })
-  afterAll(() => {
-    fs.rmSync(dir, { recursive: true, force: true })
-  })
+  const dir = useScratch('kb-atomic-', 'all')
 
   /**
    * Run the writer (one node process with the tsx loader, so SIGKILL hits the process that writes; `npx tsx` would
@@ -396,7 +385,7 @@ describe('atomic writes survive SIGKILL', () => {
     let tmpLeft = 0
     for (let i = 0; i < 24; i++) {
       const afterReady = i % 3 !== 0
-      const sub = path.join(dir, `run-${i}`)
+      const sub = path.join(dir(), `run-${i}`)
       const target = path.join(sub, 'b.json')
       const delay = afterReady ? Math.floor(Math.random() * 120) : Math.floor(Math.random() * 600)
       const signal = await runAndKill(target, delay, afterReady)

@@ -3,18 +3,16 @@
 // the cases that call the harness's calibration kernels as solutions, ncu's CSV and a stand-in ncu, the plugin option
 // and the CLI's arguments.
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { expectNothingMeasuredWithoutGpu, expectUsageError } from './cli-run.js'
+import { describe, expect, it, vi } from 'vitest'
+import { describeMeasuringCommand } from '../helpers/measuring-cli.js'
 import { CALIBRATION, findCalibration } from '../../src/cache/calibration-cache.js'
 import { calibrationPlan } from '../../src/engine/host/calibration.js'
 import { CALIBRATION_KERNELS } from '../../src/shared/calibration-kernels.js'
 import type { DeviceSession } from '../../src/engine/host/device-session.js'
 import type { Calibration, CalibrationOutcome, TimerCalibration } from '../../src/shared/messages.js'
 import { readCachedRecord, recordFile } from '../../src/cache/gpu-cache.js'
-import { probeGpu } from '../../src/native/cuda.js'
 import { durationsPerKernel, ncuDurations } from '../../src/cli/ncu.js'
 import { NCU_LAUNCHES, ncuCalibration } from '../../src/cli/ncu-calibration.js'
 import { DEFAULT_MEASURE_OPTIONS, type TimingMode } from '../../src/spec/options.js'
@@ -30,6 +28,7 @@ import {
 import { renderMarkdown } from '../../src/report/markdown.js'
 import type { KernelBenchResult } from '../../src/shared/results.js'
 import { loadFixture } from '../fixtures/results/index.js'
+import { useScratch } from '../helpers/scratch.js'
 
 const plain = (text: string) => stripVTControlCharacters(text)
 
@@ -181,29 +180,23 @@ describe('the mark on a median that is a few times its mode’s offset', () => {
 })
 
 describe('the calibration cache', () => {
-  let dir: string
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-calibration-'))
-  })
-  afterEach(() => {
-    fs.rmSync(dir, { recursive: true, force: true })
-  })
+  const dir = useScratch('kb-calibration-')
 
   const measured = (record: Calibration) => vi.fn(async (): Promise<CalibrationOutcome> => ({ status: 'ok', record }))
 
   it('keeps one file per GPU and driver, beside the ceilings', () => {
-    expect(path.relative(dir, recordFile(dir, CALIBRATION, H100))).toBe('calibration/NVIDIA_H100_80GB_HBM3__00000000_1B_00.0__580.95.05.json')
+    expect(path.relative(dir(), recordFile(dir(), CALIBRATION, H100))).toBe('calibration/NVIDIA_H100_80GB_HBM3__00000000_1B_00.0__580.95.05.json')
   })
 
   it('measures once when asked, writes the file, later reads it; --force measures again', async () => {
     const warn = vi.fn()
     const measure = measured(calibration)
-    expect(await findCalibration({ cacheDir: dir, device: H100, warn })).toBeUndefined()
-    const first = await findCalibration({ cacheDir: dir, device: H100, measure, warn })
-    expect(first).toEqual({ record: calibration, file: recordFile(dir, CALIBRATION, H100), source: 'measured' })
+    expect(await findCalibration({ cacheDir: dir(), device: H100, warn })).toBeUndefined()
+    const first = await findCalibration({ cacheDir: dir(), device: H100, measure, warn })
+    expect(first).toEqual({ record: calibration, file: recordFile(dir(), CALIBRATION, H100), source: 'measured' })
     expect(JSON.parse(fs.readFileSync(first!.file, 'utf8'))).toEqual(calibration)
-    expect((await findCalibration({ cacheDir: dir, device: H100, warn }))?.source).toBe('cache')
-    expect((await findCalibration({ cacheDir: dir, device: H100, measure, force: true, warn }))?.source).toBe('measured')
+    expect((await findCalibration({ cacheDir: dir(), device: H100, warn }))?.source).toBe('cache')
+    expect((await findCalibration({ cacheDir: dir(), device: H100, measure, force: true, warn }))?.source).toBe('measured')
     expect(measure).toHaveBeenCalledTimes(2)
     expect(warn).not.toHaveBeenCalled()
   })
@@ -211,9 +204,9 @@ describe('the calibration cache', () => {
   it('warns and caches nothing when the measurement fails', async () => {
     const warn = vi.fn()
     const measure = async (): Promise<CalibrationOutcome> => ({ status: 'error', errorName: 'Timeout', message: 'the calibration did not finish' })
-    expect(await findCalibration({ cacheDir: dir, device: H100, measure, warn })).toBeUndefined()
+    expect(await findCalibration({ cacheDir: dir(), device: H100, measure, warn })).toBeUndefined()
     expect(warn).toHaveBeenCalledWith('could not measure the calibration of NVIDIA H100 80GB HBM3: Timeout: the calibration did not finish')
-    expect(fs.existsSync(recordFile(dir, CALIBRATION, H100))).toBe(false)
+    expect(fs.existsSync(recordFile(dir(), CALIBRATION, H100))).toBe(false)
   })
 
   it.each([
@@ -229,7 +222,7 @@ describe('the calibration cache', () => {
     ],
     ['no timer step', { ...calibration, globalTimerStepNs: undefined }, "'globalTimerStepNs' is missing"],
   ])('ignores a file with %s, saying why', (_, record, why) => {
-    const file = path.join(dir, 'bad.json')
+    const file = path.join(dir(), 'bad.json')
     fs.writeFileSync(file, JSON.stringify(record))
     const warn = vi.fn()
     expect(readCachedRecord(CALIBRATION, file, H100, warn)).toBeUndefined()
@@ -309,19 +302,13 @@ describe("ncu's CSV", () => {
 })
 
 describe('the calibration kernels under a stand-in for ncu', () => {
-  let dir: string
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-fake-ncu-'))
-  })
-  afterEach(() => {
-    fs.rmSync(dir, { recursive: true, force: true })
-  })
+  const dir = useScratch('kb-fake-ncu-')
 
   /** An executable that records its arguments, prints `stdout` and exits with `status`. */
   function fakeNcu(stdout: string, status = 0): string {
-    const file = path.join(dir, 'ncu')
-    fs.writeFileSync(path.join(dir, 'out.txt'), stdout)
-    fs.writeFileSync(file, `#!/bin/sh\nprintf '%s\\n' "$@" > '${dir}/args.txt'\ncat '${dir}/out.txt'\nexit ${status}\n`, { mode: 0o755 })
+    const file = path.join(dir(), 'ncu')
+    fs.writeFileSync(path.join(dir(), 'out.txt'), stdout)
+    fs.writeFileSync(file, `#!/bin/sh\nprintf '%s\\n' "$@" > '${dir()}/args.txt'\ncat '${dir()}/out.txt'\nexit ${status}\n`, { mode: 0o755 })
     return file
   }
 
@@ -335,7 +322,7 @@ describe('the calibration kernels under a stand-in for ncu', () => {
     expect(timer.readings.map((r) => [r.kernel, r.medianMs, r.samples])).toEqual(
       CALIBRATION_KERNELS.map((k, i) => [k.name, ((i + 1) * 1000 + (NCU_LAUNCHES - 1) / 2) / 1e6, NCU_LAUNCHES]),
     )
-    const args = fs.readFileSync(path.join(dir, 'args.txt'), 'utf8').split('\n')
+    const args = fs.readFileSync(path.join(dir(), 'args.txt'), 'utf8').split('\n')
     expect(args.slice(0, 9)).toEqual(['--clock-control', 'none', '--cache-control', 'all', '--metrics', 'gpu__time_duration.sum', '--csv', '--print-units', 'base'])
     expect(args).toContain('regex:^(calibrationHoldKernel|calibrationAddKernel)')
     expect(args).toContain(JSON.stringify(config))
@@ -350,7 +337,7 @@ describe('the calibration kernels under a stand-in for ncu', () => {
       unavailable: 'ncu measured no kernel: ==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters',
     })
     expect(ncuCalibration(fakeNcu('==ERROR== The application returned an error code (1).', 1), config).unavailable).toBe(
-      `${path.join(dir, 'ncu')} exited with 1: ==ERROR== The application returned an error code (1).`,
+      `${path.join(dir(), 'ncu')} exited with 1: ==ERROR== The application returned an error code (1).`,
     )
     expect(ncuCalibration(fakeNcu(ncuCsv(NCU_LAUNCHES - 1, () => 1000)), config).unavailable).toBe(
       `ncu measured ${5 * (NCU_LAUNCHES - 1)} launches, expected 5 kernels × ${NCU_LAUNCHES}`,
@@ -358,18 +345,13 @@ describe('the calibration kernels under a stand-in for ncu', () => {
   })
 })
 
-describe('the CLI: vitest-kernel-bench calibrate', () => {
-  it.each([
+describeMeasuringCommand('calibrate', {
+  refusals: [
     [['calibrate', '--dtype', 'float16'], 'calibrate does not take --dtype'],
     [['calibrate', '--html', 'x.html'], 'calibrate does not take --html'],
     [['calibrate', '--device', '1.5'], "--device must be a CUDA device index (got '1.5')"],
     [['calibrate', 'now'], 'unexpected arguments: now'],
-  ])('refuses %j with the usage and exit code 2', (args, message) => {
-    expectUsageError(args, message, 'vitest-kernel-bench calibrate [--force] [--device <n>] [--cache-dir <dir>]')
-  })
-
-  const gpu = probeGpu()
-  it.skipIf(gpu.available)(`says why there is nothing to calibrate without a GPU${gpu.available ? '' : ` (${gpu.reason})`}`, () => {
-    expectNothingMeasuredWithoutGpu((cacheDir) => ['calibrate', '--force', '--cache-dir', cacheDir])
-  })
+  ],
+  withoutGpu: 'says why there is nothing to calibrate without a GPU',
+  args: (cacheDir) => ['calibrate', '--force', '--cache-dir', cacheDir],
 })

@@ -2,20 +2,19 @@
 // peak" arithmetic, the fallback for a GPU missing from the datasheet table, the terminal golden, the plugin option
 // and the CLI's arguments.
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { expectNothingMeasuredWithoutGpu, expectUsageError } from './cli-run.js'
+import { describe, expect, it, vi } from 'vitest'
+import { describeMeasuringCommand } from '../helpers/measuring-cli.js'
 import { CEILINGS, findCeilings } from '../../src/cache/ceilings-cache.js'
 import { readCachedRecord, recordFile } from '../../src/cache/gpu-cache.js'
 import type { CeilingsOutcome, DeviceReport, MeasuredCeilings } from '../../src/shared/messages.js'
-import { probeGpu } from '../../src/native/cuda.js'
 import { ceilingPeaks, ceilingsLine, describeCeilings, peaksNote } from '../../src/report/ceilings.js'
 import { caseCells, caseFigures, hasSolAbove100, renderDeviceHeader, renderKernelResult } from '../../src/report/kernel-table.js'
 import { roofline } from '../../src/report/metrics.js'
 import type { CaseResult, KernelBenchResult } from '../../src/shared/results.js'
 import { loadFixture } from '../fixtures/results/index.js'
+import { useScratch } from '../helpers/scratch.js'
 
 const plain = (text: string) => stripVTControlCharacters(text)
 
@@ -46,60 +45,54 @@ function ceilingsOf(device: DeviceReport, overrides: Partial<MeasuredCeilings> =
 }
 
 describe('the ceilings cache', () => {
-  let dir: string
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-ceilings-'))
-  })
-  afterEach(() => {
-    fs.rmSync(dir, { recursive: true, force: true })
-  })
+  const dir = useScratch('kb-ceilings-')
 
   const measured = (ceilings: MeasuredCeilings) => vi.fn(async (): Promise<CeilingsOutcome> => ({ status: 'ok', record: ceilings }))
 
   it('keeps one file per GPU: model, PCI bus id and driver release', () => {
-    const file = recordFile(dir, CEILINGS, H100)
-    expect(path.relative(dir, file)).toBe('ceilings/NVIDIA_H100_80GB_HBM3__00000000_1B_00.0__580.95.05.json')
-    expect(recordFile(dir, CEILINGS, { ...H100, pciBusId: '00000000:2A:00.0' })).not.toBe(file)
-    expect(recordFile(dir, CEILINGS, { ...H100, driverRelease: '580.159.04' })).not.toBe(file)
-    expect(path.basename(recordFile(dir, CEILINGS, { ...H100, driverRelease: undefined }))).toBe('NVIDIA_H100_80GB_HBM3__00000000_1B_00.0__cuda-13.0.json')
+    const file = recordFile(dir(), CEILINGS, H100)
+    expect(path.relative(dir(), file)).toBe('ceilings/NVIDIA_H100_80GB_HBM3__00000000_1B_00.0__580.95.05.json')
+    expect(recordFile(dir(), CEILINGS, { ...H100, pciBusId: '00000000:2A:00.0' })).not.toBe(file)
+    expect(recordFile(dir(), CEILINGS, { ...H100, driverRelease: '580.159.04' })).not.toBe(file)
+    expect(path.basename(recordFile(dir(), CEILINGS, { ...H100, driverRelease: undefined }))).toBe('NVIDIA_H100_80GB_HBM3__00000000_1B_00.0__cuda-13.0.json')
   })
 
   it('measures once when asked, writes the file, and later reads it instead of measuring', async () => {
     const warn = vi.fn()
     const measure = measured(ceilingsOf(H100))
-    const first = await findCeilings({ cacheDir: dir, device: H100, measure, warn })
-    expect(first).toEqual({ record: ceilingsOf(H100), file: recordFile(dir, CEILINGS, H100), source: 'measured' })
+    const first = await findCeilings({ cacheDir: dir(), device: H100, measure, warn })
+    expect(first).toEqual({ record: ceilingsOf(H100), file: recordFile(dir(), CEILINGS, H100), source: 'measured' })
     expect(JSON.parse(fs.readFileSync(first!.file, 'utf8'))).toEqual(ceilingsOf(H100))
     expect(fs.readdirSync(path.dirname(first!.file))).toEqual([path.basename(first!.file)]) // no temp file left
 
-    const second = await findCeilings({ cacheDir: dir, device: H100, measure, warn })
+    const second = await findCeilings({ cacheDir: dir(), device: H100, measure, warn })
     expect(second).toEqual({ ...first, source: 'cache' })
     expect(measure).toHaveBeenCalledTimes(1)
     // Without the option a cached file is still used; another GPU has none.
-    expect((await findCeilings({ cacheDir: dir, device: H100, warn }))?.source).toBe('cache')
-    expect(await findCeilings({ cacheDir: dir, device: { ...H100, pciBusId: '00000000:2A:00.0' }, warn })).toBeUndefined()
+    expect((await findCeilings({ cacheDir: dir(), device: H100, warn }))?.source).toBe('cache')
+    expect(await findCeilings({ cacheDir: dir(), device: { ...H100, pciBusId: '00000000:2A:00.0' }, warn })).toBeUndefined()
     expect(warn).not.toHaveBeenCalled()
   })
 
   it('measures nothing without the option, and again with force', async () => {
     const measure = measured(ceilingsOf(H100))
-    expect(await findCeilings({ cacheDir: dir, device: H100, warn: vi.fn() })).toBeUndefined()
-    expect(fs.existsSync(path.join(dir, 'ceilings'))).toBe(false)
-    await findCeilings({ cacheDir: dir, device: H100, measure, warn: vi.fn() })
-    const again = await findCeilings({ cacheDir: dir, device: H100, measure, force: true, warn: vi.fn() })
+    expect(await findCeilings({ cacheDir: dir(), device: H100, warn: vi.fn() })).toBeUndefined()
+    expect(fs.existsSync(path.join(dir(), 'ceilings'))).toBe(false)
+    await findCeilings({ cacheDir: dir(), device: H100, measure, warn: vi.fn() })
+    const again = await findCeilings({ cacheDir: dir(), device: H100, measure, force: true, warn: vi.fn() })
     expect(again?.source).toBe('measured')
     expect(measure).toHaveBeenCalledTimes(2)
   })
 
   it('ignores a corrupt file with a warning, and replaces it when asked to measure', async () => {
-    const file = recordFile(dir, CEILINGS, H100)
+    const file = recordFile(dir(), CEILINGS, H100)
     fs.mkdirSync(path.dirname(file), { recursive: true })
     fs.writeFileSync(file, '{"version": 1, "gemm": [')
     const warn = vi.fn()
     expect(readCachedRecord(CEILINGS, file, H100, warn)).toBeUndefined()
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`^ignoring the cached ceilings in ${file}: .*JSON`)))
 
-    const found = await findCeilings({ cacheDir: dir, device: H100, measure: measured(ceilingsOf(H100)), warn })
+    const found = await findCeilings({ cacheDir: dir(), device: H100, measure: measured(ceilingsOf(H100)), warn })
     expect(found?.source).toBe('measured')
     expect(readCachedRecord(CEILINGS, file, H100, warn)).toEqual(ceilingsOf(H100))
   })
@@ -111,7 +104,7 @@ describe('the ceilings cache', () => {
     ['a GEMM without TFLOPS', JSON.stringify({ ...ceilingsOf(H100), gemm: [{ dtype: 'float32', size: 8192 }] }), "'gemm' is not a list"],
     ['a copy without bandwidth', JSON.stringify({ ...ceilingsOf(H100), copy: { bytes: 1 } }), "'copy' has no bandwidth"],
   ])('ignores a file with %s, saying why', (_, text, why) => {
-    const file = path.join(dir, 'bad.json')
+    const file = path.join(dir(), 'bad.json')
     fs.writeFileSync(file, text)
     const warn = vi.fn()
     expect(readCachedRecord(CEILINGS, file, H100, warn)).toBeUndefined()
@@ -121,13 +114,13 @@ describe('the ceilings cache', () => {
   it('warns and caches nothing when the measurement fails', async () => {
     const warn = vi.fn()
     const measure = async (): Promise<CeilingsOutcome> => ({ status: 'error', errorName: 'Timeout', message: 'the ceiling measurement did not finish' })
-    expect(await findCeilings({ cacheDir: dir, device: H100, measure, warn })).toBeUndefined()
+    expect(await findCeilings({ cacheDir: dir(), device: H100, measure, warn })).toBeUndefined()
     expect(warn).toHaveBeenCalledWith('could not measure the ceilings of NVIDIA H100 80GB HBM3: Timeout: the ceiling measurement did not finish')
-    expect(fs.existsSync(recordFile(dir, CEILINGS, H100))).toBe(false)
+    expect(fs.existsSync(recordFile(dir(), CEILINGS, H100))).toBe(false)
   })
 
   it('still returns measured ceilings when the cache cannot be written', async () => {
-    const blocked = path.join(dir, 'a-file')
+    const blocked = path.join(dir(), 'a-file')
     fs.writeFileSync(blocked, '')
     const warn = vi.fn()
     const found = await findCeilings({ cacheDir: blocked, device: H100, measure: measured(ceilingsOf(H100)), warn })
@@ -245,18 +238,13 @@ describe('terminal golden', () => {
   })
 })
 
-describe('the CLI: vitest-kernel-bench ceilings', () => {
-  it.each([
+describeMeasuringCommand('ceilings', {
+  refusals: [
     [['ceilings', '--dtype', 'float16'], 'ceilings does not take --dtype'],
     [['init', 'matmul', '--force'], 'init does not take --force'],
     [['ceilings', '--device', 'first'], "--device must be a CUDA device index (got 'first')"],
     [['ceilings', 'now'], 'unexpected arguments: now'],
-  ])('refuses %j with the usage and exit code 2', (args, message) => {
-    expectUsageError(args, message, 'vitest-kernel-bench ceilings [--force] [--device <n>] [--cache-dir <dir>]')
-  })
-
-  const gpu = probeGpu()
-  it.skipIf(gpu.available)(`says why there is nothing to measure without a GPU${gpu.available ? '' : ` (${gpu.reason})`}`, () => {
-    expectNothingMeasuredWithoutGpu((cacheDir) => ['ceilings', '--cache-dir', cacheDir])
-  })
+  ],
+  withoutGpu: 'says why there is nothing to measure without a GPU',
+  args: (cacheDir) => ['ceilings', '--cache-dir', cacheDir],
 })

@@ -2,11 +2,10 @@
 // GPU and dtype with its roofs, log axes and every case as a point; scaling, sample and baseline charts with the
 // points their data gives; the self-contained HTML page; the files written atomically; the `report` command.
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { parseHTML } from 'linkedom'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { runCli } from './cli-run.js'
+import { describe, expect, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
 import { writeChartOutputs } from '../../src/report/chart-files.js'
 import { allCharts, reportCharts } from '../../src/report/charts/index.js'
 import type { ReportSource } from '../../src/report/charts/cases.js'
@@ -16,6 +15,7 @@ import { outputFiles, resolveReportSettings } from '../../src/report/options.js'
 import { writeReports } from '../../src/report/files.js'
 import { loadFixture } from '../fixtures/results/index.js'
 import { FIXTURE_ENDED, FIXTURE_TOOLS, fixtureResultsFile } from '../fixtures/results/results-file.js'
+import { useScratch } from '../helpers/scratch.js'
 
 const RUN: ReportSource[] = [{ name: 'results.json', file: fixtureResultsFile() }]
 
@@ -176,25 +176,21 @@ describe('the HTML page', () => {
 })
 
 describe('writing the charts', () => {
-  let dir: string
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-charts-'))
-  })
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const dir = useScratch('kb-charts-')
 
   it('writes the page and one SVG per chart, replacing them whole, with no temp files left', () => {
-    const outputs = { html: path.join(dir, 'kernelbench.html'), svg: path.join(dir, 'charts') }
+    const outputs = { html: path.join(dir(), 'kernelbench.html'), svg: path.join(dir(), 'charts') }
     fs.writeFileSync(outputs.html, 'an earlier run')
     expect(writeChartOutputs(RUN, outputs)).toEqual([outputs.html, outputs.svg])
     expect(fs.readFileSync(outputs.html, 'utf8')).toBe(renderHtml(RUN, reportCharts(RUN)))
     const svgs = fs.readdirSync(outputs.svg).sort()
     expect(svgs).toEqual(allCharts(reportCharts(RUN)).map((c) => `${c.id}.svg`).sort())
     expect(fs.readFileSync(path.join(outputs.svg, 'roofline-nvidia-h200-float32.svg'), 'utf8')).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/)
-    expect(fs.readdirSync(dir).sort()).toEqual(['charts', 'kernelbench.html'])
+    expect(fs.readdirSync(dir()).sort()).toEqual(['charts', 'kernelbench.html'])
   })
 
   it('are written by the reporter after the JSON file, from the same results', () => {
-    const files = { json: path.join(dir, 'kb.json'), html: path.join(dir, 'kb.html') }
+    const files = { json: path.join(dir(), 'kb.json'), html: path.join(dir(), 'kb.html') }
     const benches = [loadFixture('sgemm-verdicts')]
     expect(writeReports(benches, files, FIXTURE_TOOLS, FIXTURE_ENDED)).toEqual([files.json, files.html])
     expect(parseHTML(fs.readFileSync(files.html, 'utf8')).document.querySelectorAll('figure.chart')).toHaveLength(5)
@@ -210,33 +206,29 @@ describe('writing the charts', () => {
 
 describe('the report command (npx tsx src/cli/cli.ts report)', () => {
   const cli = (...args: string[]) => runCli('report', ...args)
-  let dir: string
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-report-'))
-  })
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const dir = useScratch('kb-report-')
 
   it('draws several saved results files on one page', () => {
     const shards = ['sgemm-verdicts', 'wrong-answer'] as const
     const files = shards.map((name) => {
-      const file = path.join(dir, `${name}.json`)
+      const file = path.join(dir(), `${name}.json`)
       fs.writeFileSync(file, JSON.stringify(fixtureResultsFile([name])))
       return file
     })
-    const html = path.join(dir, 'out.html')
-    const run = cli(...files, '--html', html, '--svg', path.join(dir, 'svg'))
+    const html = path.join(dir(), 'out.html')
+    const run = cli(...files, '--html', html, '--svg', path.join(dir(), 'svg'))
     expect(run.stderr.replace(/npm warn.*\n/g, '')).toBe('')
     expect(run.status).toBe(0)
     const page = parseHTML(fs.readFileSync(html, 'utf8')).document
     expect(page.querySelector('#roofline-nvidia-h100-80gb-hbm3-float32')?.getAttribute('data-points')).toBe('7')
     expect(page.body.textContent).toContain('wrong-answer.json: ended')
-    expect(fs.readdirSync(path.join(dir, 'svg'))).toContain('roofline-nvidia-h100-80gb-hbm3-float32.svg')
+    expect(fs.readdirSync(path.join(dir(), 'svg'))).toContain('roofline-nvidia-h100-80gb-hbm3-float32.svg')
   })
 
   it('refuses a file that is not a results file, and a call without an output', () => {
-    const bad = path.join(dir, 'bad.json')
+    const bad = path.join(dir(), 'bad.json')
     fs.writeFileSync(bad, '{"benches": []}')
-    expect(cli(bad, '--html', path.join(dir, 'x.html')).stderr).toContain('is not a vitest-kernel-bench results file')
+    expect(cli(bad, '--html', path.join(dir(), 'x.html')).stderr).toContain('is not a vitest-kernel-bench results file')
     const noOutput = cli(bad)
     expect(noOutput.status).toBe(2)
     expect(noOutput.stderr).toContain('report needs --html <file>, --svg <dir> or both')

@@ -3,11 +3,11 @@
 // library patches in place (built with the C compiler: no GPU needed), and against a replaced built-in.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import koffi from 'koffi'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { builtInFunctions, CodeIntegrity, executableMappings, patchedFiles, replacedFunctions, TamperingDetected } from '../../src/engine/host/code-integrity.js'
+import { scratchFolder } from '../helpers/scratch.js'
 
 const SMAPS = `00400000-00b6f000 r--p 00000000 fe:00 260689                             /usr/bin/node
 Anonymous:         0 kB
@@ -70,8 +70,7 @@ describe('replacedFunctions', () => {
 
 const cc = spawnSync('cc', ['--version']).status === 0
 describe.skipIf(!cc || process.platform !== 'linux')(`CodeIntegrity in this process${cc ? '' : ' (skipped: no C compiler cc)'}`, () => {
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-code-integrity-'))
-  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }))
+  const scratch = scratchFolder('kb-code-integrity-')
   const build = (name: string, source: string) => {
     const file = path.join(scratch, `${name}.c`)
     fs.writeFileSync(file, source)

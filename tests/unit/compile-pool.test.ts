@@ -6,27 +6,24 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { vectorAddition } from '../../problems/index.js'
 import { COMPILE_JOBS_ENV, jobSlotsDir, resolveCompileJobs } from '../../src/cache/build-locks.js'
 import { compile, CompileError, compileSync, findNvcc, type CompileRequest } from '../../src/compile/nvcc.js'
 import { PACKAGE_ROOT } from '../../src/spec/paths.js'
 import { cPrototype } from '../../src/spec/signature.js'
+import { scratchFolder } from '../helpers/scratch.js'
 
 const ARCH = 'sm_90a'
 const PROTOTYPE = cPrototype(vectorAddition.signature, 'float32')
 
-let scratch: string
-let nvcc: string
-let runs: string
+const scratch = scratchFolder('kb-compile-pool-')
+const runs = path.join(scratch, 'nvcc-runs.log')
+const nvcc = path.join(scratch, 'nvcc')
 beforeAll(() => {
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-compile-pool-'))
-  runs = path.join(scratch, 'nvcc-runs.log')
-  nvcc = path.join(scratch, 'nvcc')
   fs.writeFileSync(nvcc, `#!/bin/sh\necho "start $$ $(date +%s%N)" >> ${runs}\n"${findNvcc()}" "$@"\nstatus=$?\necho "end $$ $(date +%s%N)" >> ${runs}\nexit $status\n`)
   fs.chmodSync(nvcc, 0o755)
 })
-afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }))
 
 /** The nvcc runs logged so far, as [start, end] in ns, and the log emptied. */
 function takeRuns(): Array<[number, number]> {

@@ -2,7 +2,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { matrixMultiplication, sumDim, vectorAddition } from '../../problems/index.js'
 import {
   archForComputeCapability,
@@ -19,20 +19,16 @@ import {
 import { PACKAGE_ROOT } from '../../src/spec/paths.js'
 import type { Problem } from '../../src/spec/problem.js'
 import { cPrototype, cPrototypeAlternatives } from '../../src/spec/signature.js'
-import { captureError } from './capture-error.js'
-import { definedSymbols } from './symbols.js'
+import { captureError } from '../helpers/capture-error.js'
+import { definedSymbols } from '../helpers/symbols.js'
+import { makeScratch, removeScratch, scratchFolder } from '../helpers/scratch.js'
 
 const ARCH = 'sm_90a'
 const fixture = (name: string) => path.join(PACKAGE_ROOT, 'tests/fixtures/solutions', name)
 const VECTOR_PROTOTYPE = cPrototype(vectorAddition.signature, 'float32')
 
-let cacheDir: string
-let scratch: string
-beforeAll(() => {
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-compile-'))
-  cacheDir = path.join(scratch, 'cache')
-})
-afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }))
+const scratch = scratchFolder('kb-compile-')
+const cacheDir = path.join(scratch, 'cache')
 
 /** The targets of the device code embedded in a library: the fatbin keeps each cubin's `-arch sm_XX` options. */
 function embeddedArchs(library: string): string[] {
@@ -237,7 +233,7 @@ describe('findNvcc', () => {
   })
 
   it('prefers the explicit path, then CUDA_HOME, then PATH', () => {
-    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-fake-nvcc-'))
+    const bin = makeScratch('kb-fake-nvcc-')
     try {
       const makeNvcc = (dir: string) => {
         fs.mkdirSync(dir, { recursive: true })
@@ -256,7 +252,7 @@ describe('findNvcc', () => {
       fs.chmodSync(home, 0o644)
       expect(findNvcc(undefined, { CUDA_HOME: path.join(bin, 'home'), PATH: path.dirname(onPath) }, none)).toBe(onPath)
     } finally {
-      fs.rmSync(bin, { recursive: true, force: true })
+      removeScratch(bin)
     }
   })
 })

@@ -3,26 +3,22 @@
 // CUPTI's errors.
 import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { compileCuptiShim, cuptiFlags, CuptiNotFoundError, findCupti, toolkitRootOf } from '../../src/compile/cupti-shim.js'
 import { findNvcc } from '../../src/compile/nvcc.js'
-import { probeGpu } from '../../src/native/cuda.js'
-import { Cupti, CuptiError } from '../../src/native/cupti.js'
+import { Cupti } from '../../src/native/cupti.js'
 import { packagePath } from '../../src/spec/paths.js'
-import { captureError } from './capture-error.js'
-import { dynamicSection, exportedEntryPoints } from './symbols.js'
+import { captureError } from '../helpers/capture-error.js'
+import { expectCuptiError } from '../helpers/cupti.js'
+import { dynamicSection, exportedEntryPoints } from '../helpers/symbols.js'
+import { scratchFolder } from '../helpers/scratch.js'
+import { gpu, withoutGpuTitle } from '../helpers/gpu.js'
 
 const ENTRY_POINTS = ['kb_cupti_flush', 'kb_cupti_lost', 'kb_cupti_pop', 'kb_cupti_push', 'kb_cupti_read', 'kb_cupti_start', 'kb_cupti_stop']
 
-let scratch: string
-let cacheDir: string
-beforeAll(() => {
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-cupti-'))
-  cacheDir = path.join(scratch, 'cache')
-})
-afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }))
+const scratch = scratchFolder('kb-cupti-')
+const cacheDir = path.join(scratch, 'cache')
 
 const nvcc = () => findNvcc()
 const cuptiHere = () => findCupti(toolkitRootOf(nvcc()))
@@ -154,9 +150,7 @@ describe('joining records to pushed ids', () => {
   )
 })
 
-const gpu = probeGpu()
-
-describe.skipIf(gpu.available)(`the binding without a GPU (${gpu.available ? 'a GPU is present' : gpu.reason})`, () => {
+describe.skipIf(gpu.available)(withoutGpuTitle('the binding without a GPU'), () => {
   it(
     "reads nothing, and start() throws a CuptiError with CUPTI's name for the failure",
     () => {
@@ -164,10 +158,8 @@ describe.skipIf(gpu.available)(`the binding without a GPU (${gpu.available ? 'a 
       expect(cupti.read()).toEqual([])
       expect(cupti.lostRecords()).toBe(0)
       const error = captureError(() => cupti.start())
-      expect(error).toBeInstanceOf(CuptiError)
-      expect((error as CuptiError).call).toBe('kb_cupti_start')
-      expect((error as CuptiError).resultName).toMatch(/^CUPTI_ERROR_[A-Z_]+$/)
-      expect((error as Error).message).toBe(`kb_cupti_start failed: ${(error as CuptiError).resultName}`)
+      expectCuptiError(error, 'kb_cupti_start')
+      expect(error.message).toBe(`kb_cupti_start failed: ${error.resultName}`)
     },
   )
 })

@@ -3,22 +3,18 @@ import { once } from 'node:events'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { acquireGpuLock, lockPath } from '../../src/cache/gpu-lock.js'
 import { PACKAGE_ROOT } from '../../src/spec/paths.js'
+import { useScratch } from '../helpers/scratch.js'
 
-let dir: string
+const dir = useScratch('kb-gpu-lock-', 'all')
 let file: string
 const children: ChildProcess[] = []
 
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-gpu-lock-'))
-})
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
-
 let counter = 0
 beforeEach(() => {
-  file = lockPath(`0000:${++counter}:00.0`, dir)
+  file = lockPath(`0000:${++counter}:00.0`, dir())
 })
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
@@ -76,7 +72,7 @@ describe('acquireGpuLock', () => {
     release()
     expect(fs.existsSync(file)).toBe(false)
     // Nothing else is left in the folder (no temporary file).
-    expect(fs.readdirSync(dir).filter((f) => f.startsWith(path.basename(file)))).toEqual([])
+    expect(fs.readdirSync(dir()).filter((f) => f.startsWith(path.basename(file)))).toEqual([])
 
     // It can be taken again once released.
     const again = acquireGpuLock(file)

@@ -1,12 +1,11 @@
 // Spreading cases over the GPUs of a host: which GPUs a selection names, and how a case claims a free one. The
 // claims are real lock files (in a scratch folder), so several claimants in one process behave as several workers.
 import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { claimPath } from '../../src/cache/gpu-lock.js'
 import { checkDeviceSelection, claimFirstFree, claimOrder, deviceSelectionFromEnv, resolveDevices } from '../../src/engine/worker/gpu-pool.js'
 import type { GpuListing } from '../../src/shared/messages.js'
+import { useScratch } from '../helpers/scratch.js'
 
 const H200 = 'NVIDIA H200'
 const gpus: GpuListing[] = [
@@ -49,11 +48,7 @@ describe('which GPUs a run uses', () => {
 })
 
 describe('claiming a free GPU for a case', () => {
-  let dir: string
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-gpu-pool-'))
-  })
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const dir = useScratch('kb-gpu-pool-')
   const two = gpus.slice(0, 2)
 
   it('tries the GPU used last first', () => {
@@ -62,13 +57,13 @@ describe('claiming a free GPU for a case', () => {
   })
 
   it('takes the first free GPU, the next one while it is claimed, and waits while all are', async () => {
-    const first = await claimFirstFree(two, dir)
-    const second = await claimFirstFree(two, dir)
+    const first = await claimFirstFree(two, dir())
+    const second = await claimFirstFree(two, dir())
     expect([first.gpu.index, second.gpu.index]).toEqual([0, 1])
-    expect(fs.readFileSync(claimPath(two[0]!.pciBusId, dir), 'utf8')).toBe(String(process.pid))
+    expect(fs.readFileSync(claimPath(two[0]!.pciBusId, dir()), 'utf8')).toBe(String(process.pid))
 
     let third: number | undefined
-    const waiting = claimFirstFree(two, dir).then((claim) => (third = claim.gpu.index))
+    const waiting = claimFirstFree(two, dir()).then((claim) => (third = claim.gpu.index))
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect(third).toBeUndefined()
     second.release()
@@ -78,7 +73,7 @@ describe('claiming a free GPU for a case', () => {
   })
 
   it("takes over a claim whose process is gone", async () => {
-    fs.writeFileSync(claimPath(two[0]!.pciBusId, dir), '2147483646')
-    expect((await claimFirstFree(two, dir)).gpu.index).toBe(0)
+    fs.writeFileSync(claimPath(two[0]!.pciBusId, dir()), '2147483646')
+    expect((await claimFirstFree(two, dir())).gpu.index).toBe(0)
   })
 })

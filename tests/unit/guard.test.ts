@@ -13,6 +13,7 @@ import { DEFAULT_MEASURE_OPTIONS } from '../../src/spec/options.js'
 import { renderKernelResult } from '../../src/report/kernel-table.js'
 import { failureMessage, type CaseResult, type KernelBenchResult } from '../../src/shared/results.js'
 import { vectorAddition } from '../../problems/index.js'
+import { makeScratch, removeScratch } from '../helpers/scratch.js'
 
 const H100 = 'NVIDIA H100 80GB HBM3'
 const A100 = 'NVIDIA A100-SXM4-80GB'
@@ -78,12 +79,10 @@ function context({ floors = {}, allowAboveRoofline = false, ...overrides }: Part
 }
 
 beforeEach(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-guard-'))
+  root = makeScratch('kb-guard-')
   benchFile = path.join(root, 'bench', 'gemm.bench.ts')
 })
-afterEach(() => {
-  fs.rmSync(root, { recursive: true, force: true })
-})
+afterEach(() => removeScratch(root))
 
 const baselineFile = () => path.join(root, '__kernelbench__', 'bench__gemm.bench.ts.json')
 

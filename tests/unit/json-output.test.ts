@@ -1,9 +1,8 @@
 // The JSON results file and where the reporter's outputs go: the versioned schema (every field documented in
 // docs/result-schema.md), the content kept from each result, atomic writes, and GITHUB_STEP_SUMMARY appends.
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   RESULTS_FILE_SCHEMA,
   RESULTS_FILE_VERSION,
@@ -18,6 +17,7 @@ import { outputFiles, resolveReportSettings, splitReportOptions } from '../../sr
 import { writeFileAtomic } from '../../src/cache/atomic-write.js'
 import { writeReports } from '../../src/report/files.js'
 import { FIXTURES, loadFixture } from '../fixtures/results/index.js'
+import { useScratch } from '../helpers/scratch.js'
 
 const TOOLS: ToolVersions = { vitestKernelBench: '0.1.0', vitest: '4.1.12', node: 'v20.19.0' }
 const ENDED = new Date('2026-11-21T14:05:00.000Z')
@@ -175,16 +175,10 @@ describe('where the outputs go', () => {
 })
 
 describe('writing the outputs', () => {
-  let dir: string
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-report-'))
-  })
-  afterEach(() => {
-    fs.rmSync(dir, { recursive: true, force: true })
-  })
+  const dir = useScratch('kb-report-')
 
   it('writeFileAtomic replaces the file and leaves no temp file', () => {
-    const file = path.join(dir, 'nested', 'results.json')
+    const file = path.join(dir(), 'nested', 'results.json')
     writeFileAtomic(file, 'first\n')
     writeFileAtomic(file, 'second\n')
     expect(fs.readFileSync(file, 'utf8')).toBe('second\n')
@@ -192,15 +186,15 @@ describe('writing the outputs', () => {
   })
 
   it('writeFileAtomic removes its temp file when the rename fails', () => {
-    const target = path.join(dir, 'taken')
+    const target = path.join(dir(), 'taken')
     fs.mkdirSync(target) // a directory where the file should go: the rename fails
     expect(() => writeFileAtomic(target, 'text')).toThrow()
-    expect(fs.readdirSync(dir)).toEqual(['taken'])
+    expect(fs.readdirSync(dir())).toEqual(['taken'])
   })
 
   it('writes the JSON and Markdown files, replacing them, and appends to the step summary once per run', () => {
     const benches = [loadFixture('sgemm-verdicts'), loadFixture('wrong-answer')]
-    const files = { json: path.join(dir, 'kb.json'), markdown: path.join(dir, 'kernelbench.md'), stepSummary: path.join(dir, 'summary.md') }
+    const files = { json: path.join(dir(), 'kb.json'), markdown: path.join(dir(), 'kernelbench.md'), stepSummary: path.join(dir(), 'summary.md') }
     fs.writeFileSync(files.stepSummary, '## An earlier step\n')
 
     expect(writeReports(benches, files, TOOLS, ENDED)).toEqual([files.json, files.markdown, files.stepSummary])
@@ -210,12 +204,12 @@ describe('writing the outputs', () => {
     expect(fs.readFileSync(files.markdown, 'utf8')).toBe(markdown)
     expect(fs.readFileSync(files.stepSummary, 'utf8')).toBe(`## An earlier step\n${markdown}${markdown}`)
     expect(fs.readFileSync(files.json, 'utf8')).toBe(serializeResultsFile(buildResultsFile(benches, TOOLS, ENDED)))
-    expect(fs.readdirSync(dir).sort()).toEqual(['kb.json', 'kernelbench.md', 'summary.md'])
+    expect(fs.readdirSync(dir()).sort()).toEqual(['kb.json', 'kernelbench.md', 'summary.md'])
   })
 
   it('writes nothing it was not asked for', () => {
-    const json = path.join(dir, 'only.json')
+    const json = path.join(dir(), 'only.json')
     expect(writeReports([loadFixture('sol-over-100')], { json }, TOOLS, ENDED)).toEqual([json])
-    expect(fs.readdirSync(dir)).toEqual(['only.json'])
+    expect(fs.readdirSync(dir())).toEqual(['only.json'])
   })
 })

@@ -1,39 +1,18 @@
 // The convolution and attention family: conv-1d, conv-2d, scaled-dot-attention. Tensara's signatures and cases,
 // element, FLOP and byte counts worked out by hand, tolerances, input ranges, shape spaces and references.
-import fs from 'node:fs'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { conv1d } from '../../problems/conv-1d/index.js'
 import { conv2d } from '../../problems/conv-2d/index.js'
 import { scaledDotAttention } from '../../problems/scaled-dot-attention/index.js'
-import { toleranceFor, type Problem, type TestCase } from '../../src/spec/problem.js'
+import { toleranceFor } from '../../src/spec/problem.js'
 import { cPrototype } from '../../src/spec/signature.js'
+import { caseNamed, describeFloat32Family, expectCases, expectCounts } from '../helpers/problem-tests.js'
 
-const byName = (problem: Problem, name: string): TestCase => {
-  const c = problem.cases('float32').find((x) => x.name === name)
-  if (!c) throw new Error(`${problem.name} has no case '${name}'`)
-  return c
-}
-
-describe.each([
+describeFloat32Family([
   { problem: conv1d, reference: 'conv-1d.cu' },
   { problem: conv2d, reference: 'conv-2d.cu' },
   { problem: scaledDotAttention, reference: 'scaled-dot-attention.cu' },
-])('$problem.name', ({ problem, reference }) => {
-  it('supports float32 only and has a description', () => {
-    expect(problem.dtypes).toEqual(['float32'])
-    expect(problem.description).not.toBe('')
-  })
-
-  it('has a CUDA reference at an absolute path that exists', () => {
-    const spec = problem.reference
-    expect(spec.kind).toBe('cuda')
-    if (spec.kind !== 'cuda') return
-    expect(path.isAbsolute(spec.file)).toBe(true)
-    expect(path.basename(spec.file)).toBe(reference)
-    expect(fs.existsSync(spec.file)).toBe(true)
-  })
-})
+])
 
 describe('conv-1d', () => {
   it("has Tensara's signature: signal, filter, output, then N and K", () => {
@@ -48,24 +27,21 @@ describe('conv-1d', () => {
   })
 
   it("has Tensara's four cases, all with an 8191-tap filter", () => {
-    const cases = conv1d.cases('float32')
-    expect(cases.map((c) => c.name)).toEqual(['N=65536, K=8191', 'N=32768, K=8191', 'N=131072, K=8191', 'N=524288, K=8191'])
-    expect(cases.map((c) => c.params)).toEqual([
-      { N: 65536, K: 8191 },
-      { N: 32768, K: 8191 },
-      { N: 131072, K: 8191 },
-      { N: 524288, K: 8191 },
-    ])
+    expectCases(
+      conv1d,
+      ['N=65536, K=8191', 'N=32768, K=8191', 'N=131072, K=8191', 'N=524288, K=8191'],
+      [
+        { N: 65536, K: 8191 },
+        { N: 32768, K: 8191 },
+        { N: 131072, K: 8191 },
+        { N: 524288, K: 8191 },
+      ],
+    )
   })
 
   it('counts N·(2K − 1) FLOPs and 4·(2N + K) bytes', () => {
-    const first = byName(conv1d, 'N=65536, K=8191')
-    expect(conv1d.elements(first)).toEqual({ A: 65536, B: 8191, C: 65536 })
-    expect(conv1d.flops(first)).toBe(1_073_545_216)
-    expect(conv1d.bytes(first, 'float32')).toBe(557_052)
-    const largest = byName(conv1d, 'N=524288, K=8191')
-    expect(conv1d.flops(largest)).toBe(8_588_361_728)
-    expect(conv1d.bytes(largest, 'float32')).toBe(4_227_068)
+    expectCounts(conv1d, 'N=65536, K=8191', { elements: { A: 65536, B: 8191, C: 65536 }, flops: 1_073_545_216, bytes: { float32: 557_052 } })
+    expectCounts(conv1d, 'N=524288, K=8191', { flops: 8_588_361_728, bytes: { float32: 4_227_068 } })
   })
 
   it("has Tensara's GEMM_CONV tolerance and inputs from [-1, 1]", () => {
@@ -92,8 +68,7 @@ describe('conv-2d', () => {
   })
 
   it("has Tensara's six square cases with square odd filters", () => {
-    const cases = conv2d.cases('float32')
-    expect(cases.map((c) => c.name)).toEqual([
+    expectCases(conv2d, [
       'H=4096, W=4096, Kh=9, Kw=9',
       'H=8192, W=8192, Kh=11, Kw=11',
       'H=16384, W=16384, Kh=13, Kw=13',
@@ -101,18 +76,17 @@ describe('conv-2d', () => {
       'H=2048, W=2048, Kh=63, Kw=63',
       'H=4096, W=4096, Kh=127, Kw=127',
     ])
-    expect(byName(conv2d, 'H=2048, W=2048, Kh=63, Kw=63').params).toEqual({ H: 2048, W: 2048, Kh: 63, Kw: 63 })
+    expect(caseNamed(conv2d, 'H=2048, W=2048, Kh=63, Kw=63').params).toEqual({ H: 2048, W: 2048, Kh: 63, Kw: 63 })
   })
 
   it('counts 2·H·W·Kh·Kw FLOPs and 4·(2·H·W + Kh·Kw) bytes', () => {
-    const first = byName(conv2d, 'H=4096, W=4096, Kh=9, Kw=9')
-    expect(conv2d.elements(first)).toEqual({ A: 16_777_216, B: 81, C: 16_777_216 })
-    expect(conv2d.flops(first)).toBe(2_717_908_992)
-    expect(conv2d.bytes(first, 'float32')).toBe(134_218_052)
-    const widest = byName(conv2d, 'H=4096, W=4096, Kh=127, Kw=127')
-    expect(conv2d.flops(widest)).toBe(541_199_433_728)
-    expect(conv2d.bytes(widest, 'float32')).toBe(134_282_244)
-    expect(conv2d.elements(byName(conv2d, 'H=16384, W=16384, Kh=13, Kw=13')).A).toBe(268_435_456)
+    expectCounts(conv2d, 'H=4096, W=4096, Kh=9, Kw=9', {
+      elements: { A: 16_777_216, B: 81, C: 16_777_216 },
+      flops: 2_717_908_992,
+      bytes: { float32: 134_218_052 },
+    })
+    expectCounts(conv2d, 'H=4096, W=4096, Kh=127, Kw=127', { flops: 541_199_433_728, bytes: { float32: 134_282_244 } })
+    expect(conv2d.elements(caseNamed(conv2d, 'H=16384, W=16384, Kh=13, Kw=13')).A).toBe(268_435_456)
   })
 
   it("has Tensara's GEMM_CONV tolerance and inputs from [-1, 1]", () => {
@@ -140,8 +114,7 @@ describe('scaled-dot-attention', () => {
   })
 
   it("has Tensara's six cases, named as Tensara names them", () => {
-    const cases = scaledDotAttention.cases('float32')
-    expect(cases.map((c) => c.name)).toEqual([
+    expectCases(scaledDotAttention, [
       'Batch=8, Heads=16, Seq_len=512, Embed_dim=64',
       'Batch=16, Heads=32, Seq_len=256, Embed_dim=64',
       'Batch=4, Heads=32, Seq_len=1024, Embed_dim=32',
@@ -149,17 +122,16 @@ describe('scaled-dot-attention', () => {
       'Batch=8, Heads=16, Seq_len=512, Embed_dim=256',
       'Batch=8, Heads=16, Seq_len=2048, Embed_dim=64',
     ])
-    expect(byName(scaledDotAttention, 'Batch=32, Heads=8, Seq_len=512, Embed_dim=128').params).toEqual({ B: 32, H: 8, S: 512, E: 128 })
+    expect(caseNamed(scaledDotAttention, 'Batch=32, Heads=8, Seq_len=512, Embed_dim=128').params).toEqual({ B: 32, H: 8, S: 512, E: 128 })
   })
 
   it('counts 4·B·H·S²·E + 5·B·H·S² FLOPs and reads Q, K, V and writes output once', () => {
-    const first = byName(scaledDotAttention, 'Batch=8, Heads=16, Seq_len=512, Embed_dim=64')
-    expect(scaledDotAttention.elements(first)).toEqual({ Q: 4_194_304, K: 4_194_304, V: 4_194_304, output: 4_194_304 })
-    expect(scaledDotAttention.flops(first)).toBe(8_757_706_752)
-    expect(scaledDotAttention.bytes(first, 'float32')).toBe(67_108_864)
-    const longest = byName(scaledDotAttention, 'Batch=8, Heads=16, Seq_len=2048, Embed_dim=64')
-    expect(scaledDotAttention.flops(longest)).toBe(140_123_308_032)
-    expect(scaledDotAttention.bytes(longest, 'float32')).toBe(268_435_456)
+    expectCounts(scaledDotAttention, 'Batch=8, Heads=16, Seq_len=512, Embed_dim=64', {
+      elements: { Q: 4_194_304, K: 4_194_304, V: 4_194_304, output: 4_194_304 },
+      flops: 8_757_706_752,
+      bytes: { float32: 67_108_864 },
+    })
+    expectCounts(scaledDotAttention, 'Batch=8, Heads=16, Seq_len=2048, Embed_dim=64', { flops: 140_123_308_032, bytes: { float32: 268_435_456 } })
   })
 
   it("has Tensara's tolerance and inputs from [-2, 2]", () => {

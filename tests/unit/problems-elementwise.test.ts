@@ -1,5 +1,3 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { HALF_TOLERANCES, elementwiseProblem, rowsColsCase } from '../../problems/elementwise.js'
 import { gelu } from '../../problems/gelu/index.js'
@@ -7,105 +5,76 @@ import { leakyRelu } from '../../problems/leaky-relu/index.js'
 import { matrixScalar } from '../../problems/matrix-scalar/index.js'
 import { relu } from '../../problems/relu/index.js'
 import { packagePath } from '../../src/spec/paths.js'
-import type { Problem, TestCase } from '../../src/spec/problem.js'
-import { cPrototype } from '../../src/spec/signature.js'
+import { describeHalfTypeFamily, describeProblem, expectCudaReference, signatureOf } from '../helpers/problem-tests.js'
 
-const caseNamed = (problem: Problem, name: string): TestCase => {
-  const found = problem.cases('float32').find((c) => c.name === name)
-  if (!found) throw new Error(`${problem.name} has no case '${name}'`)
-  return found
-}
+describeHalfTypeFamily(
+  [relu, leakyRelu, gelu, matrixScalar],
+  {
+    title: 'supports float32, float16 and bfloat16 with the shared half-type tolerances',
+    float16: { rtol: 2e-3, atol: 1e-5 },
+    bfloat16: { rtol: 1.6e-2, atol: 1e-5 },
+  },
+  (problem) => {
+    it('has a CUDA reference named after the slug, at an absolute path that exists', () => {
+      expectCudaReference(problem, `${problem.name}.cu`)
+    })
+  },
+)
 
-const signatureOf = (problem: Problem) => problem.signature.map((p) => [p.name, p.kind, p.kind === 'scalar' ? p.ctype : undefined])
-
-describe.each([relu, leakyRelu, gelu, matrixScalar])('$name', (problem) => {
-  it('supports float32, float16 and bfloat16 with the shared half-type tolerances', () => {
-    expect(problem.dtypes).toEqual(['float32', 'float16', 'bfloat16'])
-    expect(problem.tolerance.float16).toEqual({ rtol: 2e-3, atol: 1e-5 })
-    expect(problem.tolerance.bfloat16).toEqual({ rtol: 1.6e-2, atol: 1e-5 })
-  })
-
-  it('has the same default cases for every dtype', () => {
-    expect(problem.cases('float16')).toEqual(problem.cases('float32'))
-    expect(problem.cases('bfloat16')).toEqual(problem.cases('float32'))
-  })
-
-  it('has a CUDA reference named after the slug, at an absolute path that exists', () => {
-    const reference = problem.reference
-    expect(reference.kind).toBe('cuda')
-    if (reference.kind !== 'cuda') return
-    expect(path.isAbsolute(reference.file)).toBe(true)
-    expect(path.basename(reference.file)).toBe(`${problem.name}.cu`)
-    expect(fs.existsSync(reference.file)).toBe(true)
-  })
-
-  it('keeps inputs in [-1, 1], as Tensara draws them', () => {
-    expect(problem.inputRange).toEqual([-1, 1])
-  })
-})
-
-describe('relu', () => {
-  it("has Tensara's signature (input, output, n, m)", () => {
-    expect(signatureOf(relu)).toEqual([
+// Each test checks the facts its entry gives (see ProblemFacts), under the entry's title.
+describeProblem(relu, {
+  "has Tensara's signature (input, output, n, m)": {
+    signature: [
       ['input', 'input', undefined],
       ['output', 'output', undefined],
       ['n', 'scalar', 'size_t'],
       ['m', 'scalar', 'size_t'],
-    ])
-    expect(cPrototype(relu.signature, 'float32')).toBe('void solution(const float* input, float* output, size_t n, size_t m)')
-    expect(cPrototype(relu.signature, 'float16')).toBe('void solution(const __half* input, __half* output, size_t n, size_t m)')
-  })
-
-  it("has Tensara's five shapes, rows in n and columns in m", () => {
-    const cases = relu.cases('float32')
-    expect(cases.map((c) => c.name)).toEqual(['4096x4096', '6144x4096', '4096x7168', '4096x8192', '8192x8192'])
-    expect(cases.map((c) => c.params)).toEqual([
+    ],
+    prototypes: {
+      float32: 'void solution(const float* input, float* output, size_t n, size_t m)',
+      float16: 'void solution(const __half* input, __half* output, size_t n, size_t m)',
+    },
+  },
+  "has Tensara's five shapes, rows in n and columns in m": {
+    cases: ['4096x4096', '6144x4096', '4096x7168', '4096x8192', '8192x8192'],
+    params: [
       { n: 4096, m: 4096 },
       { n: 6144, m: 4096 },
       { n: 4096, m: 7168 },
       { n: 4096, m: 8192 },
       { n: 8192, m: 8192 },
-    ])
-  })
-
-  it('counts one FLOP per element and moves the matrix in and out once', () => {
-    const c = caseNamed(relu, '6144x4096')
-    expect(relu.elements(c)).toEqual({ input: 25_165_824, output: 25_165_824 })
-    expect(relu.flops(c)).toBe(25_165_824)
-    expect(relu.bytes(c, 'float32')).toBe(201_326_592)
-    expect(relu.bytes(c, 'float16')).toBe(100_663_296)
-    expect(relu.bytes(caseNamed(relu, '8192x8192'), 'float32')).toBe(536_870_912)
-  })
-
-  it("has Tensara's float32 tolerance rtol 6e-5, atol 3e-5", () => {
-    expect(relu.tolerance.float32).toEqual({ rtol: 6e-5, atol: 3e-5 })
-  })
-
-  it('draws random rows and columns for kernelProperty() up to 2000', () => {
-    expect(relu.shapes).toEqual({ ranges: { n: [1, 2000], m: [1, 2000] } })
-  })
+    ],
+  },
+  'counts one FLOP per element and moves the matrix in and out once': {
+    counts: {
+      '6144x4096': {
+        elements: { input: 25_165_824, output: 25_165_824 },
+        flops: 25_165_824,
+        bytes: { float32: 201_326_592, float16: 100_663_296 },
+      },
+      '8192x8192': { bytes: { float32: 536_870_912 } },
+    },
+  },
+  "has Tensara's float32 tolerance rtol 6e-5, atol 3e-5": { float32: { rtol: 6e-5, atol: 3e-5 } },
+  'draws random rows and columns for kernelProperty() up to 2000': { shapes: { ranges: { n: [1, 2000], m: [1, 2000] } } },
 })
 
-describe('leaky-relu', () => {
-  it("has Tensara's signature (input, alpha, output, n, m), alpha a float for every dtype", () => {
-    expect(signatureOf(leakyRelu)).toEqual([
+describeProblem(leakyRelu, {
+  "has Tensara's signature (input, alpha, output, n, m), alpha a float for every dtype": {
+    signature: [
       ['input', 'input', undefined],
       ['alpha', 'scalar', 'float'],
       ['output', 'output', undefined],
       ['n', 'scalar', 'size_t'],
       ['m', 'scalar', 'size_t'],
-    ])
-    expect(cPrototype(leakyRelu.signature, 'float32')).toBe(
-      'void solution(const float* input, float alpha, float* output, size_t n, size_t m)',
-    )
-    expect(cPrototype(leakyRelu.signature, 'bfloat16')).toBe(
-      'void solution(const __nv_bfloat16* input, float alpha, __nv_bfloat16* output, size_t n, size_t m)',
-    )
-  })
-
-  it('has four slopes on each of the two shapes, named as Tensara names them', () => {
-    const cases = leakyRelu.cases('float32')
-    expect(cases.map((c) => c.name)).toEqual([
+    ],
+    prototypes: {
+      float32: 'void solution(const float* input, float alpha, float* output, size_t n, size_t m)',
+      bfloat16: 'void solution(const __nv_bfloat16* input, float alpha, __nv_bfloat16* output, size_t n, size_t m)',
+    },
+  },
+  'has four slopes on each of the two shapes, named as Tensara names them': {
+    cases: [
       '4096x4096, alpha=0.01',
       '4096x4096, alpha=0.05',
       '4096x4096, alpha=0.1',
@@ -114,66 +83,54 @@ describe('leaky-relu', () => {
       '6144x4096, alpha=0.05',
       '6144x4096, alpha=0.1',
       '6144x4096, alpha=0.2',
-    ])
-    expect(cases[5]!.params).toEqual({ n: 6144, m: 4096, alpha: 0.05 })
-  })
-
-  it('counts one FLOP per element', () => {
-    const c = caseNamed(leakyRelu, '6144x4096, alpha=0.2')
-    expect(leakyRelu.elements(c)).toEqual({ input: 25_165_824, output: 25_165_824 })
-    expect(leakyRelu.flops(c)).toBe(25_165_824)
-    expect(leakyRelu.bytes(c, 'bfloat16')).toBe(100_663_296)
-    expect(leakyRelu.bytes(caseNamed(leakyRelu, '4096x4096, alpha=0.01'), 'float32')).toBe(134_217_728)
-  })
-
-  it("has Tensara's float32 tolerance rtol 1e-4, atol 1e-6", () => {
-    expect(leakyRelu.tolerance.float32).toEqual({ rtol: 1e-4, atol: 1e-6 })
-  })
+    ],
+    also: () => expect(leakyRelu.cases('float32')[5]!.params).toEqual({ n: 6144, m: 4096, alpha: 0.05 }),
+  },
+  'counts one FLOP per element': {
+    counts: {
+      '6144x4096, alpha=0.2': { elements: { input: 25_165_824, output: 25_165_824 }, flops: 25_165_824, bytes: { bfloat16: 100_663_296 } },
+      '4096x4096, alpha=0.01': { bytes: { float32: 134_217_728 } },
+    },
+  },
+  "has Tensara's float32 tolerance rtol 1e-4, atol 1e-6": { float32: { rtol: 1e-4, atol: 1e-6 } },
 })
 
-describe('gelu', () => {
-  it("has Tensara's signature (input, output, n, m)", () => {
-    expect(signatureOf(gelu)).toEqual(signatureOf(relu))
-    expect(cPrototype(gelu.signature, 'float32')).toBe('void solution(const float* input, float* output, size_t n, size_t m)')
-  })
-
-  it("has Tensara's five shapes", () => {
-    expect(gelu.cases('float32').map((c) => c.name)).toEqual(['4096x4096', '6144x4096', '4096x7168', '4096x8192', '8192x8192'])
-  })
-
-  it('counts 9 FLOPs per element (the tanh form, tanh as one), not the 24 Tensara counts', () => {
-    const c = caseNamed(gelu, '4096x7168')
-    expect(gelu.elements(c)).toEqual({ input: 29_360_128, output: 29_360_128 })
-    expect(gelu.flops(c)).toBe(264_241_152)
-    expect(gelu.bytes(c, 'float32')).toBe(234_881_024)
-    expect(gelu.bytes(c, 'float16')).toBe(117_440_512)
-  })
-
-  it("has Tensara's float32 tolerance rtol 1e-4, atol 2e-5 and says it is the tanh form", () => {
-    expect(gelu.tolerance.float32).toEqual({ rtol: 1e-4, atol: 2e-5 })
-    expect(gelu.description).toMatch(/tanh/)
-  })
+describeProblem(gelu, {
+  "has Tensara's signature (input, output, n, m)": {
+    prototypes: { float32: 'void solution(const float* input, float* output, size_t n, size_t m)' },
+    also: () => expect(signatureOf(gelu)).toEqual(signatureOf(relu)),
+  },
+  "has Tensara's five shapes": { cases: ['4096x4096', '6144x4096', '4096x7168', '4096x8192', '8192x8192'] },
+  'counts 9 FLOPs per element (the tanh form, tanh as one), not the 24 Tensara counts': {
+    counts: {
+      '4096x7168': {
+        elements: { input: 29_360_128, output: 29_360_128 },
+        flops: 264_241_152,
+        bytes: { float32: 234_881_024, float16: 117_440_512 },
+      },
+    },
+  },
+  "has Tensara's float32 tolerance rtol 1e-4, atol 2e-5 and says it is the tanh form": {
+    float32: { rtol: 1e-4, atol: 2e-5 },
+    also: () => expect(gelu.description).toMatch(/tanh/),
+  },
 })
 
-describe('matrix-scalar', () => {
-  it("has Tensara's signature (input_matrix, scalar, output_matrix, n), the scalar a float for every dtype", () => {
-    expect(signatureOf(matrixScalar)).toEqual([
+describeProblem(matrixScalar, {
+  "has Tensara's signature (input_matrix, scalar, output_matrix, n), the scalar a float for every dtype": {
+    signature: [
       ['input_matrix', 'input', undefined],
       ['scalar', 'scalar', 'float'],
       ['output_matrix', 'output', undefined],
       ['n', 'scalar', 'size_t'],
-    ])
-    expect(cPrototype(matrixScalar.signature, 'float32')).toBe(
-      'void solution(const float* input_matrix, float scalar, float* output_matrix, size_t n)',
-    )
-    expect(cPrototype(matrixScalar.signature, 'float16')).toBe(
-      'void solution(const __half* input_matrix, float scalar, __half* output_matrix, size_t n)',
-    )
-  })
-
-  it('has five scalars on each of the two square sizes', () => {
-    const cases = matrixScalar.cases('float32')
-    expect(cases.map((c) => c.name)).toEqual([
+    ],
+    prototypes: {
+      float32: 'void solution(const float* input_matrix, float scalar, float* output_matrix, size_t n)',
+      float16: 'void solution(const __half* input_matrix, float scalar, __half* output_matrix, size_t n)',
+    },
+  },
+  'has five scalars on each of the two square sizes': {
+    cases: [
       '8192x8192 scalar=0.1',
       '8192x8192 scalar=0.2',
       '8192x8192 scalar=-0.3',
@@ -184,22 +141,22 @@ describe('matrix-scalar', () => {
       '9216x9216 scalar=-0.3',
       '9216x9216 scalar=0.4',
       '9216x9216 scalar=-0.5',
-    ])
-    expect(cases[7]!.params).toEqual({ n: 9216, scalar: -0.3 })
-  })
-
-  it('counts n² elements, one FLOP each', () => {
-    const c = caseNamed(matrixScalar, '9216x9216 scalar=0.4')
-    expect(matrixScalar.elements(c)).toEqual({ input_matrix: 84_934_656, output_matrix: 84_934_656 })
-    expect(matrixScalar.flops(c)).toBe(84_934_656)
-    expect(matrixScalar.bytes(c, 'float32')).toBe(679_477_248)
-    expect(matrixScalar.bytes(c, 'float16')).toBe(339_738_624)
-  })
-
-  it("has Tensara's float32 tolerance rtol 1e-4, atol 7e-6 and draws only n for kernelProperty()", () => {
-    expect(matrixScalar.tolerance.float32).toEqual({ rtol: 1e-4, atol: 7e-6 })
-    expect(matrixScalar.shapes).toEqual({ ranges: { n: [1, 2000] } })
-  })
+    ],
+    also: () => expect(matrixScalar.cases('float32')[7]!.params).toEqual({ n: 9216, scalar: -0.3 }),
+  },
+  'counts n² elements, one FLOP each': {
+    counts: {
+      '9216x9216 scalar=0.4': {
+        elements: { input_matrix: 84_934_656, output_matrix: 84_934_656 },
+        flops: 84_934_656,
+        bytes: { float32: 679_477_248, float16: 339_738_624 },
+      },
+    },
+  },
+  "has Tensara's float32 tolerance rtol 1e-4, atol 7e-6 and draws only n for kernelProperty()": {
+    float32: { rtol: 1e-4, atol: 7e-6 },
+    shapes: { ranges: { n: [1, 2000] } },
+  },
 })
 
 describe('HALF_TOLERANCES', () => {

@@ -1,21 +1,11 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { HALF_PRECISION_TOLERANCE } from '../../problems/gemm-common/tolerance.js'
 import { gemmRelu } from '../../problems/gemm-relu/index.js'
 import { matrixMultiplication } from '../../problems/matrix-multiplication/index.js'
 import { matrixVector } from '../../problems/matrix-vector/index.js'
 import { squareMatmul } from '../../problems/square-matmul/index.js'
-import type { Problem, TestCase } from '../../src/spec/problem.js'
 import { cPrototype } from '../../src/spec/signature.js'
-
-const caseNamed = (problem: Problem, name: string): TestCase => {
-  const found = problem.cases('float32').find((c) => c.name === name)
-  if (!found) throw new Error(`${problem.name} has no case '${name}'`)
-  return found
-}
-
-const signatureOf = (problem: Problem) => problem.signature.map((p) => [p.name, p.kind, p.kind === 'scalar' ? p.ctype : undefined])
+import { caseNamed, describeHalfTypeFamily, describeProblem, expectCudaReference } from '../helpers/problem-tests.js'
 
 describe('the half-precision tolerance of the GEMM family', () => {
   it('is two units in the last place relative, 2e-3 absolute', () => {
@@ -34,31 +24,15 @@ describe('the half-precision tolerance of the GEMM family', () => {
   })
 })
 
-describe.each([matrixMultiplication, squareMatmul, matrixVector, gemmRelu])('$name', (problem) => {
-  it('supports float32, float16 and bfloat16, with the family tolerance for the 16-bit types', () => {
-    expect(problem.dtypes).toEqual(['float32', 'float16', 'bfloat16'])
-    expect(problem.tolerance.float16).toEqual({ rtol: 2e-3, atol: 2e-3 })
-    expect(problem.tolerance.bfloat16).toEqual({ rtol: 1.6e-2, atol: 2e-3 })
-  })
-
-  it('has the same default cases for every dtype', () => {
-    expect(problem.cases('float16')).toEqual(problem.cases('float32'))
-    expect(problem.cases('bfloat16')).toEqual(problem.cases('float32'))
-  })
-
-  it('keeps inputs in [-1, 1], as Tensara draws them', () => {
-    expect(problem.inputRange).toEqual([-1, 1])
-  })
+describeHalfTypeFamily([matrixMultiplication, squareMatmul, matrixVector, gemmRelu], {
+  title: 'supports float32, float16 and bfloat16, with the family tolerance for the 16-bit types',
+  float16: { rtol: 2e-3, atol: 2e-3 },
+  bfloat16: { rtol: 1.6e-2, atol: 2e-3 },
 })
 
 describe.each([squareMatmul, matrixVector, gemmRelu])('$name', (problem) => {
   it('has a CUDA reference named after the slug, at an absolute path that exists', () => {
-    const reference = problem.reference
-    expect(reference.kind).toBe('cuda')
-    if (reference.kind !== 'cuda') return
-    expect(path.isAbsolute(reference.file)).toBe(true)
-    expect(path.basename(reference.file)).toBe(`${problem.name}.cu`)
-    expect(fs.existsSync(reference.file)).toBe(true)
+    expectCudaReference(problem, `${problem.name}.cu`)
   })
 })
 
@@ -84,92 +58,75 @@ describe('matrix-multiplication', () => {
   })
 })
 
-describe('square-matmul', () => {
-  it("has Tensara's signature (input_a, input_b, output_c, n)", () => {
-    expect(signatureOf(squareMatmul)).toEqual([
+// Each test checks the facts its entry gives (see ProblemFacts), under the entry's title.
+describeProblem(squareMatmul, {
+  "has Tensara's signature (input_a, input_b, output_c, n)": {
+    signature: [
       ['input_a', 'input', undefined],
       ['input_b', 'input', undefined],
       ['output_c', 'output', undefined],
       ['n', 'scalar', 'size_t'],
-    ])
-    expect(cPrototype(squareMatmul.signature, 'float32')).toBe(
-      'void solution(const float* input_a, const float* input_b, float* output_c, size_t n)',
-    )
-    expect(cPrototype(squareMatmul.signature, 'float16')).toBe(
-      'void solution(const __half* input_a, const __half* input_b, __half* output_c, size_t n)',
-    )
-  })
-
-  it("has Tensara's five sizes, 4096 … 9216", () => {
-    const cases = squareMatmul.cases('float32')
-    expect(cases.map((c) => c.name)).toEqual(['4096x4096', '6144x6144', '7168x7168', '8192x8192', '9216x9216'])
-    expect(cases.map((c) => c.params)).toEqual([{ n: 4096 }, { n: 6144 }, { n: 7168 }, { n: 8192 }, { n: 9216 }])
-  })
-
-  it('counts 2n³ FLOPs and three n×n matrices moved once', () => {
-    const c = caseNamed(squareMatmul, '6144x6144')
-    expect(squareMatmul.elements(c)).toEqual({ input_a: 37_748_736, input_b: 37_748_736, output_c: 37_748_736 })
-    expect(squareMatmul.flops(c)).toBe(463_856_467_968)
-    expect(squareMatmul.bytes(c, 'float32')).toBe(452_984_832)
-    expect(squareMatmul.bytes(c, 'bfloat16')).toBe(226_492_416)
-    expect(squareMatmul.flops(caseNamed(squareMatmul, '9216x9216'))).toBe(1_565_515_579_392)
-  })
-
-  it("has Tensara's float32 tolerance rtol 1e-4, atol 1e-3", () => {
-    expect(squareMatmul.tolerance.float32).toEqual({ rtol: 1e-4, atol: 1e-3 })
-  })
-
-  it('draws property shapes up to 2048', () => {
-    expect(squareMatmul.shapes?.ranges).toEqual({ n: [1, 2048] })
-  })
+    ],
+    prototypes: {
+      float32: 'void solution(const float* input_a, const float* input_b, float* output_c, size_t n)',
+      float16: 'void solution(const __half* input_a, const __half* input_b, __half* output_c, size_t n)',
+    },
+  },
+  "has Tensara's five sizes, 4096 … 9216": {
+    cases: ['4096x4096', '6144x6144', '7168x7168', '8192x8192', '9216x9216'],
+    params: [{ n: 4096 }, { n: 6144 }, { n: 7168 }, { n: 8192 }, { n: 9216 }],
+  },
+  'counts 2n³ FLOPs and three n×n matrices moved once': {
+    counts: {
+      '6144x6144': {
+        elements: { input_a: 37_748_736, input_b: 37_748_736, output_c: 37_748_736 },
+        flops: 463_856_467_968,
+        bytes: { float32: 452_984_832, bfloat16: 226_492_416 },
+      },
+      '9216x9216': { flops: 1_565_515_579_392 },
+    },
+  },
+  "has Tensara's float32 tolerance rtol 1e-4, atol 1e-3": { float32: { rtol: 1e-4, atol: 1e-3 } },
+  'draws property shapes up to 2048': { ranges: { n: [1, 2048] } },
 })
 
-describe('matrix-vector', () => {
-  it("has Tensara's signature (input_a, input_b, output_c, m, k)", () => {
-    expect(signatureOf(matrixVector)).toEqual([
+describeProblem(matrixVector, {
+  "has Tensara's signature (input_a, input_b, output_c, m, k)": {
+    signature: [
       ['input_a', 'input', undefined],
       ['input_b', 'input', undefined],
       ['output_c', 'output', undefined],
       ['m', 'scalar', 'size_t'],
       ['k', 'scalar', 'size_t'],
-    ])
-    expect(cPrototype(matrixVector.signature, 'float32')).toBe(
-      'void solution(const float* input_a, const float* input_b, float* output_c, size_t m, size_t k)',
-    )
-  })
-
-  it("has Tensara's five shapes: M from 4096 to 9216, K = 4096", () => {
-    const cases = matrixVector.cases('float32')
-    expect(cases.map((c) => c.name)).toEqual(['M=4096, K=4096', 'M=6144, K=4096', 'M=7168, K=4096', 'M=8192, K=4096', 'M=9216, K=4096'])
-    expect(cases.map((c) => c.params)).toEqual([
+    ],
+    prototypes: { float32: 'void solution(const float* input_a, const float* input_b, float* output_c, size_t m, size_t k)' },
+  },
+  "has Tensara's five shapes: M from 4096 to 9216, K = 4096": {
+    cases: ['M=4096, K=4096', 'M=6144, K=4096', 'M=7168, K=4096', 'M=8192, K=4096', 'M=9216, K=4096'],
+    params: [
       { m: 4096, k: 4096 },
       { m: 6144, k: 4096 },
       { m: 7168, k: 4096 },
       { m: 8192, k: 4096 },
       { m: 9216, k: 4096 },
-    ])
-  })
-
-  it('counts 2mk FLOPs and moves the matrix, the vector and the result once', () => {
-    const c = caseNamed(matrixVector, 'M=7168, K=4096')
-    expect(matrixVector.elements(c)).toEqual({ input_a: 29_360_128, input_b: 4096, output_c: 7168 })
-    expect(matrixVector.flops(c)).toBe(58_720_256)
-    expect(matrixVector.bytes(c, 'float32')).toBe(117_485_568)
-    expect(matrixVector.bytes(c, 'float16')).toBe(58_742_784)
-  })
-
-  it("has Tensara's float32 tolerance rtol 1e-4, atol 1e-3", () => {
-    expect(matrixVector.tolerance.float32).toEqual({ rtol: 1e-4, atol: 1e-3 })
-  })
-
-  it('draws property shapes up to 4096 rows and columns', () => {
-    expect(matrixVector.shapes?.ranges).toEqual({ m: [1, 4096], k: [1, 4096] })
-  })
+    ],
+  },
+  'counts 2mk FLOPs and moves the matrix, the vector and the result once': {
+    counts: {
+      'M=7168, K=4096': {
+        elements: { input_a: 29_360_128, input_b: 4096, output_c: 7168 },
+        flops: 58_720_256,
+        bytes: { float32: 117_485_568, float16: 58_742_784 },
+      },
+    },
+  },
+  "has Tensara's float32 tolerance rtol 1e-4, atol 1e-3": { float32: { rtol: 1e-4, atol: 1e-3 } },
+  'draws property shapes up to 4096 rows and columns': { ranges: { m: [1, 4096], k: [1, 4096] } },
 })
 
-describe('gemm-relu', () => {
-  it("has Tensara's signature (A, W, b, C, B, N, M)", () => {
-    expect(signatureOf(gemmRelu)).toEqual([
+describeProblem(gemmRelu, {
+  "has Tensara's signature (A, W, b, C, B, N, M)": {
+    signature: [
       ['A', 'input', undefined],
       ['W', 'input', undefined],
       ['b', 'input', undefined],
@@ -177,39 +134,30 @@ describe('gemm-relu', () => {
       ['B', 'scalar', 'size_t'],
       ['N', 'scalar', 'size_t'],
       ['M', 'scalar', 'size_t'],
-    ])
-    expect(cPrototype(gemmRelu.signature, 'float32')).toBe(
-      'void solution(const float* A, const float* W, const float* b, float* C, size_t B, size_t N, size_t M)',
-    )
-  })
-
-  it("has Tensara's six (batch, in, out) shapes", () => {
-    const cases = gemmRelu.cases('float32')
-    expect(cases.map((c) => c.name)).toEqual([
+    ],
+    prototypes: { float32: 'void solution(const float* A, const float* W, const float* b, float* C, size_t B, size_t N, size_t M)' },
+  },
+  "has Tensara's six (batch, in, out) shapes": {
+    cases: [
       'B=512, N=6144, M=1024',
       'B=512, N=8192, M=1024',
       'B=512, N=8192, M=2048',
       'B=1024, N=2048, M=2048',
       'B=1024, N=4096, M=2048',
       'B=1024, N=4096, M=4096',
-    ])
-    expect(cases[2]!.params).toEqual({ B: 512, N: 8192, M: 2048 })
-  })
-
-  it("counts Tensara's 2·B·N·M + B·M FLOPs and moves A, W, b and C once", () => {
-    const c = caseNamed(gemmRelu, 'B=512, N=8192, M=2048')
-    expect(gemmRelu.elements(c)).toEqual({ A: 4_194_304, W: 16_777_216, b: 2048, C: 1_048_576 })
-    expect(gemmRelu.flops(c)).toBe(17_180_917_760)
-    expect(gemmRelu.bytes(c, 'float32')).toBe(88_088_576)
-    expect(gemmRelu.bytes(c, 'bfloat16')).toBe(44_044_288)
-    expect(gemmRelu.flops(caseNamed(gemmRelu, 'B=1024, N=4096, M=4096'))).toBe(34_363_932_672)
-  })
-
-  it("has Tensara's float32 tolerance rtol 1e-4, atol 1e-3", () => {
-    expect(gemmRelu.tolerance.float32).toEqual({ rtol: 1e-4, atol: 1e-3 })
-  })
-
-  it('draws property shapes up to a batch of 1024 and 2048 features', () => {
-    expect(gemmRelu.shapes?.ranges).toEqual({ B: [1, 1024], N: [1, 2048], M: [1, 2048] })
-  })
+    ],
+    also: () => expect(gemmRelu.cases('float32')[2]!.params).toEqual({ B: 512, N: 8192, M: 2048 }),
+  },
+  "counts Tensara's 2·B·N·M + B·M FLOPs and moves A, W, b and C once": {
+    counts: {
+      'B=512, N=8192, M=2048': {
+        elements: { A: 4_194_304, W: 16_777_216, b: 2048, C: 1_048_576 },
+        flops: 17_180_917_760,
+        bytes: { float32: 88_088_576, bfloat16: 44_044_288 },
+      },
+      'B=1024, N=4096, M=4096': { flops: 34_363_932_672 },
+    },
+  },
+  "has Tensara's float32 tolerance rtol 1e-4, atol 1e-3": { float32: { rtol: 1e-4, atol: 1e-3 } },
+  'draws property shapes up to a batch of 1024 and 2048 features': { ranges: { B: [1, 1024], N: [1, 2048], M: [1, 2048] } },
 })

@@ -1,7 +1,5 @@
 // The reduction family: softmax, layer-norm, rms-norm, sum-dim, max-dim, argmax. Signatures, Tensara's cases,
 // element, FLOP and byte counts worked out by hand, tolerances, references, and the shared over-dim helpers.
-import fs from 'node:fs'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { argmax } from '../../problems/argmax/index.js'
 import { layerNorm } from '../../problems/layer-norm/index.js'
@@ -12,12 +10,7 @@ import { softmax } from '../../problems/softmax/index.js'
 import { sumDim } from '../../problems/sum-dim/index.js'
 import { toleranceFor, type Problem, type TestCase } from '../../src/spec/problem.js'
 import { cPrototype, cPrototypeAlternatives, type ArrayParam } from '../../src/spec/signature.js'
-
-const byName = (problem: Problem, name: string): TestCase => {
-  const c = problem.cases('float32').find((x) => x.name === name)
-  if (!c) throw new Error(`${problem.name} has no case '${name}'`)
-  return c
-}
+import { caseNamed, describeFloat32Family, expectCases, expectCounts } from '../helpers/problem-tests.js'
 
 const REDUCTION_CASE_NAMES = [
   '16x128x256, dim=1',
@@ -28,37 +21,26 @@ const REDUCTION_CASE_NAMES = [
   '128x64x64x64, dim=3',
 ]
 
-describe.each([
-  { problem: softmax, reference: 'softmax.cu' },
-  { problem: layerNorm, reference: 'layer-norm.cu' },
-  { problem: rmsNorm, reference: 'rms-norm.cu' },
-  { problem: sumDim, reference: 'sum-dim.cu' },
-  { problem: maxDim, reference: 'max-dim.cu' },
-  { problem: argmax, reference: 'argmax.cu' },
-])('$problem.name', ({ problem, reference }) => {
-  it('supports float32 only and has a description', () => {
-    expect(problem.dtypes).toEqual(['float32'])
-    expect(problem.description).not.toBe('')
-  })
-
-  it('has a CUDA reference at an absolute path that exists', () => {
-    const spec = problem.reference
-    expect(spec.kind).toBe('cuda')
-    if (spec.kind !== 'cuda') return
-    expect(path.isAbsolute(spec.file)).toBe(true)
-    expect(path.basename(spec.file)).toBe(reference)
-    expect(fs.existsSync(spec.file)).toBe(true)
-  })
-
-  it('gives every buffer of every default case a positive element count', () => {
-    for (const c of problem.cases('float32')) {
-      const elements = problem.elements(c)
-      for (const p of problem.signature) {
-        if (p.kind === 'input' || p.kind === 'output') expect(elements[p.name], `${c.name}: ${p.name}`).toBeGreaterThan(0)
+describeFloat32Family(
+  [
+    { problem: softmax, reference: 'softmax.cu' },
+    { problem: layerNorm, reference: 'layer-norm.cu' },
+    { problem: rmsNorm, reference: 'rms-norm.cu' },
+    { problem: sumDim, reference: 'sum-dim.cu' },
+    { problem: maxDim, reference: 'max-dim.cu' },
+    { problem: argmax, reference: 'argmax.cu' },
+  ],
+  (problem) => {
+    it('gives every buffer of every default case a positive element count', () => {
+      for (const c of problem.cases('float32')) {
+        const elements = problem.elements(c)
+        for (const p of problem.signature) {
+          if (p.kind === 'input' || p.kind === 'output') expect(elements[p.name], `${c.name}: ${p.name}`).toBeGreaterThan(0)
+        }
       }
-    }
-  })
-})
+    })
+  },
+)
 
 const shapeParam = (problem: Problem): ArrayParam => {
   const shape = problem.signature.find((p) => p.kind === 'array')
@@ -99,8 +81,7 @@ describe('softmax', () => {
   })
 
   it("has Tensara's seven shapes and dims, padding the shape with 1 past ndim", () => {
-    const cases = softmax.cases('float32')
-    expect(cases.map((c) => c.name)).toEqual([
+    expectCases(softmax, [
       '16x128x256, dim=1',
       '32x512x512, dim=2',
       '8x1024x1024, dim=1',
@@ -109,21 +90,18 @@ describe('softmax', () => {
       '128x10, dim=1',
       '256x50x50, dim=0',
     ])
-    expect(byName(softmax, '128x10, dim=1').params).toEqual({ dim: 1, ndim: 2, shape0: 128, shape1: 10, shape2: 1, shape3: 1 })
-    expect(byName(softmax, '64x128x128x128, dim=2').params).toEqual({ dim: 2, ndim: 4, shape0: 64, shape1: 128, shape2: 128, shape3: 128 })
+    expect(caseNamed(softmax, '128x10, dim=1').params).toEqual({ dim: 1, ndim: 2, shape0: 128, shape1: 10, shape2: 1, shape3: 1 })
+    expect(caseNamed(softmax, '64x128x128x128, dim=2').params).toEqual({ dim: 2, ndim: 4, shape0: 64, shape1: 128, shape2: 128, shape3: 128 })
   })
 
   it('counts 5S - 2 FLOPs per slice of S and moves the tensor in and out once', () => {
     // 4096 slices of 128: 4096 × 638.
-    const first = byName(softmax, '16x128x256, dim=1')
-    expect(softmax.flops(first)).toBe(2_613_248)
-    expect(softmax.elements(first)).toEqual({ input: 524_288, output: 524_288 })
-    expect(softmax.bytes(first, 'float32')).toBe(4_194_304)
+    expectCounts(softmax, '16x128x256, dim=1', { elements: { input: 524_288, output: 524_288 }, flops: 2_613_248, bytes: { float32: 4_194_304 } })
     // 128 slices of 10: 128 × 48.
-    expect(softmax.flops(byName(softmax, '128x10, dim=1'))).toBe(6_144)
+    expect(softmax.flops(caseNamed(softmax, '128x10, dim=1'))).toBe(6_144)
     // Over dim 0 of 256×50×50: 2500 slices of 256, 2500 × 1278.
-    expect(softmax.flops(byName(softmax, '256x50x50, dim=0'))).toBe(3_195_000)
-    expect(softmax.flops(byName(softmax, '4x256x256x256, dim=3'))).toBe(335_020_032)
+    expect(softmax.flops(caseNamed(softmax, '256x50x50, dim=0'))).toBe(3_195_000)
+    expect(softmax.flops(caseNamed(softmax, '4x256x256x256, dim=3'))).toBe(335_020_032)
   })
 
   it("has Tensara's tolerance and inputs in [-3, 3]", () => {
@@ -145,22 +123,17 @@ describe.each([
 
   it("has Tensara's six shapes and dims", () => {
     expect(problem.cases('float32').map((c) => c.name)).toEqual(REDUCTION_CASE_NAMES)
-    expect(byName(problem, '32x512x512, dim=0').params).toEqual({ dim: 0, ndim: 3, shape0: 32, shape1: 512, shape2: 512, shape3: 1 })
+    expect(caseNamed(problem, '32x512x512, dim=0').params).toEqual({ dim: 0, ndim: 3, shape0: 32, shape1: 512, shape2: 512, shape3: 1 })
   })
 
   it('counts S - 1 operations per slice of S and writes one element per slice', () => {
     // 16×128×256 over dim 1: 4096 slices of 128.
-    const first = byName(problem, '16x128x256, dim=1')
-    expect(problem.flops(first)).toBe(520_192)
-    expect(problem.elements(first)).toEqual({ input: 524_288, output: 4_096 })
     // Four bytes per element in and out (float or int32).
-    expect(problem.bytes(first, 'float32')).toBe(2_113_536)
+    expectCounts(problem, '16x128x256, dim=1', { elements: { input: 524_288, output: 4_096 }, flops: 520_192, bytes: { float32: 2_113_536 } })
     // 128×64×64×64 over the last dim: 524288 slices of 64.
-    const last = byName(problem, '128x64x64x64, dim=3')
-    expect(problem.flops(last)).toBe(33_030_144)
-    expect(problem.elements(last)).toEqual({ input: 33_554_432, output: 524_288 })
+    expectCounts(problem, '128x64x64x64, dim=3', { elements: { input: 33_554_432, output: 524_288 }, flops: 33_030_144 })
     // 32×512×512 over dim 0: 262144 slices of 32.
-    expect(problem.flops(byName(problem, '32x512x512, dim=0'))).toBe(8_126_464)
+    expect(problem.flops(caseNamed(problem, '32x512x512, dim=0'))).toBe(8_126_464)
   })
 
   it('draws inputs from [-5, 5] as Tensara does', () => {
@@ -186,24 +159,21 @@ describe('rms-norm', () => {
   })
 
   it("has Tensara's four shapes", () => {
-    const cases = rmsNorm.cases('float32')
-    expect(cases.map((c) => c.name)).toEqual(['1024x1024', '1024x4096', '2048x8192', '512x16384'])
-    expect(cases.map((c) => c.params)).toEqual([
-      { B: 1024, N: 1024 },
-      { B: 1024, N: 4096 },
-      { B: 2048, N: 8192 },
-      { B: 512, N: 16384 },
-    ])
+    expectCases(
+      rmsNorm,
+      ['1024x1024', '1024x4096', '2048x8192', '512x16384'],
+      [
+        { B: 1024, N: 1024 },
+        { B: 1024, N: 4096 },
+        { B: 2048, N: 8192 },
+        { B: 512, N: 16384 },
+      ],
+    )
   })
 
   it("counts Tensara's 3N + 6 FLOPs per row and 8 bytes per element", () => {
-    const first = byName(rmsNorm, '1024x1024')
-    expect(rmsNorm.flops(first)).toBe(3_151_872)
-    expect(rmsNorm.elements(first)).toEqual({ X: 1_048_576, Y: 1_048_576 })
-    expect(rmsNorm.bytes(first, 'float32')).toBe(8_388_608)
-    const last = byName(rmsNorm, '512x16384')
-    expect(rmsNorm.flops(last)).toBe(25_168_896)
-    expect(rmsNorm.bytes(last, 'float32')).toBe(67_108_864)
+    expectCounts(rmsNorm, '1024x1024', { elements: { X: 1_048_576, Y: 1_048_576 }, flops: 3_151_872, bytes: { float32: 8_388_608 } })
+    expectCounts(rmsNorm, '512x16384', { flops: 25_168_896, bytes: { float32: 67_108_864 } })
   })
 
   it("has Tensara's float32 tolerance rtol 1e-4, atol 1e-5", () => {
@@ -220,19 +190,17 @@ describe('layer-norm', () => {
   })
 
   it("has Tensara's four shapes", () => {
-    const cases = layerNorm.cases('float32')
-    expect(cases.map((c) => c.name)).toEqual(['16x64x32x32', '32x128x64x64', '8x256x128x128', '4x512x32x32'])
-    expect(cases[2]!.params).toEqual({ B: 8, F: 256, D1: 128, D2: 128 })
+    expectCases(layerNorm, ['16x64x32x32', '32x128x64x64', '8x256x128x128', '4x512x32x32'])
+    expect(layerNorm.cases('float32')[2]!.params).toEqual({ B: 8, F: 256, D1: 128, D2: 128 })
   })
 
   it("counts Tensara's 14 FLOPs per element and reads gamma and beta once", () => {
-    const first = byName(layerNorm, '16x64x32x32')
-    expect(layerNorm.flops(first)).toBe(14_680_064)
-    expect(layerNorm.elements(first)).toEqual({ X: 1_048_576, gamma: 65_536, beta: 65_536, Y: 1_048_576 })
-    expect(layerNorm.bytes(first, 'float32')).toBe(8_912_896)
-    const largest = byName(layerNorm, '8x256x128x128')
-    expect(layerNorm.flops(largest)).toBe(469_762_048)
-    expect(layerNorm.bytes(largest, 'float32')).toBe(301_989_888)
+    expectCounts(layerNorm, '16x64x32x32', {
+      elements: { X: 1_048_576, gamma: 65_536, beta: 65_536, Y: 1_048_576 },
+      flops: 14_680_064,
+      bytes: { float32: 8_912_896 },
+    })
+    expectCounts(layerNorm, '8x256x128x128', { flops: 469_762_048, bytes: { float32: 301_989_888 } })
   })
 
   it("has Tensara's float32 tolerance rtol 1e-4, atol 1e-5", () => {

@@ -1,8 +1,7 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { matmul, matrixMultiplication, vectorAddition } from '../../problems/index.js'
 import { defineProblem, elementsOf, problemDtype, toleranceFor, type ProblemDefinition } from '../../src/spec/problem.js'
+import { expectCudaReference } from '../helpers/problem-tests.js'
 
 describe('vector-addition', () => {
   const cases = vectorAddition.cases('float32')
@@ -28,11 +27,7 @@ describe('vector-addition', () => {
   })
 
   it('has a CUDA reference at an absolute path that exists', () => {
-    const reference = vectorAddition.reference
-    expect(reference.kind).toBe('cuda')
-    if (reference.kind !== 'cuda') return
-    expect(path.isAbsolute(reference.file)).toBe(true)
-    expect(fs.existsSync(reference.file)).toBe(true)
+    expectCudaReference(vectorAddition)
   })
 
   it('gets the defaults defineProblem fills in', () => {

@@ -2,26 +2,22 @@
 // compiles and links, depends on libnvperf_host through its run path, exports its entry points; and the binding
 // turns CUPTI's refusals into messages that say why profiling cannot run and how to allow it.
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { compileRangeProfilerShim, CuptiNotFoundError, findCupti, findNvperfHost, rangeProfilerFlags, toolkitRootOf } from '../../src/compile/cupti-shim.js'
 import { findNvcc } from '../../src/compile/nvcc.js'
-import { probeGpu } from '../../src/native/cuda.js'
 import { CuptiError } from '../../src/native/cupti.js'
 import { asUnavailable, ProfilerUnavailableError, RangeProfiler, unavailableReason, unsupportedAspects } from '../../src/native/range-profiler.js'
-import { captureError } from './capture-error.js'
-import { dynamicSection, exportedEntryPoints } from './symbols.js'
+import { captureError } from '../helpers/capture-error.js'
+import { expectCuptiError } from '../helpers/cupti.js'
+import { dynamicSection, exportedEntryPoints } from '../helpers/symbols.js'
+import { scratchFolder } from '../helpers/scratch.js'
+import { gpu, withoutGpuTitle } from '../helpers/gpu.js'
 
 const ENTRY_POINTS = ['kb_prof_disable', 'kb_prof_enable', 'kb_prof_start', 'kb_prof_stop', 'kb_prof_support']
 
-let scratch: string
-let cacheDir: string
-beforeAll(() => {
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-range-profiler-'))
-  cacheDir = path.join(scratch, 'cache')
-})
-afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }))
+const scratch = scratchFolder('kb-range-profiler-')
+const cacheDir = path.join(scratch, 'cache')
 
 const toolkitRoot = () => toolkitRootOf(findNvcc())
 
@@ -98,18 +94,14 @@ describe('why profiling cannot run', () => {
   })
 })
 
-const gpu = probeGpu()
-
-describe.skipIf(gpu.available)(`the binding without a GPU (${gpu.available ? 'a GPU is present' : gpu.reason})`, () => {
+describe.skipIf(gpu.available)(withoutGpuTitle('the binding without a GPU'), () => {
   it(
     "loads, and enable() fails in CUPTI's device check with CUPTI's name for the failure",
     () => {
       const profiler = new RangeProfiler(compileRangeProfilerShim({ arch: 'sm_90a', cacheDir }).path)
       const error = captureError(() => profiler.enable(0))
       const cupti = error instanceof ProfilerUnavailableError ? error.cause : error
-      expect(cupti).toBeInstanceOf(CuptiError)
-      expect((cupti as CuptiError).call).toBe('kb_prof_support')
-      expect((cupti as CuptiError).resultName).toMatch(/^CUPTI_ERROR_[A-Z_]+$/)
+      expectCuptiError(cupti, 'kb_prof_support')
     },
   )
 })

@@ -1,8 +1,8 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { findSanitizer, firstSanitizerError } from '../../src/engine/worker/sanitizer.js'
+import { makeScratch, removeScratch } from '../helpers/scratch.js'
 
 // The shape of a memcheck log for an out-of-bounds write (compute-sanitizer 2025.x).
 const LOG = `========= COMPUTE-SANITIZER
@@ -48,12 +48,12 @@ describe('firstSanitizerError', () => {
 
 describe('findSanitizer', () => {
   it('prefers KERNELBENCH_SANITIZER, then the one next to nvcc', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-sanitizer-'))
+    const dir = makeScratch('kb-sanitizer-')
     const tool = path.join(dir, 'compute-sanitizer')
     fs.writeFileSync(tool, '')
     expect(findSanitizer(undefined, { KERNELBENCH_SANITIZER: tool, PATH: '' })).toBe(tool)
     expect(findSanitizer(path.join(dir, 'nvcc'), { PATH: '' })).toBe(tool)
-    fs.rmSync(dir, { recursive: true })
+    removeScratch(dir)
   })
 
   it('says where it looked when there is none', () => {

@@ -12,15 +12,15 @@
 //   bash scripts/record-shard-blobs.sh tests/fixtures/shard-blobs
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify, stripVTControlCharacters } from 'node:util'
 import { parse } from 'flatted'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { BenchRecord, ReportedBench, ResultsFile } from '../../src/report/json.js'
 import { renderDeviceHeader, renderKernelResult } from '../../src/report/kernel-table.js'
 import { renderMarkdown } from '../../src/report/markdown.js'
+import { scratchFolder } from '../helpers/scratch.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const vitestBin = path.join(root, 'node_modules/vitest/vitest.mjs')
@@ -49,8 +49,7 @@ interface Merge {
   summary: string
 }
 
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kernelbench-shard-merge-'))
-afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }))
+const scratch = scratchFolder('kernelbench-shard-merge-')
 
 /** `vitest bench --merge-reports` of a folder of blobs, with the JSON results file and the job summary asked for. */
 async function merge(blobFolder: string, name: string): Promise<Merge> {

@@ -1,10 +1,10 @@
 // `vitest-kernel-bench init`: the problem catalog, the generated starter (compiled with the real nvcc against the
 // problem's prototype: no GPU needed), the bench file, and the command itself.
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { runCli } from './cli-run.js'
+import { describe, expect, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+import { scratchFolder } from '../helpers/scratch.js'
 import * as problems from '../../problems/index.js'
 import { matrixMultiplication, vectorAddition } from '../../problems/index.js'
 import { compile } from '../../src/compile/nvcc.js'
@@ -15,8 +15,7 @@ import { findProblem, isProblem, problemCatalog, problemSuggestion } from '../..
 import { benchSource, elementCountExpression, listProblems, starterFiles, starterSource } from '../../src/cli/starter.js'
 
 const ARCH = 'sm_90a'
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-starter-'))
-afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }))
+const scratch = scratchFolder('kb-starter-')
 
 const catalog = problemCatalog(problems)
 

@@ -1,16 +1,16 @@
 // TypeScript solutions without a GPU: the kernelParams block cuLaunchKernel reads (built in real native memory and
 // read back through its pointers), launch-shape checks, NVRTC options, and loading solution modules.
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import koffi from 'koffi'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { DeviceInfo } from '../../src/shared/messages.js'
 import { checkParamSizes, dim3, KernelArgs, paramLayout, type KernelParamType } from '../../src/native/driver.js'
 import { imageKind, nvrtcOptions } from '../../src/native/nvrtc.js'
 import { PACKAGE_ROOT } from '../../src/spec/paths.js'
 import { defineSolution, isTsSolution, loadTsSolution, solutionFromModule, TsSolutionError } from '../../src/engine/host/ts-solution.js'
+import { scratchFolder } from '../helpers/scratch.js'
 
 describe('paramLayout', () => {
   it('places each value at its natural alignment, in order', () => {
@@ -165,8 +165,7 @@ describe('solutionFromModule', () => {
 })
 
 describe('loadTsSolution (modules that touch no GPU)', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-ts-solution-'))
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const dir = scratchFolder('kb-ts-solution-')
   const api = pathToFileURL(path.join(PACKAGE_ROOT, 'src/engine/host/ts-solution.ts')).href
   const device = { name: 'Test GPU', computeCapability: '9.0', multiProcessors: 132 } as DeviceInfo
   const calls: unknown[][] = []

@@ -2,6 +2,7 @@
 // it, and a buffer of 2^24 floats (64 MiB) that fill() writes, tens of microseconds of GPU work on a datacenter GPU.
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll } from 'vitest'
 import { compileHarness, type BuildSettings } from '../../src/compile/harness.js'
 import { archForComputeCapability } from '../../src/compile/nvcc.js'
 import * as cuda from '../../src/native/cuda.js'
@@ -29,4 +30,23 @@ export function fillOnGpu0(warmups: number): FillOnGpu0 {
   for (let i = 0; i < warmups; i++) fill()
   cuda.synchronize()
   return { build, harness, buffer, fill }
+}
+
+/**
+ * GPU 0 as fillOnGpu0(warmups) leaves it, for the enclosing suite: opened before its tests (and before the suite's
+ * own before hooks), its buffer freed after them (after the suite's own after hooks).
+ */
+export function useFillOnGpu0(warmups: number): { gpu0: () => FillOnGpu0; fill: () => void } {
+  let current: FillOnGpu0 | undefined
+  beforeAll(() => {
+    current = fillOnGpu0(warmups)
+  })
+  afterAll(() => {
+    if (current) cuda.free(current.buffer)
+  })
+  const gpu0 = () => {
+    if (!current) throw new Error('GPU 0 is read outside the tests of its suite')
+    return current
+  }
+  return { gpu0, fill: () => gpu0().fill() }
 }
