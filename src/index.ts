@@ -1,14 +1,17 @@
 // Public API: kernelBench() registers a CUDA kernel problem as a Vitest benchmark (vitest bench) and as a
 // correctness test (vitest run); kernelProperty() checks a solution on random shapes (vitest run).
 import { inject, recordArtifact, type RunnerTestCase } from 'vitest'
-import { resolveSpec, runResolvedBench, type BenchContext, type KernelBenchSpec } from './vitest/bench.js'
+import type { BenchContext } from './vitest/prepare-bench.js'
+import { resolveSpec, type KernelBenchSpec } from './vitest/resolve-spec.js'
+import { runResolvedBench } from './vitest/run-bench.js'
 import type { Dtype } from './spec/dtype.js'
 import { runGuardedBench } from './vitest/guarded-bench.js'
 import { registerTest, runContext, withModifiers } from './vitest/modifiers.js'
 import { CASE_ARTIFACT, SETTINGS_KEY, shared, type Modifiers } from './vitest/registry.js'
 import { failureMessage } from './shared/results.js'
 
-export type { KernelBenchSpec, PluginSettings } from './vitest/bench.js'
+export type { PluginSettings } from './vitest/plugin-settings.js'
+export type { KernelBenchSpec } from './vitest/resolve-spec.js'
 // registry.ts also declares the kernel tests' meta and artifact to Vitest's types: exported from here, its declarations
 // reach every program that imports the package.
 export type { KernelBenchCaseArtifact } from './vitest/registry.js'

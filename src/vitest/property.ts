@@ -2,7 +2,9 @@
 // and shrinks a failure to the smallest shape that breaks the kernel. The solution is compiled once per property.
 import fc from 'fast-check'
 import { inject } from 'vitest'
-import { checkOptionNames, prepareKernelBench, resolveSpec, type BenchContext, type PluginSettings, type PreparedKernelBench, type ResolvedSpec } from './bench.js'
+import type { PluginSettings } from './plugin-settings.js'
+import { prepareKernelBench, type BenchContext, type PreparedKernelBench } from './prepare-bench.js'
+import { checkOptionNames, resolveSpec, type ResolvedSpec } from './resolve-spec.js'
 import type { Dtype } from '../spec/dtype.js'
 import { registerTest, runContext, withModifiers } from './modifiers.js'
 import type { Problem, ShapeSpace, TestCase } from '../spec/problem.js'

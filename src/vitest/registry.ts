@@ -1,7 +1,8 @@
 // State shared between the bench files, the runner and the plugin inside one Vitest worker. Kept on globalThis
 // because Vitest may evaluate this module more than once per worker (once per isolated test file).
 import type { RunnerTestCase, TestArtifactBase } from 'vitest'
-import type { PluginSettings, ResolvedSpec } from './bench.js'
+import type { PluginSettings } from './plugin-settings.js'
+import type { ResolvedSpec } from './resolve-spec.js'
 import type { KernelBenchProgress, KernelBenchResult } from '../shared/results.js'
 
 /** The modifiers chained before the call (`kernelBench.skip(...)`): `this` of the registering function. */

@@ -5,7 +5,8 @@
 // tasks still go to tinybench. In test mode it is Vitest's own runner (kernelBench registers ordinary tests there).
 import { BenchmarkRunner, inject, TestRunner } from 'vitest'
 import type { RunnerTask as Task, RunnerTaskEventPack, RunnerTestCase as Test, RunnerTestSuite as Suite, SerializedConfig, VitestTestRunner } from 'vitest'
-import { startCompiles, type ResolvedSpec } from './bench.js'
+import { startCompiles } from './compile-bench.js'
+import type { ResolvedSpec } from './resolve-spec.js'
 import { geometricMean } from '../shared/stats.js'
 import { runGuardedBench } from './guarded-bench.js'
 import type { Modifiers } from './registry.js'

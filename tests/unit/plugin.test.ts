@@ -9,7 +9,7 @@ import { DEFAULT_MEASURE_OPTIONS } from '../../src/spec/options.js'
 import { kernelBenchPlugin, type KernelBenchPluginOptions } from '../../src/plugin.js'
 import { RUN_KEY, SETTINGS_KEY } from '../../src/vitest/registry.js'
 import { KernelTestReporter } from '../../src/reporter.js'
-import type { PluginSettings } from '../../src/vitest/bench.js'
+import type { PluginSettings } from '../../src/vitest/plugin-settings.js'
 
 type Reporters = NonNullable<NonNullable<ViteUserConfig['test']>['reporters']>
 
