@@ -8,7 +8,7 @@ import type { Dtype } from './spec/dtype.js'
 import { runGuardedBench } from './vitest/guarded-bench.js'
 import { registerTest, runContext, withModifiers } from './vitest/modifiers.js'
 import { CASE_ARTIFACT, SETTINGS_KEY, shared, type Modifiers } from './vitest/registry.js'
-import { failureMessage } from './shared/results.js'
+import { settleTest } from './vitest/task-state.js'
 
 export type { PluginSettings } from './vitest/plugin-settings.js'
 export type { KernelBenchSpec } from './vitest/resolve-spec.js'
@@ -57,9 +57,7 @@ function register(this: Modifiers, name: string, spec: KernelBenchSpec): void {
         : await runResolvedBench(name, resolved, { file, mode: 'verify', settings })
     await cases.recorded()
     context.task.meta.kernelBench = result
-    if (result.skipped) context.skip(result.skipped)
-    const failure = failureMessage(result)
-    if (failure) throw new Error(failure)
+    settleTest(context, result)
   })
 }
 

@@ -11,7 +11,8 @@ import { geometricMean } from '../shared/stats.js'
 import { runGuardedBench } from './guarded-bench.js'
 import type { Modifiers } from './registry.js'
 import { SETTINGS_KEY, shared } from './registry.js'
-import { failureMessage, type KernelBenchResult } from '../shared/results.js'
+import type { KernelBenchResult } from '../shared/results.js'
+import { taskState } from './task-state.js'
 
 function runnable(task: Task): boolean {
   return task.mode === 'run' || task.mode === 'queued'
@@ -112,13 +113,13 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
         },
         task.meta,
       )
-      const failure = failureMessage(result)
-      if (result.skipped) {
+      const state = taskState(result)
+      if (state.state === 'skip') {
         // The reason travels in task.meta.kernelBench.skipped; the reporter prints it.
         task.mode = 'skip'
         task.result = { ...task.result, state: 'skip' }
-      } else if (failure) {
-        task.result = { ...task.result, state: 'fail', errors: [{ name: 'KernelBenchFailure', message: failure }] }
+      } else if (state.state === 'fail') {
+        task.result = { ...task.result, state: 'fail', errors: [{ name: 'KernelBenchFailure', message: state.message }] }
       } else {
         task.result = { ...task.result, state: 'pass', benchmark: vitestBenchmark(result) as never }
       }
