@@ -45,14 +45,14 @@ function register(this: Modifiers, name: string, spec: KernelBenchSpec): void {
   const resolved = resolveSpec(spec, settings, `kernelBench('${name}')`)
   const registerBenchTask = shared().registerBenchTask
   // Vitest 4's `vitest bench`: like its bench(), a task without a function, run by the plugin's runner.
-  if (run.mode === 'benchmark' && registerBenchTask) return registerBenchTask(this, name, resolved)
+  if (run.command === 'bench' && registerBenchTask) return registerBenchTask(this, name, resolved)
   // Otherwise an ordinary test: verification only (`vitest run`), or in Vitest 5's benchmark project the timed,
   // guarded run (`vitest bench`).
   registerTest(this, name, async (context) => {
     const file = context.task.file.filepath
     const cases = caseRecorder(context.task)
     const result =
-      run.mode === 'benchmark'
+      run.command === 'bench'
         ? await runGuardedBench(name, resolved, { file, settings, root: run.root, updateBaselines: run.updateBaselines, onCase: cases.onCase }, context.task.meta)
         : await runResolvedBench(name, resolved, { file, mode: 'verify', settings })
     await cases.recorded()

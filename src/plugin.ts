@@ -174,7 +174,7 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
       if (vitest4) prepareBlobReports(vitest)
       collectByRunning(vitest)
       const run: RunContext = {
-        mode: vitest.mode === 'benchmark' || isBenchmarkProject(project.config) ? 'benchmark' : 'test',
+        command: vitest.mode === 'benchmark' || isBenchmarkProject(project.config) ? 'bench' : 'run',
         root: project.config.root,
         updateBaselines: vitest.config.snapshotOptions.updateSnapshot === 'all',
       }

@@ -111,7 +111,7 @@ function register(this: Modifiers, name: string, spec: KernelPropertySpec): void
   const settings = inject(SETTINGS_KEY)
   // Checked as the file is collected, under `vitest bench` too: a wrong argument fails wherever it is found.
   const property = resolveProperty(name, spec, settings)
-  if (run.mode === 'benchmark') return
+  if (run.command === 'bench') return
   registerTest(this, name, async (context) => {
     const outcome = await runProperty(name, property, { file: context.task.file.filepath, settings })
     if (outcome.status === 'skipped') context.skip(outcome.reason)

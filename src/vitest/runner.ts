@@ -1,8 +1,9 @@
 // The Vitest runner the plugin installs under Vitest 4 only (Vitest 5 has no benchmark runner: there a kernelBench
-// is an ordinary test, src/index.ts). In bench mode it registers kernelBench entries as benchmark tasks, starts
-// compiling all of a file's entries as soon as the file is collected, runs them through the engine, judges them
-// against their baselines and floors (the CI guard) and fills Vitest's benchmark result and task meta; plain bench()
-// tasks still go to tinybench. In test mode it is Vitest's own runner (kernelBench registers ordinary tests there).
+// is an ordinary test, src/index.ts). Under `vitest bench` it registers kernelBench entries as benchmark tasks,
+// starts compiling all of a file's entries as soon as the file is collected, runs them through the engine, judges
+// them against their baselines and floors (the CI guard) and fills Vitest's benchmark result and task meta; plain
+// bench() tasks still go to tinybench. Under `vitest run` it is Vitest's own runner (kernelBench registers ordinary
+// tests there).
 import { BenchmarkRunner, inject, TestRunner } from 'vitest'
 import type { RunnerTask as Task, RunnerTaskEventPack, RunnerTestCase as Test, RunnerTestSuite as Suite, SerializedConfig, VitestTestRunner } from 'vitest'
 import { startCompiles } from './compile-bench.js'
@@ -135,7 +136,8 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
 
 /**
  * Vitest constructs the configured runner for both `vitest run` and `vitest bench`; a constructor that returns
- * an object makes `new` yield that object, so this picks the right runner for the mode.
+ * an object makes `new` yield that object, so this picks the right runner for Vitest's mode ('benchmark' under
+ * `vitest bench`).
  */
 export default function KernelBenchRunner(config: SerializedConfig) {
   if (config.mode !== 'benchmark') return new TestRunner(config)
