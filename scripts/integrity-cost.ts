@@ -4,7 +4,9 @@
 // Prints each kernel's median and CV per configuration and the change of the median against 'audit off'.
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../src/vitest/bench.js'
+import type { PluginSettings } from '../src/vitest/plugin-settings.js'
+import type { KernelBenchSpec } from '../src/vitest/resolve-spec.js'
+import { runKernelBench } from '../src/vitest/run-bench.js'
 import type { MeasureOptions } from '../src/spec/options.js'
 import { formatTime, renderTable } from '../src/report/format.js'
 import { matrixMultiplication, sumDim, vectorAddition } from '../problems/index.js'

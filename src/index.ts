@@ -1,14 +1,17 @@
 // Public API: kernelBench() registers a CUDA kernel problem as a Vitest benchmark (vitest bench) and as a
 // correctness test (vitest run); kernelProperty() checks a solution on random shapes (vitest run).
 import { inject, recordArtifact, type RunnerTestCase } from 'vitest'
-import { resolveSpec, runResolvedBench, type BenchContext, type KernelBenchSpec } from './vitest/bench.js'
+import type { BenchContext } from './vitest/prepare-bench.js'
+import { resolveSpec, type KernelBenchSpec } from './vitest/resolve-spec.js'
+import { runResolvedBench } from './vitest/run-bench.js'
 import type { Dtype } from './spec/dtype.js'
 import { runGuardedBench } from './vitest/guarded-bench.js'
 import { registerTest, runContext, withModifiers } from './vitest/modifiers.js'
 import { CASE_ARTIFACT, SETTINGS_KEY, shared, type Modifiers } from './vitest/registry.js'
-import { failureMessage } from './shared/results.js'
+import { settleTest } from './vitest/task-state.js'
 
-export type { KernelBenchSpec, PluginSettings } from './vitest/bench.js'
+export type { PluginSettings } from './vitest/plugin-settings.js'
+export type { KernelBenchSpec } from './vitest/resolve-spec.js'
 // registry.ts also declares the kernel tests' meta and artifact to Vitest's types: exported from here, its declarations
 // reach every program that imports the package.
 export type { KernelBenchCaseArtifact } from './vitest/registry.js'
@@ -42,21 +45,19 @@ function register(this: Modifiers, name: string, spec: KernelBenchSpec): void {
   const resolved = resolveSpec(spec, settings, `kernelBench('${name}')`)
   const registerBenchTask = shared().registerBenchTask
   // Vitest 4's `vitest bench`: like its bench(), a task without a function, run by the plugin's runner.
-  if (run.mode === 'benchmark' && registerBenchTask) return registerBenchTask(this, name, resolved)
+  if (run.command === 'bench' && registerBenchTask) return registerBenchTask(this, name, resolved)
   // Otherwise an ordinary test: verification only (`vitest run`), or in Vitest 5's benchmark project the timed,
   // guarded run (`vitest bench`).
   registerTest(this, name, async (context) => {
     const file = context.task.file.filepath
     const cases = caseRecorder(context.task)
     const result =
-      run.mode === 'benchmark'
+      run.command === 'bench'
         ? await runGuardedBench(name, resolved, { file, settings, root: run.root, updateBaselines: run.updateBaselines, onCase: cases.onCase }, context.task.meta)
         : await runResolvedBench(name, resolved, { file, mode: 'verify', settings })
     await cases.recorded()
     context.task.meta.kernelBench = result
-    if (result.skipped) context.skip(result.skipped)
-    const failure = failureMessage(result)
-    if (failure) throw new Error(failure)
+    settleTest(context, result)
   })
 }
 

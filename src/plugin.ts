@@ -9,7 +9,7 @@ import type { ViteUserConfig } from 'vitest/config'
 import type { Vitest } from 'vitest/node'
 import { resolveBaselineSettings, type BaselineOptions } from './baseline/guard.js'
 import { prepareBlobReports } from './vitest/blob-reports.js'
-import type { PluginSettings } from './vitest/bench.js'
+import type { PluginSettings } from './vitest/plugin-settings.js'
 import { resolveCompileJobs } from './cache/build-locks.js'
 import { checkDeviceSelection, deviceSelectionFromEnv } from './engine/worker/gpu-pool.js'
 import { booleanFromEnv, resolveMeasureOptions, type MeasureOptions } from './spec/options.js'
@@ -119,7 +119,7 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
   const { report, rest } = splitReportOptions(options)
   const { devices, device, nvcc, arch, nvccFlags, cacheDir, compileJobs, baseline: baselineOptions, sanitize, ceilings, calibration, allowAboveRoofline, ...measure } = rest
   // Checked once, when the config loads (a bad option fails here, not in every worker); each worker overlays a
-  // bench's spec and the environment on it (bench.ts resolveSpec).
+  // bench's spec and the environment on it (vitest/resolve-spec.ts resolveSpec).
   const measureOptions = resolveMeasureOptions(measure)
   const baseline = resolveBaselineSettings(baselineOptions)
   const jobs = resolveCompileJobs(compileJobs)
@@ -174,7 +174,7 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
       if (vitest4) prepareBlobReports(vitest)
       collectByRunning(vitest)
       const run: RunContext = {
-        mode: vitest.mode === 'benchmark' || isBenchmarkProject(project.config) ? 'benchmark' : 'test',
+        command: vitest.mode === 'benchmark' || isBenchmarkProject(project.config) ? 'bench' : 'run',
         root: project.config.root,
         updateBaselines: vitest.config.snapshotOptions.updateSnapshot === 'all',
       }

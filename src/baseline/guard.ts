@@ -68,7 +68,7 @@ export function resolveBaselineSettings(options: BaselineOptions = {}): Baseline
   return settings
 }
 
-/** The spec's rules for the guard, checked once (src/vitest/bench.ts resolveSpec). */
+/** The spec's rules for the guard, checked once (src/vitest/resolve-spec.ts resolveSpec). */
 export interface GuardRules {
   /** They apply to every timed case, in update mode too. */
   floors: Floors

@@ -2,7 +2,10 @@
 // (src/vitest/runner.ts) or Vitest 5's test in a benchmark project (src/index.ts).
 import type { TaskMeta } from 'vitest'
 import { guardResult } from '../baseline/guard.js'
-import { runResolvedBench, type BenchContext, type PluginSettings, type ResolvedSpec } from './bench.js'
+import type { PluginSettings } from './plugin-settings.js'
+import type { BenchContext } from './prepare-bench.js'
+import type { ResolvedSpec } from './resolve-spec.js'
+import { runResolvedBench } from './run-bench.js'
 import type { KernelBenchResult } from '../shared/results.js'
 
 export interface GuardedRun {

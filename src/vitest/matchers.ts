@@ -3,10 +3,12 @@
 import { expect, inject, type TestContext } from 'vitest'
 import { caseMeasurement, resolveBaselineSettings } from '../baseline/guard.js'
 import { compareToBaseline, formatTflops, type Measurement, type VerdictOptions } from '../baseline/verdict.js'
-import { resolveSpec, runResolvedBench, type KernelBenchSpec } from './bench.js'
+import { resolveSpec, type KernelBenchSpec } from './resolve-spec.js'
+import { runResolvedBench } from './run-bench.js'
 import type { Dtype } from '../spec/dtype.js'
 import { SETTINGS_KEY } from './registry.js'
-import { failureMessage, type KernelBenchResult } from '../shared/results.js'
+import type { KernelBenchResult } from '../shared/results.js'
+import { settleTest } from './task-state.js'
 
 /**
  * Verifies and times every case of `spec` inside the running test, as `vitest bench` would (no baseline, no floors):
@@ -17,9 +19,7 @@ export async function measureKernel<D extends Dtype>(context: TestContext, name:
   // Checked before anything is compiled or run.
   const resolved = resolveSpec(spec, settings, `measureKernel('${name}')`)
   const result = await runResolvedBench(name, resolved, { file: context.task.file.filepath, mode: 'bench', settings })
-  if (result.skipped) context.skip(result.skipped)
-  const failure = failureMessage(result)
-  if (failure) throw new Error(failure)
+  settleTest(context, result)
   return result
 }
 

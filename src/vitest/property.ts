@@ -2,7 +2,9 @@
 // and shrinks a failure to the smallest shape that breaks the kernel. The solution is compiled once per property.
 import fc from 'fast-check'
 import { inject } from 'vitest'
-import { checkOptionNames, prepareKernelBench, resolveSpec, type BenchContext, type PluginSettings, type PreparedKernelBench, type ResolvedSpec } from './bench.js'
+import type { PluginSettings } from './plugin-settings.js'
+import { prepareKernelBench, type BenchContext, type PreparedKernelBench } from './prepare-bench.js'
+import { checkOptionNames, resolveSpec, type ResolvedSpec } from './resolve-spec.js'
 import type { Dtype } from '../spec/dtype.js'
 import { registerTest, runContext, withModifiers } from './modifiers.js'
 import type { Problem, ShapeSpace, TestCase } from '../spec/problem.js'
@@ -109,7 +111,7 @@ function register(this: Modifiers, name: string, spec: KernelPropertySpec): void
   const settings = inject(SETTINGS_KEY)
   // Checked as the file is collected, under `vitest bench` too: a wrong argument fails wherever it is found.
   const property = resolveProperty(name, spec, settings)
-  if (run.mode === 'benchmark') return
+  if (run.command === 'bench') return
   registerTest(this, name, async (context) => {
     const outcome = await runProperty(name, property, { file: context.task.file.filepath, settings })
     if (outcome.status === 'skipped') context.skip(outcome.reason)

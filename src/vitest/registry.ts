@@ -1,7 +1,8 @@
 // State shared between the bench files, the runner and the plugin inside one Vitest worker. Kept on globalThis
 // because Vitest may evaluate this module more than once per worker (once per isolated test file).
 import type { RunnerTestCase, TestArtifactBase } from 'vitest'
-import type { PluginSettings, ResolvedSpec } from './bench.js'
+import type { PluginSettings } from './plugin-settings.js'
+import type { ResolvedSpec } from './resolve-spec.js'
 import type { KernelBenchProgress, KernelBenchResult } from '../shared/results.js'
 
 /** The modifiers chained before the call (`kernelBench.skip(...)`): `this` of the registering function. */
@@ -12,8 +13,11 @@ export const RUN_KEY = 'vitest-kernel-bench-run'
 
 /** What the plugin tells the workers of one Vitest project about the run (plugin.ts configureVitest). */
 export interface RunContext {
-  /** 'benchmark' in `vitest bench` (Vitest 4) and in Vitest 5's benchmark projects, else 'test'. */
-  mode: 'benchmark' | 'test'
+  /**
+   * The Vitest command the project runs under: 'bench' in `vitest bench` (Vitest 4) and in Vitest 5's benchmark
+   * projects, else 'run'. Not a kernelBench's mode (KernelBenchResult.mode, 'verify' or 'bench'), nor Vitest's own.
+   */
+  command: 'bench' | 'run'
   /** The project's root: baseline files are relative to it. */
   root: string
   /** `-u`: record the baselines instead of judging against them. */

@@ -1,16 +1,19 @@
 // The Vitest runner the plugin installs under Vitest 4 only (Vitest 5 has no benchmark runner: there a kernelBench
-// is an ordinary test, src/index.ts). In bench mode it registers kernelBench entries as benchmark tasks, starts
-// compiling all of a file's entries as soon as the file is collected, runs them through the engine, judges them
-// against their baselines and floors (the CI guard) and fills Vitest's benchmark result and task meta; plain bench()
-// tasks still go to tinybench. In test mode it is Vitest's own runner (kernelBench registers ordinary tests there).
+// is an ordinary test, src/index.ts). Under `vitest bench` it registers kernelBench entries as benchmark tasks,
+// starts compiling all of a file's entries as soon as the file is collected, runs them through the engine, judges
+// them against their baselines and floors (the CI guard) and fills Vitest's benchmark result and task meta; plain
+// bench() tasks still go to tinybench. Under `vitest run` it is Vitest's own runner (kernelBench registers ordinary
+// tests there).
 import { BenchmarkRunner, inject, TestRunner } from 'vitest'
 import type { RunnerTask as Task, RunnerTaskEventPack, RunnerTestCase as Test, RunnerTestSuite as Suite, SerializedConfig, VitestTestRunner } from 'vitest'
-import { startCompiles, type ResolvedSpec } from './bench.js'
+import { startCompiles } from './compile-bench.js'
+import type { ResolvedSpec } from './resolve-spec.js'
 import { geometricMean } from '../shared/stats.js'
 import { runGuardedBench } from './guarded-bench.js'
 import type { Modifiers } from './registry.js'
 import { SETTINGS_KEY, shared } from './registry.js'
-import { failureMessage, type KernelBenchResult } from '../shared/results.js'
+import type { KernelBenchResult } from '../shared/results.js'
+import { taskState } from './task-state.js'
 
 function runnable(task: Task): boolean {
   return task.mode === 'run' || task.mode === 'queued'
@@ -111,13 +114,13 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
         },
         task.meta,
       )
-      const failure = failureMessage(result)
-      if (result.skipped) {
+      const state = taskState(result)
+      if (state.state === 'skip') {
         // The reason travels in task.meta.kernelBench.skipped; the reporter prints it.
         task.mode = 'skip'
         task.result = { ...task.result, state: 'skip' }
-      } else if (failure) {
-        task.result = { ...task.result, state: 'fail', errors: [{ name: 'KernelBenchFailure', message: failure }] }
+      } else if (state.state === 'fail') {
+        task.result = { ...task.result, state: 'fail', errors: [{ name: 'KernelBenchFailure', message: state.message }] }
       } else {
         task.result = { ...task.result, state: 'pass', benchmark: vitestBenchmark(result) as never }
       }
@@ -133,7 +136,8 @@ class KernelBenchmarkRunner extends BenchmarkRunner {
 
 /**
  * Vitest constructs the configured runner for both `vitest run` and `vitest bench`; a constructor that returns
- * an object makes `new` yield that object, so this picks the right runner for the mode.
+ * an object makes `new` yield that object, so this picks the right runner for Vitest's mode ('benchmark' under
+ * `vitest bench`).
  */
 export default function KernelBenchRunner(config: SerializedConfig) {
   if (config.mode !== 'benchmark') return new TestRunner(config)

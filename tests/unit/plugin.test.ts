@@ -9,7 +9,7 @@ import { DEFAULT_MEASURE_OPTIONS } from '../../src/spec/options.js'
 import { kernelBenchPlugin, type KernelBenchPluginOptions } from '../../src/plugin.js'
 import { RUN_KEY, SETTINGS_KEY } from '../../src/vitest/registry.js'
 import { KernelTestReporter } from '../../src/reporter.js'
-import type { PluginSettings } from '../../src/vitest/bench.js'
+import type { PluginSettings } from '../../src/vitest/plugin-settings.js'
 
 type Reporters = NonNullable<NonNullable<ViteUserConfig['test']>['reporters']>
 
@@ -68,11 +68,11 @@ describe('kernelBenchPlugin', () => {
   })
 
   it("tells each project's workers whether it benchmarks (Vitest 4's bench mode, Vitest 5's benchmark projects), its root and -u", () => {
-    expect(provided({}, 'test')).toEqual({ mode: 'test', root: '/project', updateBaselines: false })
-    expect(provided({}, 'benchmark', 'all')).toEqual({ mode: 'benchmark', root: '/project', updateBaselines: true })
+    expect(provided({}, 'test')).toEqual({ command: 'run', root: '/project', updateBaselines: false })
+    expect(provided({}, 'benchmark', 'all')).toEqual({ command: 'bench', root: '/project', updateBaselines: true })
     // Vitest 5: one mode, 'test'; the benchmark project it adds next to a project has benchmark.enabled.
-    expect(provided({ benchmark: { enabled: true } }, 'test')).toEqual({ mode: 'benchmark', root: '/project', updateBaselines: false })
-    expect(provided({ benchmark: { enabled: false, include: ['**/*.bench.ts'] } }, 'test')).toEqual({ mode: 'test', root: '/project', updateBaselines: false })
+    expect(provided({ benchmark: { enabled: true } }, 'test')).toEqual({ command: 'bench', root: '/project', updateBaselines: false })
+    expect(provided({ benchmark: { enabled: false, include: ['**/*.bench.ts'] } }, 'test')).toEqual({ command: 'run', root: '/project', updateBaselines: false })
   })
 
   it('makes `vitest list` run the test files, once for all projects: static parsing finds no kernelBench entry', async () => {

@@ -1,10 +1,11 @@
-// A kernelBench or kernelProperty spec checked when the entry is declared (src/vitest/bench.ts resolveSpec,
+// A kernelBench or kernelProperty spec checked when the entry is declared (src/vitest/resolve-spec.ts resolveSpec,
 // src/vitest/property.ts resolveProperty): every wrong argument names the entry, the option, what was given, what
 // is allowed and, where one is close, what was meant. No GPU: nothing is compiled or run.
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import * as problems from '../../problems/index.js'
 import { matmul, relu, sumDim, vectorAddition } from '../../problems/index.js'
-import { resolveSpec, type KernelBenchSpec, type PluginSettings } from '../../src/vitest/bench.js'
+import type { PluginSettings } from '../../src/vitest/plugin-settings.js'
+import { resolveSpec, type KernelBenchSpec } from '../../src/vitest/resolve-spec.js'
 import type { Dtype } from '../../src/spec/dtype.js'
 import { kernelBench, kernelProperty, measureKernel, type Problem } from '../../src/index.js'
 import { resolveProperty } from '../../src/vitest/property.js'

@@ -1,0 +1,44 @@
+// A case of a compiled bench as the plan the device host runs (src/shared/messages.ts): plain data, with the inputs
+// given by a seed taken from the case's name, so the same case always gets the same inputs.
+import crypto from 'node:crypto'
+import type { ArgPlan, CallTarget, CasePlan, ModuleTarget, ReferencePlan } from '../shared/messages.js'
+import type { MeasureOptions } from '../spec/options.js'
+import type { Dtype } from '../spec/dtype.js'
+import { elementsOf, toleranceFor, type Problem, type TestCase } from '../spec/problem.js'
+import { paramDtype } from '../spec/signature.js'
+import type { ResolvedSpec } from './resolve-spec.js'
+
+/** The same case always gets the same inputs. */
+function caseSeed(problem: string, caseName: string): number {
+  return crypto.createHash('sha256').update(`${problem}/${caseName}`).digest().readUInt32LE(0)
+}
+
+function argPlans(problem: Problem, dtype: Dtype, c: TestCase): ArgPlan[] {
+  const elements = problem.elements(c)
+  return problem.signature.map((p): ArgPlan => {
+    if (p.kind === 'scalar') {
+      const value = c.params[p.name]
+      if (value === undefined) throw new Error(`case '${c.name}' of '${problem.name}' has no value for parameter '${p.name}'`)
+      return { kind: 'scalar', ctype: p.ctype, value }
+    }
+    if (p.kind === 'array') return { kind: 'array', name: p.name, ctype: p.ctype, memory: p.memory, values: [...p.values(c.params)] }
+    const count = elementsOf(elements, p.name)
+    const elementType = paramDtype(p, dtype)
+    return p.kind === 'input'
+      ? { kind: 'input', name: p.name, dtype: elementType, count, range: problem.inputRange }
+      : { kind: 'output', name: p.name, dtype: elementType, count }
+  })
+}
+
+/** Makes the plan of each case of bench `name`, whose solution and reference are compiled. */
+export type CasePlanner = (c: TestCase, mode: CasePlan['mode'], options: MeasureOptions) => CasePlan
+
+export function casePlanner(name: string, spec: ResolvedSpec, solution: CallTarget | ModuleTarget, reference: ReferencePlan): CasePlanner {
+  const { problem, dtype } = spec
+  const tolerance = toleranceFor(problem, dtype)
+  return (c, mode, options) => {
+    const seed = caseSeed(problem.name, c.name)
+    const args = argPlans(problem, dtype, c)
+    return { benchName: name, caseName: c.name, seed, args, tolerance, solution, reference, mode, options }
+  }
+}

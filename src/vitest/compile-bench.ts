@@ -1,0 +1,109 @@
+// A bench's compiles: the solution (a .cu file compiled against the problem's prototype, or a TypeScript/JavaScript
+// module the device host imports) and the reference, cached by content hash (src/compile/). The runner starts a file's
+// builds as soon as it is collected; without a GPU they still compile, for the CPU-only CI target.
+import fs from 'node:fs'
+import path from 'node:path'
+import { compileReference, type BuildSettings } from '../compile/harness.js'
+import { compile, DEFAULT_NVCC_FLAGS, findNvcc, NvccNotFoundError, SourceError } from '../compile/nvcc.js'
+import type { CallTarget, ModuleTarget, ReferencePlan } from '../shared/messages.js'
+import type { Dtype } from '../spec/dtype.js'
+import type { Problem } from '../spec/problem.js'
+import { cPrototype, cPrototypeAlternatives, koffiParams } from '../spec/signature.js'
+import { buildSettings, poolFor, type PluginSettings } from './plugin-settings.js'
+import type { ResolvedSpec } from './resolve-spec.js'
+
+export async function referencePlan(problem: Problem, dtype: Dtype, build: BuildSettings): Promise<ReferencePlan> {
+  const reference = problem.reference
+  if (reference.kind === 'gemm') return { kind: 'gemm', dtype }
+  const entry = reference.entry ?? 'reference'
+  const library = await compileReference(reference.file, cPrototype(problem.signature, dtype, entry), dtype, build)
+  return { kind: 'library', target: { library: library.path, source: reference.file, entry, params: koffiParams(problem.signature) } }
+}
+
+class SolutionNotFoundError extends SourceError {}
+
+const MODULE_SOLUTION = /\.(ts|mts|js|mjs)$/
+
+/** The solution's absolute path; a missing file fails with the bench that names it and where it was looked for. */
+export function solutionFile(name: string, spec: ResolvedSpec, benchFile: string): string {
+  const file = path.resolve(path.dirname(benchFile), spec.solution)
+  if (!fs.existsSync(file)) {
+    throw new SolutionNotFoundError(
+      `solution file not found: ${file}\n` +
+        `  kernelBench '${name}' in ${path.basename(benchFile)} names solution '${spec.solution}', ` +
+        "which is resolved against the bench file's folder",
+    )
+  }
+  return file
+}
+
+/**
+ * A .cu solution compiled against the problem's prototype, or a TypeScript/JavaScript solution module that the
+ * device host imports. Graph timing needs launches it can capture: `<<<>>>` then goes to the per-thread default
+ * stream, because the legacy stream cannot be captured.
+ */
+export async function solutionTarget(
+  spec: ResolvedSpec,
+  file: string,
+  settings: PluginSettings,
+  build: BuildSettings,
+): Promise<CallTarget | ModuleTarget> {
+  if (MODULE_SOLUTION.test(file)) return { module: file }
+  const { problem, dtype, options } = spec
+  const flags = [...(settings.nvccFlags ?? DEFAULT_NVCC_FLAGS), ...(options.timing === 'graph' ? ['--default-stream', 'per-thread'] : [])]
+  const compiled = await compile({
+    source: file,
+    prototype: cPrototype(problem.signature, dtype),
+    alternatives: cPrototypeAlternatives(problem.signature, dtype),
+    flags,
+    ...build,
+  })
+  return { library: compiled.path, source: file, entry: 'solution', params: koffiParams(problem.signature) }
+}
+
+/**
+ * What CPU-only CI compiles for when the plugin names no `arch`: Hopper's arch-specific target, which accepts
+ * everything up to wgmma and setmaxnreg. A kernel for another GPU family sets the `arch` option.
+ */
+const CPU_ONLY_ARCH = 'sm_90a'
+
+/**
+ * CPU-only CI: without a GPU the solution and reference still compile, so a compile error, a signature mismatch
+ * or a missing file fails here, with the compiler's file and line. Returns what was checked, for the skip reason.
+ */
+export async function compileWithoutGpu(spec: ResolvedSpec, file: string, settings: PluginSettings): Promise<string> {
+  const arch = settings.arch ?? CPU_ONLY_ARCH
+  try {
+    findNvcc(settings.nvcc)
+  } catch (error) {
+    if (error instanceof NvccNotFoundError) return 'nvcc not found either, so nothing was compiled'
+    throw error
+  }
+  const build = buildSettings(settings, arch)
+  // A TypeScript solution is set up on the GPU, and a cuBLAS reference has nothing to compile.
+  const compiled = [
+    ...('module' in (await solutionTarget(spec, file, settings, build)) ? [] : ['solution']),
+    ...((await referencePlan(spec.problem, spec.dtype, build)).kind === 'library' ? ['reference'] : []),
+  ]
+  const checked = compiled.length === 0 ? 'nothing to compile' : `${compiled.join(' and ')} compiled and signature-checked for ${arch}`
+  return `${checked}; verification and timing need a GPU`
+}
+
+/**
+ * Starts compiling a bench's solution and reference as soon as its file is collected (the runner calls it for
+ * every bench that will run), so all of a file's compiles run at once, bounded by compileJobs across processes,
+ * and the first benches run while the rest compile. prepareKernelBench asks compile() for the same libraries and
+ * is given these builds, errors included: it reports them, so here they are dropped.
+ */
+export function startCompiles(name: string, resolved: ResolvedSpec, benchFile: string, settings: PluginSettings): void {
+  const start = async () => {
+    const file = solutionFile(name, resolved, benchFile)
+    const status = await poolFor(settings).ready()
+    // Without a GPU, the CPU-only CI target; a GPU that failed to come up fails the bench when it runs.
+    const arch = status.available ? status.arch : status.noGpu ? (settings.arch ?? CPU_ONLY_ARCH) : undefined
+    if (arch === undefined) return
+    const build = buildSettings(settings, arch)
+    await Promise.allSettled([solutionTarget(resolved, file, settings, build), referencePlan(resolved.problem, resolved.dtype, build)])
+  }
+  start().catch(() => {})
+}

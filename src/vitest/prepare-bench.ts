@@ -1,0 +1,94 @@
+// One kernelBench made ready in a Vitest worker: the GPUs brought up (or the reason none is usable, after compiling
+// for CPU-only CI), the device records of a timed run, the solution and reference compiled once, and a function
+// that runs one case on a free GPU and collects its outcome with the case's figures.
+import { findNvcc } from '../compile/nvcc.js'
+import type { GpuPool } from '../engine/worker/gpu-pool.js'
+import { findSanitizer } from '../engine/worker/sanitizer.js'
+import type { CasePlan } from '../shared/messages.js'
+import { RESULT_SCHEMA_VERSION, type CaseResult, type KernelBenchResult } from '../shared/results.js'
+import { summarize } from '../shared/stats.js'
+import type { MeasureOptions } from '../spec/options.js'
+import type { TestCase } from '../spec/problem.js'
+import { casePlanner, type CasePlanner } from './case-plan.js'
+import { compileWithoutGpu, referencePlan, solutionFile, solutionTarget } from './compile-bench.js'
+import { deviceRecords } from './device-records.js'
+import { buildSettings, poolFor, type PluginSettings } from './plugin-settings.js'
+import type { ResolvedSpec } from './resolve-spec.js'
+
+export interface BenchContext {
+  /** Absolute path of the bench file: relative solution paths start there. */
+  file: string
+  mode: 'verify' | 'bench'
+  settings: PluginSettings
+  /** Told before each case runKernelBench runs (index from 0), so a long bench can show how far it is. */
+  onCase?(index: number, total: number, caseName: string): void
+}
+
+/** A kernelBench compiled and ready to run test cases on the GPU (or skipped where there is none). */
+export interface PreparedKernelBench {
+  /** The result with no cases yet; `skipped` says why nothing can run. */
+  header: KernelBenchResult
+  /** The test cases the spec selects. */
+  cases: readonly TestCase[]
+  /** Verifies one case (and in bench mode times it). Rejects on a skipped bench. */
+  runCase(c: TestCase): Promise<CaseResult>
+  /** Verifies one case under compute-sanitizer's memcheck: its first bad access fails it. */
+  sanitizeCase(c: TestCase): Promise<CaseResult>
+}
+
+/** Memcheck makes kernels many times slower. */
+const SANITIZER_SLOWDOWN = 20
+
+/** The result name of a case verified under memcheck, apart from its ordinary run. */
+export const memcheckName = (c: TestCase) => `${c.name} · memcheck`
+
+function emptyResult(name: string, spec: ResolvedSpec, mode: BenchContext['mode']): KernelBenchResult {
+  const { problem, solution, dtype, options } = spec
+  return { version: RESULT_SCHEMA_VERSION, bench: name, problem: problem.name, solution, dtype, mode, options, cases: [] }
+}
+
+function skippedBench(header: KernelBenchResult, cases: readonly TestCase[], skipped: string): PreparedKernelBench {
+  const rejected = () => Promise.reject(new Error(`'${header.bench}' is skipped: ${skipped}`))
+  return { header: { ...header, skipped }, cases, runCase: rejected, sanitizeCase: rejected }
+}
+
+/** Runs one case of a compiled bench on a free GPU of the pool and collects its outcome with the case's figures. */
+type CaseRunner = (c: TestCase, mode: CasePlan['mode'], options: MeasureOptions, sanitizer?: string) => Promise<CaseResult>
+
+function caseRunner(spec: ResolvedSpec, plan: CasePlanner, pool: GpuPool): CaseRunner {
+  const { problem, dtype } = spec
+  return async (c, mode, options, sanitizer) => {
+    const { outcome, gpu } = await pool.run(plan(c, mode, options), sanitizer)
+    const result: CaseResult = { name: c.name, params: { ...c.params }, gpu, flops: problem.flops(c), bytes: problem.bytes(c, dtype), outcome }
+    if (outcome.status === 'ok' && outcome.timing && outcome.timing.samplesMs.length > 0) result.summary = summarize(outcome.timing.samplesMs)
+    return result
+  }
+}
+
+/** Starts the device host and compiles the solution and reference once, for any number of cases. */
+export async function prepareKernelBench(name: string, spec: ResolvedSpec, context: BenchContext): Promise<PreparedKernelBench> {
+  const { options, cases } = spec
+  const header = emptyResult(name, spec, context.mode)
+  const file = solutionFile(name, spec, context.file)
+  const { settings } = context
+  const pool = poolFor(settings)
+  const status = await pool.ready()
+  if (!status.available) {
+    if (!status.noGpu) throw new Error(`the GPU could not be prepared: ${status.reason}`)
+    return skippedBench(header, cases, `no usable CUDA GPU: ${status.reason} — ${await compileWithoutGpu(spec, file, settings)}`)
+  }
+  // Only a timed result is shown against the GPU's ceilings and calibration.
+  const records = context.mode === 'bench' ? await deviceRecords(pool, status.device, settings, options) : {}
+  const devices = status.devices.map(({ index, pciBusId }) => ({ index, pciBusId }))
+  Object.assign(header, { device: status.device, devices, arch: status.arch, ...records })
+
+  const build = buildSettings(settings, status.arch)
+  // Both builds were started when the file was collected (startCompiles): the solution's error comes first.
+  const solution = await solutionTarget(spec, file, settings, build)
+  const run = caseRunner(spec, casePlanner(name, spec, solution, await referencePlan(spec.problem, spec.dtype, build)), pool)
+  const sanitizeCase = async (c: TestCase): Promise<CaseResult> => {
+    const slow = { ...options, caseTimeoutMs: options.caseTimeoutMs * SANITIZER_SLOWDOWN }
+    return { ...(await run(c, 'verify', slow, findSanitizer(findNvcc(settings.nvcc)))), name: memcheckName(c) }
+  }
+  return { header, cases, runCase: (c) => run(c, context.mode, options), sanitizeCase }
+}

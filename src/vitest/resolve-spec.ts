@@ -1,0 +1,172 @@
+// A kernelBench's spec checked once, when the entry is declared (a wrong argument fails the file's collection, GPU or
+// not): option names, problem, solution, dtype, cases, and the measurement options merged with the plugin's and the
+// environment's, beside the CI guard's rules.
+import type { GuardRules } from '../baseline/guard.js'
+import type { Floors } from '../baseline/verdict.js'
+import type { Dtype } from '../spec/dtype.js'
+import * as problems from '../../problems/index.js'
+import { DEFAULT_MEASURE_OPTIONS, measureOptionsFromEnv, resolveMeasureOptions, unknownOptionMessage, type MeasureOptions } from '../spec/options.js'
+import { isProblem, problemCatalog, problemSuggestion } from '../spec/problem-catalog.js'
+import { problemDtype, type Problem, type TestCase } from '../spec/problem.js'
+import { didYouMean, shown } from '../spec/suggest.js'
+import type { PluginSettings } from './plugin-settings.js'
+
+/**
+ * A kernel benchmark. Besides the problem, solution, dtype and cases it takes any measurement option (overriding
+ * the plugin's) and the CI guard's rules (`vitest bench` only): floors that every timed case must meet or fail the
+ * run — `minTflops`, `minGflops` (throughput from the median runtime), `maxRuntimeMs` (median runtime) and
+ * `minSolPercent` (% of the roofline floor; ignored on GPUs without known peaks) — and `allowAboveRoofline`.
+ */
+export interface KernelBenchSpec<D extends Dtype = Dtype> extends Partial<MeasureOptions>, Floors {
+  problem: Problem<D>
+  /**
+   * The .cu file with `extern "C" void solution(...)`, or a TypeScript/JavaScript module whose default export is
+   * defineSolution(...) (see 'vitest-kernel-bench/solution'); relative to the bench file.
+   */
+  solution: string
+  /** Element type, one of the problem's dtypes; default 'float32'. */
+  dtype?: NoInfer<D>
+  /** Replace the problem's default cases (array), or keep only those a predicate accepts. */
+  cases?: readonly TestCase[] | ((c: TestCase) => boolean)
+  /**
+   * Accept a case faster than the GPU's datasheet roofline (SOL above 100%) with a warning instead of failing it,
+   * for a GPU whose peak entry is wrong. Default: the plugin's `allowAboveRoofline`, else false.
+   */
+  allowAboveRoofline?: boolean
+}
+
+/** A spec checked and merged once: dtype, selected cases, measurement options and the CI guard's rules. */
+export interface ResolvedSpec {
+  problem: Problem
+  /** The solution file as the spec names it (relative to the bench file). */
+  solution: string
+  dtype: Dtype
+  cases: readonly TestCase[]
+  /** Defaults, then the plugin's options, the spec's, and the environment's (docs/protocol.md). */
+  options: MeasureOptions
+  guard: GuardRules
+}
+
+/** The names a spec takes besides the measurement options. */
+const SPEC_KEYS = ['problem', 'solution', 'dtype', 'cases', 'allowAboveRoofline', 'minTflops', 'minGflops', 'maxRuntimeMs', 'minSolPercent'] as const
+
+/** Every name a kernelBench spec takes, for did-you-mean. */
+const KERNEL_BENCH_KEYS: readonly string[] = [...SPEC_KEYS, ...Object.keys(DEFAULT_MEASURE_OPTIONS)]
+
+/** Throws on the first key of `spec` that is not in `known`, with the known name closest to it. */
+export function checkOptionNames(spec: object, known: readonly string[]): void {
+  const unknown = Object.keys(spec).find((key) => !known.includes(key))
+  if (unknown !== undefined) throw new Error(unknownOptionMessage(unknown, known))
+}
+
+const FROM_PROBLEMS = "pass a problem from 'vitest-kernel-bench/problems' (e.g. matmul) or one made with defineProblem()"
+
+/** The spec's problem, or an error that says what was given instead and what to pass. */
+function checkProblem(value: unknown): Problem {
+  if (isProblem(value)) return value
+  if (value === undefined) throw new Error(`option problem is undefined — ${FROM_PROBLEMS}`)
+  if (typeof value === 'string') {
+    throw new Error(
+      `option problem is the string '${value}', not a problem — import the problem from 'vitest-kernel-bench/problems': ` +
+        problemSuggestion(problemCatalog(problems), value),
+    )
+  }
+  throw new Error(`option problem is not a problem (got ${shown(value)}) — ${FROM_PROBLEMS}`)
+}
+
+/** The spec's solution path; the file itself is looked for when the bench runs (solutionFile). */
+function checkSolution(value: unknown): string {
+  if (typeof value === 'string' && value.trim() !== '') return value
+  throw new Error(
+    `option solution must be the path of a .cu file, or of a TypeScript/JavaScript module exporting defineSolution(...), ` +
+      `relative to the bench file (got ${shown(value)})`,
+  )
+}
+
+/** A spec's floors apart from everything else; each floor must be a finite number >= 0. */
+function splitFloors<T extends Floors>(spec: T): { floors: Floors; rest: Omit<T, keyof Floors> } {
+  const { minTflops, minGflops, maxRuntimeMs, minSolPercent, ...rest } = spec
+  const floors: Floors = {}
+  for (const [key, value] of Object.entries({ minTflops, minGflops, maxRuntimeMs, minSolPercent })) {
+    if (value === undefined) continue
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new Error(`floor ${key} must be a finite number >= 0 (got ${String(value)})`)
+    }
+    floors[key as keyof Floors] = value
+  }
+  return { floors, rest }
+}
+
+/**
+ * Checks a spec and merges its options with the plugin's and the environment's; throws on the first bad value, its
+ * message starting with `entry`, the call that gave the spec (e.g. `kernelBench('sgemm')`). The entry points call it
+ * when the entry is declared, so that a mistake fails the file's collection, with or without a GPU.
+ */
+export function resolveSpec(spec: KernelBenchSpec, settings: PluginSettings, entry: string): ResolvedSpec {
+  try {
+    return checkedSpec(spec, settings)
+  } catch (error) {
+    throw new Error(`${entry}: ${(error as Error).message}`)
+  }
+}
+
+function checkedSpec(spec: KernelBenchSpec, settings: PluginSettings): ResolvedSpec {
+  if (typeof spec !== 'object' || spec === null) throw new Error(`the spec must be an object { problem, solution, … } (got ${shown(spec)})`)
+  checkOptionNames(spec, KERNEL_BENCH_KEYS)
+  const { problem: given, solution: path, dtype: requestedDtype, cases: selection, allowAboveRoofline, ...rest } = spec
+  const problem = checkProblem(given)
+  const solution = checkSolution(path)
+  const { floors, rest: measure } = splitFloors(rest)
+  const allow = allowAboveRoofline ?? settings.allowAboveRoofline ?? false
+  if (typeof allow !== 'boolean') throw new Error(`allowAboveRoofline must be true or false (got ${String(allow)})`)
+  const dtype = problemDtype(problem, requestedDtype ?? 'float32', 'option dtype')
+  return {
+    problem,
+    solution,
+    dtype,
+    cases: selectCases(problem, dtype, selection),
+    options: resolveMeasureOptions(settings.measure, measure, measureOptionsFromEnv(process.env)),
+    guard: { floors, allowAboveRoofline: allow },
+  }
+}
+
+/** The cases a spec selects: the problem's own for the dtype, those a predicate keeps, or the spec's own list. */
+function selectCases(problem: Problem, dtype: Dtype, selection: unknown): readonly TestCase[] {
+  const defaults = problem.cases(dtype)
+  // Quoted: a case's name may hold a comma ('16x128x256, dim=1').
+  const names = () => `${problem.name}'s ${dtype} cases are: ${defaults.map((c) => `'${c.name}'`).join(', ')}`
+  if (selection === undefined) return defaults
+  if (typeof selection === 'function') {
+    const kept = defaults.filter((c) => selection(c))
+    if (kept.length === 0) throw new Error(`option cases keeps none of the cases (the predicate returned false for all); ${names()}`)
+    return kept
+  }
+  if (!Array.isArray(selection)) throw new Error(`option cases must be an array of test cases { name, params } or a predicate (got ${shown(selection)})`)
+  if (selection.length === 0) throw new Error(`option cases is an empty list; ${names()}`)
+  selection.forEach((c: unknown, index) => checkCase(problem, c, `option cases[${index}]`, defaults))
+  const seen = new Set<string>()
+  for (const c of selection as TestCase[]) {
+    if (seen.has(c.name)) throw new Error(`option cases names two cases '${c.name}': a case's name is its key in the report and the baseline`)
+    seen.add(c.name)
+  }
+  return selection as TestCase[]
+}
+
+/** A case the spec gives: a name, and a number for each scalar parameter of the problem. */
+function checkCase(problem: Problem, c: unknown, label: string, defaults: readonly TestCase[]): void {
+  if (typeof c === 'string') {
+    const suggestion = didYouMean(c, defaults.map((d) => d.name)) || ` (${problem.name}'s cases: ${defaults.map((d) => `'${d.name}'`).join(', ')})`
+    throw new Error(
+      `${label} is the string '${c}', not a test case { name, params } — to keep the problem's cases by name, ` +
+        `pass a predicate: cases: (c) => c.name === '${c}'${suggestion}`,
+    )
+  }
+  const { name, params } = (c ?? {}) as Partial<TestCase>
+  if (typeof name !== 'string' || typeof params !== 'object' || params === null) {
+    throw new Error(`${label} must be a test case { name: string, params: { … } } (got ${shown(c)})`)
+  }
+  const missing = problem.signature.filter((p) => p.kind === 'scalar' && typeof params[p.name] !== 'number').map((p) => p.name)
+  if (missing.length > 0) {
+    throw new Error(`${label} ('${name}') has no number for ${missing.map((n) => `'${n}'`).join(', ')}, a parameter of ${problem.name}`)
+  }
+}
