@@ -6,6 +6,7 @@ import type { GpuPool } from '../engine/worker/gpu-pool.js'
 import { findSanitizer } from '../engine/worker/sanitizer.js'
 import type { CasePlan } from '../shared/messages.js'
 import { RESULT_SCHEMA_VERSION, type CaseResult, type KernelBenchResult } from '../shared/results.js'
+import { withRest } from '../shared/phases.js'
 import { summarize } from '../shared/stats.js'
 import type { MeasureOptions } from '../spec/options.js'
 import type { TestCase } from '../spec/problem.js'
@@ -58,8 +59,17 @@ type CaseRunner = (c: TestCase, mode: CasePlan['mode'], options: MeasureOptions,
 function caseRunner(spec: ResolvedSpec, plan: CasePlanner, pool: GpuPool): CaseRunner {
   const { problem, dtype } = spec
   return async (c, mode, options, sanitizer) => {
-    const { outcome, gpu } = await pool.run(plan(c, mode, options), sanitizer)
-    const result: CaseResult = { name: c.name, params: { ...c.params }, gpu, flops: problem.flops(c), bytes: problem.bytes(c, dtype), outcome }
+    const start = performance.now()
+    const { outcome, gpu, phases } = await pool.run(plan(c, mode, options), sanitizer)
+    const result: CaseResult = {
+      name: c.name,
+      params: { ...c.params },
+      gpu,
+      flops: problem.flops(c),
+      bytes: problem.bytes(c, dtype),
+      outcome,
+      phases: withRest(phases, performance.now() - start),
+    }
     if (outcome.status === 'ok' && outcome.timing && outcome.timing.samplesMs.length > 0) result.summary = summarize(outcome.timing.samplesMs)
     return result
   }
@@ -84,8 +94,11 @@ export async function prepareKernelBench(name: string, spec: ResolvedSpec, conte
 
   const build = buildSettings(settings, status.arch)
   // Both builds were started when the file was collected (startCompiles): the solution's error comes first.
+  const compiling = performance.now()
   const solution = await solutionTarget(spec, file, settings, build)
-  const run = caseRunner(spec, casePlanner(name, spec, solution, await referencePlan(spec.problem, spec.dtype, build)), pool)
+  const reference = await referencePlan(spec.problem, spec.dtype, build)
+  header.phases = { compile: performance.now() - compiling }
+  const run = caseRunner(spec, casePlanner(name, spec, solution, reference), pool)
   const sanitizeCase = async (c: TestCase): Promise<CaseResult> => {
     const slow = { ...options, caseTimeoutMs: options.caseTimeoutMs * SANITIZER_SLOWDOWN }
     return { ...(await run(c, 'verify', slow, findSanitizer(findNvcc(settings.nvcc)))), name: memcheckName(c) }
