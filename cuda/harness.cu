@@ -89,20 +89,40 @@ struct KbCompareResult {
   double gotAtFirstBad;
 };
 
+// Each thread keeps its own counts, largest error and first bad index over its elements; a warp combines them
+// with shuffles and adds them into `r` with one atomic each. One atomic per element on a single address serializes
+// in L2 (about 0.7 s for 2^30 elements on an H100); per warp it is 32 times fewer, and the counts are the same.
 __global__ void compareKernel(const void* got, const void* expected, size_t n, int dtype, double rtol,
                               double atol, KbCompareResult* r) {
+  unsigned long long bad = 0, nans = 0, maxErrBits = 0, firstBad = n;
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
     double g = loadAsDouble(got, i, dtype);
     double e = loadAsDouble(expected, i, dtype);
     double err = fabs(g - e);
-    if (isnan(g)) atomicAdd(&r->nanCount, 1ull);
-    else atomicMax(&r->maxAbsErrBits, (unsigned long long)__double_as_longlong(err));
+    if (isnan(g)) nans++;
+    else {
+      unsigned long long bits = (unsigned long long)__double_as_longlong(err);
+      if (bits > maxErrBits) maxErrBits = bits;
+    }
     // Written as "not within" so that NaN in either operand counts as bad.
     if (!(err <= atol + rtol * fabs(e))) {
-      atomicAdd(&r->badCount, 1ull);
-      atomicMin(&r->firstBad, (unsigned long long)i);
+      if (bad == 0) firstBad = i;  // a thread's indices only grow
+      bad++;
     }
   }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    bad += __shfl_down_sync(0xFFFFFFFFu, bad, offset);
+    nans += __shfl_down_sync(0xFFFFFFFFu, nans, offset);
+    maxErrBits = max(maxErrBits, __shfl_down_sync(0xFFFFFFFFu, maxErrBits, offset));
+    firstBad = min(firstBad, __shfl_down_sync(0xFFFFFFFFu, firstBad, offset));
+  }
+  if ((threadIdx.x & 31) != 0) return;
+  if (bad > 0) {
+    atomicAdd(&r->badCount, bad);
+    atomicMin(&r->firstBad, firstBad);
+  }
+  if (nans > 0) atomicAdd(&r->nanCount, nans);
+  if (maxErrBits > 0) atomicMax(&r->maxAbsErrBits, maxErrBits);
 }
 
 __global__ void pickKernel(const void* got, const void* expected, int dtype, KbCompareResult* r) {

@@ -225,7 +225,8 @@ export interface GpuListing {
 export type GpuRef = Pick<GpuListing, 'index' | 'pciBusId'>
 
 export type HostMessage =
-  | { type: 'ready'; device: DeviceReport; arch: string; gpus: GpuListing[] }
+  /** `openWaitMs`: how long opening the session waited for the GPU lock (another process working on the GPU). */
+  | { type: 'ready'; device: DeviceReport; arch: string; gpus: GpuListing[]; openWaitMs: number }
   | { type: 'init-failed'; reason: string; noGpu: boolean }
   | Reply<'result', CaseOutcome>
   | Reply<'ceilings', CeilingsOutcome>

@@ -7,7 +7,7 @@ import type { HostConfig } from '../../shared/messages.js'
 import { lockGpu, openSession, prepareSession } from './open-session.js'
 
 const config = JSON.parse(process.argv[2] ?? '{}') as HostConfig
-const session = openSession(prepareSession(config), false)
+const { session } = openSession(prepareSession(config), false)
 // Held to the end, as the device host holds it when it exits: tearing the context down is GPU work too (a lock
 // whose owner has exited is taken over).
 lockGpu(session.info.pciBusId, config.device)

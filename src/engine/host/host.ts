@@ -44,11 +44,12 @@ function open(preparation: ReturnType<typeof prepare>, warm: boolean): DeviceSes
   }
   const { prepared, gpus } = preparation
   try {
-    const session = openSession(prepared, warm)
+    const { session, lockWaitMs } = openSession(prepared, warm)
     send({
       type: 'ready',
       arch: prepared.arch,
       gpus,
+      openWaitMs: lockWaitMs,
       device: {
         ...session.info,
         maxSmClockMHz: session.maxSmClockMHz,

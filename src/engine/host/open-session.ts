@@ -56,12 +56,14 @@ export function prepareSession(config: HostConfig): PreparedSession {
  * Creates the session's context on the prepared GPU, holding the GPU's lock. `warm`: the GPU was busy a moment ago,
  * so the session skips the global warmup.
  */
-export function openSession({ config, pciBusId, libraries }: PreparedSession, warm: boolean): DeviceSession {
+export function openSession({ config, pciBusId, libraries }: PreparedSession, warm: boolean): { session: DeviceSession; lockWaitMs: number } {
   // Creating a context and loading modules is GPU work: never while another process times on this GPU.
+  const waiting = performance.now()
   const release = lockGpu(pciBusId, config.device)
+  const lockWaitMs = performance.now() - waiting
   try {
     cuda.setDevice(config.device)
-    return new DeviceSession(cuda.deviceInfo(config.device), libraries, warm)
+    return { session: new DeviceSession(cuda.deviceInfo(config.device), libraries, warm), lockWaitMs }
   } finally {
     release()
   }

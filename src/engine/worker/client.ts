@@ -27,7 +27,9 @@ import type { PhaseTimes } from '../../shared/phases.js'
 import { engineProcess } from './process-entry.js'
 import { firstSanitizerError } from './sanitizer.js'
 
-export type HostStatus = { available: true; device: DeviceReport; arch: string; gpus: GpuListing[] } | { available: false; reason: string; noGpu: boolean }
+export type HostStatus =
+  | { available: true; device: DeviceReport; arch: string; gpus: GpuListing[]; openWaitMs: number }
+  | { available: false; reason: string; noGpu: boolean }
 
 /** The answer to a request: a case's outcome, the measured ceilings, or the calibration. */
 type Outcome = CaseOutcome | CeilingsOutcome | CalibrationOutcome
@@ -127,7 +129,9 @@ export class DeviceHost {
     })
     const status = new Promise<HostStatus>((resolve) => {
       child.on('message', (message: HostMessage) => {
-        if (message.type === 'ready') resolve({ available: true, device: message.device, arch: message.arch, gpus: message.gpus })
+        if (message.type === 'ready') {
+          resolve({ available: true, device: message.device, arch: message.arch, gpus: message.gpus, openWaitMs: message.openWaitMs })
+        }
         else if (message.type === 'init-failed') resolve({ available: false, reason: message.reason, noGpu: message.noGpu })
         else if (this.pending?.id === message.id) {
           // A host that lost its context, or whose solution changed its state, exits right after this message: the
@@ -197,13 +201,16 @@ export class DeviceHost {
     const starting = performance.now()
     const tenant = solutionKey(plan)
     if (this.tenant !== undefined && this.tenant !== tenant) await this.retire()
+    const fresh = this.tenant === undefined
     this.tenant = tenant
-    await this.ready()
-    const hostStart = performance.now() - starting
+    const status = await this.ready()
+    // A fresh host's start includes its wait for the GPU lock while another process worked: that is waiting.
+    const gpuWait = fresh && status.available ? status.openWaitMs : 0
+    const hostStart = performance.now() - starting - gpuWait
     const answer = this.request<CaseOutcome>((id) => ({ type: 'run', id, plan }), `case '${plan.caseName}'`, plan.options.caseTimeoutMs)
     this.prepareSpare()
     const { outcome, phases } = await answer
-    return { outcome, phases: hostStart > 0 ? { ...phases, hostStart } : phases }
+    return { outcome, phases: { ...phases, hostStart, gpuWait: (phases.gpuWait ?? 0) + gpuWait } }
   }
 
   /**
