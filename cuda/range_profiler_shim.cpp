@@ -3,9 +3,9 @@
 // Range Profiler and Profiler Host APIs (no ncu binary), in two uses that share everything but their metrics:
 // - the `profiler` timing (kb_prof_enable … kb_prof_stop): gpu__time_duration.sum, summed over a call's kernels;
 //   it needs one pass, so no kernel is replayed;
-// - the counters (kb_prof_counters_enable … kb_prof_counters_read): the metrics the caller names, per kernel, for
-//   one untimed call; CUPTI replays each kernel for as many passes as they need (kernel replay, memory restored
-//   between passes).
+// - the counters (kb_prof_counters_enable, kb_prof_start, kb_prof_counters_stop, kb_prof_counters_read,
+//   kb_prof_disable, for each counted call): the metrics the caller names, per kernel, for one untimed call; CUPTI
+//   replays each kernel for as many passes as they need (kernel replay, memory restored between passes).
 //
 // Auto range: CUPTI makes every kernel launched between kb_prof_start and the stop a range of its own, on any
 // stream, serialized and followed by a context synchronization, as ncu profiles kernels. A range's
@@ -272,9 +272,10 @@ extern "C" int kb_prof_stop(double* ns, size_t* kernels, size_t* dropped, int* a
   return resetCounterData();
 }
 
-// Enables range profiling of `context` (device `device`'s) for the counters: the `count` metrics named in
-// `metrics`, per kernel, for calls of up to `maxKernels` kernels. Sets *passes to the passes they need on this GPU
-// (each kernel is replayed that many times).
+// Enables range profiling of `context` (device `device`'s) for the counters of one call of up to `maxKernels`
+// kernels: the `count` metrics named in `metrics`, per kernel. Sets *passes to the passes they need on this GPU
+// (each kernel is replayed that many times). A multi-pass session is not started twice: each counted call enables
+// the profiler afresh.
 extern "C" int kb_prof_counters_enable(CUcontext context, int device, size_t maxKernels, const char** metrics, size_t count, size_t* passes) {
   if (profiler != nullptr) return CUPTI_ERROR_INVALID_OPERATION;
   RETURN_IF_FAILED(initializeProfiler());
@@ -284,7 +285,7 @@ extern "C" int kb_prof_counters_enable(CUcontext context, int device, size_t max
 }
 
 // Ends a counters session and decodes it (as kb_prof_stop); its ranges stay readable with kb_prof_counters_read
-// until kb_prof_counters_reset.
+// until kb_prof_disable.
 extern "C" int kb_prof_counters_stop(size_t* kernels, size_t* dropped, int* allPasses) {
   return stopAndDecode(kernels, dropped, allPasses);
 }
@@ -292,9 +293,6 @@ extern "C" int kb_prof_counters_stop(size_t* kernels, size_t* dropped, int* allP
 // The metrics of range `range` (the range-th kernel launched) into values[0..count), in kb_prof_counters_enable's
 // order.
 extern "C" int kb_prof_counters_read(size_t range, double* values) { return evaluateRange(range, values); }
-
-// Empties the counter data image once the session is read, for the next one.
-extern "C" int kb_prof_counters_reset(void) { return resetCounterData(); }
 
 // Disables range profiling of the context. The configs stay, for the next enable on the same device.
 extern "C" int kb_prof_disable(void) { return disableProfiler(); }

@@ -6,14 +6,15 @@
 //     ncu --clock-control none --section SpeedOfLight --section Occupancy --metrics "$(… metrics)" \
 //         --print-metric-name name --print-units base --csv npx tsx scripts/counters-probe.ts launches > ncu.csv
 //   tsx scripts/counters-probe.ts compare <probe.jsonl> <ncu.csv>   prints each figure beside ncu's
-// KB_PROBE_CACHE: the compile cache (default node_modules/.cache/vitest-kernel-bench).
+// KB_PROBE_CACHE: the compile cache (default node_modules/.cache/vitest-kernel-bench); KB_PROBE_KERNEL=i counts
+// the i-th kernel alone.
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import koffi from 'koffi'
 import { compileCuptiShim, compileRangeProfilerShim } from '../src/compile/cupti-shim.js'
 import { archForComputeCapability, compileSync } from '../src/compile/nvcc.js'
-import { COUNTER_METRICS, Counters, type KernelCounters } from '../src/native/counters.js'
+import { COUNTER_METRICS, countCall, type KernelCounters } from '../src/native/counters.js'
 import * as cuda from '../src/native/cuda.js'
 import { Cupti } from '../src/native/cupti.js'
 import { RangeProfiler } from '../src/native/range-profiler.js'
@@ -54,6 +55,12 @@ const KERNELS: Kernel[] = [
   },
 ]
 
+/** All kernels, or the one KB_PROBE_KERNEL names by its index. */
+function selected(): Kernel[] {
+  const only = process.env.KB_PROBE_KERNEL
+  return only === undefined ? KERNELS : [KERNELS[Number(only)]!]
+}
+
 const build = { arch: archForComputeCapability('9.0'), cacheDir }
 
 function compileAll() {
@@ -85,17 +92,16 @@ function count() {
   for (const call of built.calls) call(data) // loads each module outside any session
   cuda.synchronize()
   const limits = cuda.smLimits(0)
-  const counters = new Counters(new RangeProfiler(built.rangeProfiler), new Cupti(built.cupti))
-  const passes = counters.enable(0)
-  KERNELS.forEach((kernel, i) => {
+  const profiler = new RangeProfiler(built.rangeProfiler)
+  const cupti = new Cupti(built.cupti)
+  selected().forEach((kernel) => {
     const started = performance.now()
-    const kernels = counters.countCall(() => built.calls[i]!(data))
+    const { kernels, passes } = countCall(profiler, cupti, 0, () => built.calls[KERNELS.indexOf(kernel)]!(data))
     const wallMs = performance.now() - started
     const perKernel = kernels.map((k) => ({ ...k, occupancy: theoreticalOccupancy(k, limits) }))
     const total = aggregateCounters(kernels, limits)
     console.log(JSON.stringify({ label: kernel.label, passes, wallMs, kernels: perKernel, verdict: boundVerdict(total.metrics, total.waves), total }))
   })
-  counters.disable()
 }
 
 function launches() {

@@ -2,11 +2,9 @@
 // Throughput" and "Occupancy" sections, under ncu's metric names, with the kernel's name and launch configuration.
 // The metrics come from the range profiler (each kernel replayed for as many passes as they take), the launch
 // configuration from CUPTI's kernel activity records of the same call, matched in launch order.
-//
-// Use: new Counters(rangeProfiler, cupti); enable(device) once the case is timed; countCall(call); disable().
 import type { Cupti, KernelLaunch } from './cupti.js'
 import { synchronize } from './cuda.js'
-import type { RangeProfiler } from './range-profiler.js'
+import type { CountedCall, RangeProfiler } from './range-profiler.js'
 
 /**
  * What is collected, as ncu names it. The first nine are the SpeedOfLight and Occupancy sections' own (ncu's SOL
@@ -41,54 +39,46 @@ export interface KernelCounters extends KernelLaunch {
   metrics: CounterSet
 }
 
+/** One counted call: its kernels, and the passes each was replayed for. */
+export interface CountedKernels {
+  kernels: KernelCounters[]
+  passes: number
+}
+
 // The external correlation id the counted call is pushed with; one call per Cupti session, so any id would do.
 const COUNTED_CALL = 1
 
-export class Counters {
-  constructor(
-    private readonly profiler: RangeProfiler,
-    private readonly cupti: Cupti,
-  ) {}
-
-  /**
-   * Enables the range profiler for the counters on the current context (device `device`'s): call it after the
-   * case's timed calls, as it takes the profiler. Returns how many passes each kernel is replayed for. Throws
-   * ProfilerUnavailableError where the counters cannot be read.
-   */
-  enable(device: number): number {
-    return this.profiler.enableCounters(device, COUNTER_METRICS)
-  }
-
-  /** Runs `call` once, every kernel it launches replayed and profiled: its counters, in launch order. */
-  countCall(call: () => void): KernelCounters[] {
-    this.cupti.start()
-    let values: number[][]
-    let launches: KernelLaunch[]
+/**
+ * Runs `call` once on the current context (device `device`'s), every kernel it launches replayed and profiled:
+ * its counters, in launch order. Call it after the case's timed calls, while `profiler` is not enabled for timing
+ * and `cupti` is not started. Throws ProfilerUnavailableError where the counters cannot be read.
+ */
+export function countCall(profiler: RangeProfiler, cupti: Cupti, device: number, call: () => void): CountedKernels {
+  cupti.start()
+  let counted: CountedCall
+  let launches: KernelLaunch[]
+  try {
+    cupti.keepLaunches(true)
+    cupti.push(COUNTED_CALL)
     try {
-      this.cupti.keepLaunches(true)
-      this.cupti.push(COUNTED_CALL)
-      try {
-        values = this.profiler.countCall(call)
-      } finally {
-        this.cupti.pop()
-      }
-      synchronize()
-      this.cupti.flush()
-      launches = this.cupti.launches(COUNTED_CALL)
+      counted = profiler.countCall(device, COUNTER_METRICS, call)
     } finally {
-      this.cupti.keepLaunches(false)
-      this.cupti.stop()
+      cupti.pop()
     }
-    if (launches.length !== values.length) {
-      throw new Error(`counters: ${values.length} kernels were profiled but CUPTI recorded ${launches.length} kernel launches`)
-    }
-    return launches.map((launch, i) => ({
-      ...launch,
-      metrics: Object.fromEntries(COUNTER_METRICS.map((metric, m) => [metric, values[i]![m]!])) as CounterSet,
-    }))
+    synchronize()
+    cupti.flush()
+    launches = cupti.launches(COUNTED_CALL)
+  } finally {
+    cupti.keepLaunches(false)
+    cupti.stop()
   }
-
-  disable(): void {
-    this.profiler.disable()
+  const { values, passes } = counted
+  if (launches.length !== values.length) {
+    throw new Error(`counters: ${values.length} kernels were profiled but CUPTI recorded ${launches.length} kernel launches`)
   }
+  const kernels = launches.map((launch, i) => ({
+    ...launch,
+    metrics: Object.fromEntries(COUNTER_METRICS.map((metric, m) => [metric, values[i]![m]!])) as CounterSet,
+  }))
+  return { kernels, passes }
 }

@@ -5,7 +5,7 @@
 // to allow it; other failures are CuptiErrors.
 //
 // Use: enable(device) before a case's timed calls, timeCall(call) for each, disable() at the end; or
-// enableCounters(device, metrics), countCall(call) for the untimed call, disable().
+// countCall(device, metrics, call) for the untimed call of the counters.
 import koffi from 'koffi'
 import { cuptiChecker, CuptiError } from './cupti.js'
 import { currentContext } from './driver.js'
@@ -21,8 +21,13 @@ export interface ProfiledCall {
   kernels: number
 }
 
-/** Per kernel of one call: the values of the metrics enableCounters named, in its order. */
-export type CountedCall = number[][]
+/** One counted call. */
+export interface CountedCall {
+  /** Per kernel, in launch order: the values of the metrics named, in their order. */
+  values: number[][]
+  /** The passes the metrics took: how many times each kernel ran. */
+  passes: number
+}
 
 /** This GPU, driver or user cannot be profiled; the message says why and what to do. */
 export class ProfilerUnavailableError extends Error {
@@ -104,8 +109,6 @@ export class RangeProfiler {
   private readonly cuptiCheck
   /** What the profiler was last enabled for: the use its failures are reported for. */
   private use: ProfilerUse = 'timing'
-  /** Metrics per kernel of the counters enabled. */
-  private metricCount = 0
 
   constructor(libraryPath: string) {
     const lib = koffi.load(libraryPath)
@@ -121,7 +124,6 @@ export class RangeProfiler {
       ),
       countersStop: lib.func('int kb_prof_counters_stop(_Out_ size_t *kernels, _Out_ size_t *dropped, _Out_ int *allPasses)'),
       countersRead: lib.func('int kb_prof_counters_read(size_t range, _Out_ double *values)'),
-      countersReset: lib.func('int kb_prof_counters_reset(void)'),
     }
   }
 
@@ -190,34 +192,32 @@ export class RangeProfiler {
   }
 
   /**
-   * Enables profiling of the current context (device `device`'s) for countCall(): `metrics` (Nsight Compute's
-   * names) per kernel. Returns the passes they take on this GPU, that is how many times each kernel is replayed.
-   * Throws ProfilerUnavailableError when this machine cannot profile, or a metric is unknown to this GPU.
+   * Runs `call` once with every kernel it launches replayed and profiled, on the current context (device
+   * `device`'s): `metrics` (Nsight Compute's names) for each. The profiler is enabled for this call alone; call it
+   * while profiling is not enabled for timing. Throws ProfilerUnavailableError where the counters cannot be read.
    */
-  enableCounters(device: number, metrics: readonly string[]): number {
+  countCall(device: number, metrics: readonly string[], call: () => void): CountedCall {
     this.checkSupport(device, 'counters')
     const passes = [0]
     this.check(this.fns.countersEnable(currentContext(), device, MAX_KERNELS_PER_CALL, metrics, metrics.length, passes), 'kb_prof_counters_enable')
-    this.metricCount = metrics.length
-    return Number(passes[0])
-  }
-
-  /** Runs `call` with every kernel it launches replayed and profiled: the metrics of each, in launch order. */
-  countCall(call: () => void): CountedCall {
-    const kernels = [0]
-    const dropped = [0]
-    const allPasses = [0]
-    this.session(call, () => this.check(this.fns.countersStop(kernels, dropped, allPasses), 'kb_prof_counters_stop'))
+    let values: number[][]
     try {
+      const kernels = [0]
+      const dropped = [0]
+      const allPasses = [0]
+      this.session(call, () => this.check(this.fns.countersStop(kernels, dropped, allPasses), 'kb_prof_counters_stop'))
       this.checkSession('counters', Number(dropped[0]), allPasses[0]!)
-      return Array.from({ length: Number(kernels[0]) }, (_, range) => {
-        const values = new Float64Array(this.metricCount)
-        this.check(this.fns.countersRead(range, values), `kb_prof_counters_read(${range})`)
-        return [...values]
+      values = Array.from({ length: Number(kernels[0]) }, (_, range) => {
+        const row = new Float64Array(metrics.length)
+        this.check(this.fns.countersRead(range, row), `kb_prof_counters_read(${range})`)
+        return [...row]
       })
-    } finally {
-      this.check(this.fns.countersReset(), 'kb_prof_counters_reset')
+    } catch (error) {
+      this.fns.disable() // the first failure is the one to report
+      throw error
     }
+    this.disable()
+    return { values, passes: Number(passes[0]) }
   }
 
   disable(): void {
