@@ -7,10 +7,11 @@ import { synchronize } from './cuda.js'
 import type { CountedCall, RangeProfiler } from './range-profiler.js'
 
 /**
- * What is collected, as ncu names it. The first nine are the SpeedOfLight and Occupancy sections' own (ncu's SOL
- * "DRAM Throughput" is gpu__dram_throughput; dram__throughput is the same ratio at the DRAM unit); l1tex__ and
- * lts__throughput with dram__throughput name the memory unit ncu's bottleneck rule names (the largest part of
- * gpu__compute_memory_throughput's breakdown, by unit); the four pipes name the busiest compute pipe.
+ * What is collected, as ncu names it. The first eight are ncu's own figures: SpeedOfLight's duration and
+ * throughputs (its "DRAM Throughput" is gpu__dram_throughput; dram__throughput is the same ratio at the DRAM unit),
+ * the L1 and L2 hit rates, Occupancy's achieved occupancy. l1tex__ and lts__throughput, with dram__throughput, name
+ * the memory unit ncu's bottleneck rule names (the largest part of gpu__compute_memory_throughput's breakdown, by
+ * unit); the four pipes name the busiest compute pipe. Nine passes on the H100.
  */
 export const COUNTER_METRICS = [
   'gpu__time_duration.sum',

@@ -76,6 +76,14 @@ describe('why profiling cannot run', () => {
     expect(asUnavailable(new CuptiError('kb_prof_start', 7, 'CUPTI_ERROR_INVALID_OPERATION'))).toBeUndefined()
   })
 
+  it('for the counters, the same refusal says that the case is timed all the same', () => {
+    const error = asUnavailable(new CuptiError('kb_prof_counters_enable', 35, 'CUPTI_ERROR_INSUFFICIENT_PRIVILEGES'), 'counters')
+    expect(error).toBeInstanceOf(ProfilerUnavailableError)
+    expect(error!.message).toMatch(
+      /^the performance counters cannot be read here \(kb_prof_counters_enable failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES\): profiling is restricted to admin users .* The case is timed all the same; only its counters are missing\.$/,
+    )
+  })
+
   it('unsupported GPUs and drivers say so; other failures are not reasons', () => {
     for (const name of ['CUPTI_ERROR_NOT_SUPPORTED', 'CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED', 'CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED']) {
       expect(unavailableReason(name)).toMatch(/does not support CUPTI range profiling/)
