@@ -2,6 +2,7 @@
 // names the call and the error. Device pointers are koffi pointers (BigInt addresses).
 import { CudaError } from './errors.js'
 import { loadLibrary, type LibrarySpec } from './library.js'
+import type { SmLimits } from '../shared/counters.js'
 import type { DeviceInfo } from '../shared/messages.js'
 
 export type DevicePtr = bigint
@@ -160,21 +161,6 @@ export function deviceInfo(device: number): DeviceInfo {
     runtimeVersion: versionString(out((s: number[]) => rt.runtimeGetVersion(s), 'cudaRuntimeGetVersion', 0)),
     driverVersion: versionString(out((s: number[]) => rt.driverGetVersion(s), 'cudaDriverGetVersion', 0)),
   }
-}
-
-/** What bounds the blocks resident on one SM: the inputs of the CUDA occupancy rules. */
-export interface SmLimits {
-  computeCapability: string // e.g. '9.0'
-  multiProcessors: number
-  warpSize: number
-  maxThreadsPerBlock: number
-  maxThreadsPerSm: number
-  maxBlocksPerSm: number
-  registersPerSm: number
-  registersPerBlock: number
-  sharedBytesPerSm: number
-  /** Shared memory the driver reserves in every block (1 KB from sm_80). */
-  reservedSharedBytesPerBlock: number
 }
 
 /** The occupancy limits of `device`, read without creating a context. */

@@ -7,6 +7,9 @@
 // and lostRecords(); stop() at the end. With keepLaunches(true) before push(i), launches(i) after flush() gives the
 // name and launch configuration of every kernel the iteration launched.
 import koffi, { type LibraryHandle } from 'koffi'
+import type { KernelLaunch } from '../shared/counters.js'
+
+export type { KernelLaunch }
 
 /** A CUPTI call failed; `resultName` is CUPTI's name for `code`, e.g. 'CUPTI_ERROR_NOT_INITIALIZED'. */
 export class CuptiError extends Error {
@@ -41,17 +44,6 @@ export interface GpuSpan {
   endNs: bigint
   /** Time in the span when at least one piece of the work ran (overlaps counted once, idle gaps not at all). */
   busyNs: bigint
-}
-
-/** What one kernel was launched with, as CUPTI's kernel activity record has it. */
-export interface KernelLaunch {
-  /** As written in the source, parameters included (demangled). */
-  name: string
-  grid: readonly [number, number, number]
-  block: readonly [number, number, number]
-  registersPerThread: number
-  staticSharedBytes: number
-  dynamicSharedBytes: number
 }
 
 // Spans copied out per native call; read() repeats the call until fewer come back.

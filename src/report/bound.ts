@@ -14,8 +14,7 @@
 // The busiest memory unit is the largest part of MEM's breakdown, named by its prefix (dram/fbpa → DRAM,
 // l1tex → L1, lts/ltc → L2); here the largest of dram__, l1tex__ and lts__throughput, each itself the largest part of
 // its unit. ncu names no compute unit; here the busiest of the FMA, ALU, LSU and tensor pipes is named beside it.
-import type { CounterMetric, CounterSet, KernelCounters } from '../native/counters.js'
-import type { SmLimits } from '../native/cuda.js'
+import type { CounterMetric, CounterSet, KernelCounters, SmLimits } from '../shared/counters.js'
 import { theoreticalOccupancy } from './occupancy.js'
 
 /** The thresholds of ncu's SOLBottleneck rule, in % of peak (waves: full waves of the SMs). */

@@ -2,8 +2,7 @@
 // ncu's Occupancy section): the blocks one SM can hold are the fewest that its warps, registers, shared memory and
 // block slots allow, and occupancy is their warps against the SM's maximum. Pure: the launch and the SM's limits
 // come in.
-import type { KernelLaunch } from '../native/cupti.js'
-import type { SmLimits } from '../native/cuda.js'
+import type { KernelLaunch, SmLimits } from '../shared/counters.js'
 
 export type OccupancyLimiter = 'warps' | 'registers' | 'shared memory' | 'blocks'
 

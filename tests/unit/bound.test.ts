@@ -3,8 +3,7 @@
 // (`ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats`) for the kernels of
 // scripts/counters-probe.ts, and the theoretical occupancy ncu computed for them.
 import { describe, expect, it } from 'vitest'
-import type { CounterSet, KernelCounters } from '../../src/native/counters.js'
-import type { SmLimits } from '../../src/native/cuda.js'
+import { COUNTER_METRICS, type CounterSet, type KernelCounters, type SmLimits } from '../../src/shared/counters.js'
 import { aggregateCounters, boundVerdict, SOL_THRESHOLDS } from '../../src/report/bound.js'
 import { theoreticalOccupancy } from '../../src/report/occupancy.js'
 
@@ -23,23 +22,7 @@ const H100: SmLimits = {
 
 /** ncu's figures, in COUNTER_METRICS' order. */
 function counters(values: readonly number[]): CounterSet {
-  const names = [
-    'gpu__time_duration.sum',
-    'sm__throughput.avg.pct_of_peak_sustained_elapsed',
-    'gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed',
-    'dram__throughput.avg.pct_of_peak_sustained_elapsed',
-    'gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed',
-    'l1tex__t_sector_hit_rate.pct',
-    'lts__t_sector_hit_rate.pct',
-    'sm__warps_active.avg.pct_of_peak_sustained_active',
-    'l1tex__throughput.avg.pct_of_peak_sustained_elapsed',
-    'lts__throughput.avg.pct_of_peak_sustained_elapsed',
-    'sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active',
-    'sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active',
-    'sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active',
-    'sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active',
-  ]
-  return Object.fromEntries(names.map((name, i) => [name, values[i]!])) as CounterSet
+  return Object.fromEntries(COUNTER_METRICS.map((name, i) => [name, values[i]!])) as CounterSet
 }
 
 const launch = (grid: number, block: number, registersPerThread: number, staticSharedBytes = 0) => ({
