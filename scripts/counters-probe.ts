@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url'
 import koffi from 'koffi'
 import { compileCuptiShim, compileRangeProfilerShim } from '../src/compile/cupti-shim.js'
 import { archForComputeCapability, compileSync } from '../src/compile/nvcc.js'
+import { ncuMetricRows } from '../src/cli/ncu.js'
 import { countCall } from '../src/native/counters.js'
 import { COUNTER_METRICS, type KernelCounters } from '../src/shared/counters.js'
 import * as cuda from '../src/native/cuda.js'
@@ -113,25 +114,7 @@ function launches() {
   cuda.synchronize()
 }
 
-/** ncu's CSV: the value of each metric (by name) of each profiled kernel, in launch order. */
-function readNcu(file: string): Map<string, string>[] {
-  const rows = fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.startsWith('"'))
-    .map((line) => [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!))
-  const [header, ...body] = rows
-  if (!header) throw new Error(`${file}: no CSV rows`)
-  const column = (name: string) => header.indexOf(name)
-  const [id, kernelName, metric, value] = ['ID', 'Kernel Name', 'Metric Name', 'Metric Value'].map(column)
-  const kernels = new Map<string, Map<string, string>>()
-  for (const row of body) {
-    const kernel = kernels.get(row[id!]!) ?? new Map([['kernel', row[kernelName!]!]])
-    kernel.set(row[metric!]!, row[value!]!)
-    kernels.set(row[id!]!, kernel)
-  }
-  return [...kernels.values()]
-}
+const readNcu = (file: string) => ncuMetricRows(fs.readFileSync(file, 'utf8'))
 
 function compare(probeFile: string, ncuFile: string) {
   const ncu = readNcu(ncuFile)

@@ -2,8 +2,16 @@
 // (NVIDIA H100 80GB HBM3, driver 580.159.04, 2026-11-24): Nsight Compute 2025.3.1's own figures
 // (`ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats`) for the kernels of
 // scripts/counters-probe.ts, and the theoretical occupancy ncu computed for them.
+import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { COUNTER_METRICS, type CounterSet, type KernelCounters, type SmLimits } from '../../src/shared/counters.js'
+import { countersRecord } from '../../src/report/counters.js'
+import { buildResultsFile } from '../../src/report/json.js'
+import { renderKernelResult } from '../../src/report/kernel-table.js'
+import { renderMarkdown } from '../../src/report/markdown.js'
+import type { TimingResult } from '../../src/shared/messages.js'
+import { RESULT_SCHEMA_VERSION, type CaseResult, type KernelBenchResult } from '../../src/shared/results.js'
+import { DEFAULT_MEASURE_OPTIONS } from '../../src/spec/options.js'
+import { COUNTER_METRICS, type CaseCountersOutcome, type CounterSet, type KernelCounters, type SmLimits } from '../../src/shared/counters.js'
 import { aggregateCounters, boundVerdict, SOL_THRESHOLDS } from '../../src/report/bound.js'
 import { theoreticalOccupancy } from '../../src/report/occupancy.js'
 
@@ -142,5 +150,73 @@ describe('duration-weighted aggregation', () => {
     const zero = (k: KernelCounters) => ({ ...k, metrics: { ...k.metrics, 'gpu__time_duration.sum': 0 } })
     expect(aggregateCounters([zero(VECTOR_ADD), zero(SGEMM_TILED)]).metrics['sm__throughput.avg.pct_of_peak_sustained_elapsed']).toBeCloseTo((8.11 + 38.43) / 2, 10)
     expect(() => aggregateCounters([])).toThrow(/no kernels/)
+  })
+})
+
+describe('counters in the reports', () => {
+  const device = { index: 0, name: 'NVIDIA H100 80GB HBM3', pciBusId: '00000000:19:00.0', computeCapability: '9.0', multiProcessors: 132, l2CacheBytes: 50 * 2 ** 20, totalMemoryBytes: 85e9, maxSmClockMHz: 1980, memoryClockMHz: 2619, memoryBusWidthBits: 5120, runtimeVersion: '13.0', driverVersion: '13.0', startSmClockMHz: 1980 }
+  const n = 2 ** 25
+  const timing: TimingResult = { samplesMs: [], droppedThrottled: 0, droppedInterference: 0, meanSmClockMHz: 1980, maxSmClockMHz: 1980, stopReason: 'target-cv', wallMs: 60, callsPerSample: 1, checkedCalls: 2 }
+  const timedCase = (name: string, counters?: CaseCountersOutcome): CaseResult => ({
+    name,
+    params: { n },
+    flops: n,
+    bytes: 12 * n,
+    outcome: { status: 'ok', outputs: [], timing, verificationSkipped: false, ...(counters && { counters }) },
+    summary: { n: 50, mean: 0.127, median: 0.127, min: 0.126, max: 0.13, stdev: 0.0005, cv: 0.004 },
+  })
+  const bench = (cases: CaseResult[]): KernelBenchResult => ({
+    version: RESULT_SCHEMA_VERSION,
+    bench: 'vector add',
+    problem: 'vector-addition',
+    solution: './vector_add.cu',
+    dtype: 'float32',
+    mode: 'bench',
+    device,
+    arch: 'sm_90a',
+    options: { ...DEFAULT_MEASURE_OPTIONS, counters: true },
+    cases,
+  })
+  const COUNTED: CaseCountersOutcome = { status: 'ok', kernels: [VECTOR_ADD], passes: 9, limits: H100, costMs: 412 }
+  const MISSING: CaseCountersOutcome = {
+    status: 'unavailable',
+    reason: 'the performance counters cannot be read here: only admin users may read them. The case is timed all the same; only its counters are missing.',
+    costMs: 3,
+  }
+
+  it('the record: each kernel with its theoretical occupancy, the aggregate, the verdict', () => {
+    const record = countersRecord(COUNTED)
+    if (record.status !== 'ok') throw new Error('not counted')
+    expect(record.kernels[0]!.theoreticalOccupancy).toMatchObject({ pct: 100, blocksPerSm: 8, limiter: 'warps' })
+    expect(record.aggregate).toMatchObject({ kernels: 1, theoreticalOccupancyPct: 100 })
+    expect(record.verdict).toEqual({ bound: 'memory', rule: 'High Throughput', unit: 'DRAM', text: 'memory-bound (DRAM 91%)' })
+    expect(countersRecord(MISSING)).toEqual(MISSING)
+  })
+
+  it('the table has a bound column only where some case has counters, and says why they are missing', () => {
+    const table = stripVTControlCharacters(renderKernelResult(bench([timedCase('counted', COUNTED), timedCase('refused', MISSING), timedCase('off')])))
+    const [, header, counted, refused, off, , note] = table.split('\n')
+    expect(header).toMatch(/SOL +bound +SM MHz/)
+    expect(counted).toContain('memory-bound (DRAM 91%)')
+    expect(refused).toContain('no counters (see below)')
+    expect(off).toMatch(/ — +1980/)
+    expect(note).toContain('no counters for refused: the performance counters cannot be read here: only admin users')
+    expect(stripVTControlCharacters(renderKernelResult(bench([timedCase('off')])))).not.toContain('bound')
+  })
+
+  it('the JSON file: counters beside the case, not repeated in its outcome', () => {
+    const file = buildResultsFile([{ file: 'x.bench.ts', name: 'vector add', state: 'passed', errors: [], result: bench([timedCase('counted', COUNTED), timedCase('off')]) }], { vitestKernelBench: '0', vitest: '4', node: 'v22' }, new Date(0))
+    const [counted, off] = file.benches[0]!.result!.cases
+    expect(counted!.counters).toMatchObject({ status: 'ok', passes: 9, verdict: { bound: 'memory', rule: 'High Throughput' } })
+    expect(counted!.outcome).not.toHaveProperty('counters')
+    expect(counted!.metrics).toBeDefined()
+    expect(off).not.toHaveProperty('counters')
+  })
+
+  it('Markdown: the column and the note', () => {
+    const md = renderMarkdown([{ file: 'x.bench.ts', name: 'vector add', state: 'passed', errors: [], result: bench([timedCase('counted', COUNTED), timedCase('refused', MISSING)]) }])
+    expect(md).toContain('bound (ncu SOL)')
+    expect(md).toContain('memory-bound (DRAM 91%)')
+    expect(md).toContain('no counters for refused')
   })
 })
