@@ -165,18 +165,9 @@ describe('counters in the reports', () => {
     outcome: { status: 'ok', outputs: [], timing, verificationSkipped: false, ...(counters && { counters }) },
     summary: { n: 50, mean: 0.127, median: 0.127, min: 0.126, max: 0.13, stdev: 0.0005, cv: 0.004 },
   })
-  const bench = (cases: CaseResult[]): KernelBenchResult => ({
-    version: RESULT_SCHEMA_VERSION,
-    bench: 'vector add',
-    problem: 'vector-addition',
-    solution: './vector_add.cu',
-    dtype: 'float32',
-    mode: 'bench',
-    device,
-    arch: 'sm_90a',
-    options: { ...DEFAULT_MEASURE_OPTIONS, counters: true },
-    cases,
-  })
+  const options = { ...DEFAULT_MEASURE_OPTIONS, counters: true }
+  const names = { bench: 'vector add', problem: 'vector-addition', solution: './vector_add.cu' }
+  const bench = (cases: CaseResult[]): KernelBenchResult => ({ version: RESULT_SCHEMA_VERSION, ...names, dtype: 'float32', mode: 'bench', device, arch: 'sm_90a', options, cases })
   const COUNTED: CaseCountersOutcome = { status: 'ok', kernels: [VECTOR_ADD], passes: 9, limits: H100, costMs: 412 }
   const MISSING: CaseCountersOutcome = {
     status: 'unavailable',
