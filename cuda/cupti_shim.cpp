@@ -2,15 +2,18 @@
 // launches, on every stream, and how long the GPU was busy with it. The harness pushes an external correlation id
 // (the iteration number) before calling solution() and pops it after; CUPTI then tags every CUDA API call made in
 // between, and so every kernel, memcpy and memset those calls launched, with that id. Work launched outside
-// push/pop (L2 flush, padding) has no id and is left out. Compiled by src/compile/cupti-shim.ts, called through src/native/cupti.ts. Every entry point returns
-// a CUptiResult (0 = success).
+// push/pop (L2 flush, padding) has no id and is left out. While kb_cupti_keep_launches is on (the counters pass),
+// each kernel's name and launch configuration is kept too. Compiled by src/compile/cupti-shim.ts, called through
+// src/native/cupti.ts. Every entry point returns a CUptiResult (0 = success).
 #include <cupti.h>
+#include <cxxabi.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -68,6 +71,16 @@ struct Work {
   }
 };
 
+// What a kernel was launched with: name, then grid x, y, z, block x, y, z, registers per thread, static and dynamic
+// shared memory per block (bytes). `start` orders a call's kernels, `correlationId` and `graphNodeId` name a launch.
+struct Launch {
+  uint64_t start;
+  uint32_t correlationId;
+  uint64_t graphNodeId;
+  std::string name;
+  int32_t config[9];
+};
+
 // Shared between the buffer-completed callback (which CUPTI may run on its own thread) and the entry points. Records
 // of one API call can arrive in any order and in different buffers, so both halves of the join are kept until read.
 std::mutex mutex;
@@ -75,6 +88,33 @@ std::unordered_map<uint32_t, uint64_t> iterationByCorrelation;  // correlationId
 std::unordered_map<uint32_t, Work> workByCorrelation;           // correlationId -> its GPU work
 std::map<uint64_t, Work> workByIteration;                       // joined, not yet read; ordered by id
 uint64_t lostRecords = 0;
+bool keepLaunches = false;
+std::unordered_map<uint32_t, std::vector<Launch>> launchesByCorrelation;
+std::map<uint64_t, std::vector<Launch>> launchesByIteration;  // joined, not yet read
+std::vector<Launch> readLaunches;                            // the id kb_cupti_launches read last
+
+// The name as written in the source, as ncu shows it (`vectorAdd4(const float4 *, …)`); an extern "C" kernel's
+// name is not mangled and stays as it is.
+std::string demangled(const char* name) {
+  if (name == nullptr) return "";
+  int status = 0;
+  char* readable = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  std::string result = status == 0 && readable ? readable : name;
+  std::free(readable);
+  return result;
+}
+
+void addLaunch(const CUpti_ActivityKernel10* kernel) {
+  if (!keepLaunches) return;
+  launchesByCorrelation[kernel->correlationId].push_back(Launch{
+      kernel->start,
+      kernel->correlationId,
+      kernel->graphNodeId,
+      demangled(kernel->name),
+      {kernel->gridX, kernel->gridY, kernel->gridZ, kernel->blockX, kernel->blockY, kernel->blockZ,
+       kernel->registersPerThread, kernel->staticSharedMemory, kernel->dynamicSharedMemory},
+  });
+}
 
 template <typename Record>
 void addWork(const Record* record) {
@@ -91,6 +131,7 @@ void addRecord(const CUpti_Activity* record) {
   switch (record->kind) {
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
       addWork(reinterpret_cast<const CUpti_ActivityKernel10*>(record));
+      addLaunch(reinterpret_cast<const CUpti_ActivityKernel10*>(record));
       break;
     case CUPTI_ACTIVITY_KIND_MEMCPY:
       addWork(reinterpret_cast<const CUpti_ActivityMemcpy6*>(record));
@@ -137,7 +178,14 @@ void joinAndDiscardTheRest() {
     if (iteration == iterationByCorrelation.end()) continue;
     workByIteration[iteration->second].add(work);
   }
+  for (auto& [correlationId, launches] : launchesByCorrelation) {
+    auto iteration = iterationByCorrelation.find(correlationId);
+    if (iteration == iterationByCorrelation.end()) continue;
+    auto& joined = launchesByIteration[iteration->second];
+    joined.insert(joined.end(), launches.begin(), launches.end());
+  }
   workByCorrelation.clear();
+  launchesByCorrelation.clear();
   iterationByCorrelation.clear();
 }
 
@@ -160,6 +208,8 @@ extern "C" int kb_cupti_start(void) {
     iterationByCorrelation.clear();
     workByCorrelation.clear();
     workByIteration.clear();
+    launchesByCorrelation.clear();
+    launchesByIteration.clear();
     lostRecords = 0;
   }
   CUptiResult status = cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted);
@@ -207,6 +257,48 @@ extern "C" int kb_cupti_lost(uint64_t* lost) {
   std::lock_guard<std::mutex> lock(mutex);
   *lost = lostRecords;
   lostRecords = 0;
+  return CUPTI_SUCCESS;
+}
+
+// Keeps (1) or stops keeping (0) the launch configuration of every kernel from here on.
+extern "C" int kb_cupti_keep_launches(int keep) {
+  std::lock_guard<std::mutex> lock(mutex);
+  keepLaunches = keep != 0;
+  return CUPTI_SUCCESS;
+}
+
+// Reads the kernels launched under pushed id `id`, in the order they ran, for kb_cupti_launch, and forgets them;
+// sets *count. A launch reported more than once (once per pass of a profiler's kernel replay) counts once. Call
+// after kb_cupti_flush.
+extern "C" int kb_cupti_launches(uint64_t id, size_t* count) {
+  std::lock_guard<std::mutex> lock(mutex);
+  joinAndDiscardTheRest();
+  readLaunches.clear();
+  auto entry = launchesByIteration.find(id);
+  if (entry != launchesByIteration.end()) {
+    readLaunches = std::move(entry->second);
+    launchesByIteration.erase(entry);
+  }
+  std::sort(readLaunches.begin(), readLaunches.end(), [](const Launch& a, const Launch& b) { return a.start < b.start; });
+  std::vector<std::pair<uint32_t, uint64_t>> seen;
+  auto repeated = [&seen](const Launch& launch) {
+    std::pair<uint32_t, uint64_t> key{launch.correlationId, launch.graphNodeId};
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) return true;
+    seen.push_back(key);
+    return false;
+  };
+  readLaunches.erase(std::remove_if(readLaunches.begin(), readLaunches.end(), repeated), readLaunches.end());
+  *count = readLaunches.size();
+  return CUPTI_SUCCESS;
+}
+
+// The `index`-th kernel kb_cupti_launches read: its nine launch figures (see Launch) and its name, valid
+// until the next kb_cupti_launches.
+extern "C" int kb_cupti_launch(size_t index, int32_t* config, const char** name) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (index >= readLaunches.size()) return CUPTI_ERROR_INVALID_PARAMETER;
+  std::copy(readLaunches[index].config, readLaunches[index].config + 9, config);
+  *name = readLaunches[index].name.c_str();
   return CUPTI_SUCCESS;
 }
 

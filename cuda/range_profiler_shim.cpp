@@ -1,12 +1,16 @@
-// Range-profiler shim for the `profiler` timing mode: Nsight Compute's gpu__time_duration.sum for every kernel one
-// solution() call launches, collected in this process through CUPTI's Range Profiler and Profiler Host APIs (no ncu
-// binary). Compiled by src/compile/cupti-shim.ts, called through src/native/range-profiler.ts.
+// Range-profiler shim, compiled by src/compile/cupti-shim.ts and called through src/native/range-profiler.ts. It
+// collects Nsight Compute metrics for every kernel one solution() call launches, in this process, through CUPTI's
+// Range Profiler and Profiler Host APIs (no ncu binary), in two uses that share everything but their metrics:
+// - the `profiler` timing (kb_prof_enable … kb_prof_stop): gpu__time_duration.sum, summed over a call's kernels;
+//   it needs one pass, so no kernel is replayed;
+// - the counters (kb_prof_counters_enable, kb_prof_start, kb_prof_counters_stop, kb_prof_counters_read,
+//   kb_prof_disable, for each counted call): the metrics the caller names, per kernel, for one untimed call; CUPTI
+//   replays each kernel for as many passes as they need (kernel replay, memory restored between passes).
 //
-// Auto range: CUPTI makes every kernel launched between kb_prof_start and kb_prof_stop a range of its own, on any
+// Auto range: CUPTI makes every kernel launched between kb_prof_start and the stop a range of its own, on any
 // stream, serialized and followed by a context synchronization, as ncu profiles kernels. A range's
-// gpu__time_duration is then that kernel's time on the GPU as ncu reports it, and a call's sample is the sum over
-// its kernels. One Start/Stop session per call keeps the harness's own kernels (inputs, L2 flush, checks) out.
-// Kernel replay: the metric needs one pass (checked from the config image when enabling), so no kernel is replayed.
+// gpu__time_duration is then that kernel's time on the GPU as ncu reports it. One Start/Stop session per call keeps
+// the harness's own kernels (inputs, L2 flush, checks) out.
 //
 // Every entry point returns a CUptiResult (0 = success).
 #include <cuda.h>
@@ -17,11 +21,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace {
-
-const char* kMetric = "gpu__time_duration.sum";
 
 #define RETURN_IF_FAILED(call)                    \
   do {                                            \
@@ -29,20 +32,24 @@ const char* kMetric = "gpu__time_duration.sum";
     if (status_ != CUPTI_SUCCESS) return status_; \
   } while (0)
 
-// What the host side needs for one device, built once per process: the config image that schedules the metric
-// (which needs the device's counter availability, readable only while no profiling session is active) and the host
-// object that evaluates ranges against it.
+// What the host side needs for one device and metric list, built once per process and use: the config image that
+// schedules the metrics (which needs the device's counter availability, readable only while no profiling session
+// is active) and the host object that evaluates ranges against it.
 struct Config {
   int device = -1;
+  std::vector<std::string> metrics;
+  std::vector<const char*> names;  // metrics' c_str(), in their order, as CUPTI takes them
   CUpti_Profiler_Host_Object* host = nullptr;
   std::vector<uint8_t> image;
   size_t passes = 0;
 };
-Config config;
+Config timing;
+Config counters;
 
-// The range profiler of the context being timed, between kb_prof_enable and kb_prof_disable, and the counter data
-// image its ranges are decoded into (reset after every call).
+// The range profiler of the context being profiled, between an enable and kb_prof_disable, the config it was
+// configured with, and the counter data image its ranges are decoded into (reset after every call).
 CUpti_RangeProfiler_Object* profiler = nullptr;
+Config* active = nullptr;
 std::vector<uint8_t> counterData;
 
 CUptiResult initializeProfiler() {
@@ -63,7 +70,7 @@ CUptiResult counterAvailability(CUcontext context, std::vector<uint8_t>& image) 
   return cuptiProfilerGetCounterAvailability(&params);
 }
 
-void releaseConfig() {
+void releaseConfig(Config& config) {
   if (config.host != nullptr) {
     CUpti_Profiler_Host_Deinitialize_Params params{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
     params.pHostObject = config.host;
@@ -72,7 +79,9 @@ void releaseConfig() {
   config = Config{};
 }
 
-CUptiResult buildConfig(CUcontext context, int device) {
+CUptiResult buildConfig(Config& config, CUcontext context, int device, const std::vector<std::string>& metrics) {
+  config.metrics = metrics;
+  for (const std::string& metric : config.metrics) config.names.push_back(metric.c_str());
   CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
   chip.deviceIndex = static_cast<size_t>(device);
   RETURN_IF_FAILED(cuptiDeviceGetChipName(&chip));
@@ -89,8 +98,8 @@ CUptiResult buildConfig(CUcontext context, int device) {
 
   CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
   add.pHostObject = config.host;
-  add.ppMetricNames = &kMetric;
-  add.numMetrics = 1;
+  add.ppMetricNames = config.names.data();
+  add.numMetrics = config.names.size();
   RETURN_IF_FAILED(cuptiProfilerHostConfigAddMetrics(&add));
   CUpti_Profiler_Host_GetConfigImageSize_Params size{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
   size.pHostObject = config.host;
@@ -110,12 +119,12 @@ CUptiResult buildConfig(CUcontext context, int device) {
   return CUPTI_SUCCESS;
 }
 
-// The config of `device`, built unless this process has it already; a failure leaves none.
-CUptiResult ensureConfig(CUcontext context, int device) {
-  if (config.host != nullptr && config.device == device) return CUPTI_SUCCESS;
-  releaseConfig();
-  CUptiResult status = buildConfig(context, device);
-  if (status != CUPTI_SUCCESS) releaseConfig();
+// `config` for `device` and `metrics`, built unless this process has it already; a failure leaves none.
+CUptiResult ensureConfig(Config& config, CUcontext context, int device, const std::vector<std::string>& metrics) {
+  if (config.host != nullptr && config.device == device && config.metrics == metrics) return CUPTI_SUCCESS;
+  releaseConfig(config);
+  CUptiResult status = buildConfig(config, context, device, metrics);
+  if (status != CUPTI_SUCCESS) releaseConfig(config);
   return status;
 }
 
@@ -128,12 +137,14 @@ CUptiResult resetCounterData() {
   return cuptiRangeProfilerCounterDataImageInitialize(&params);
 }
 
-// The counter data image for up to `maxKernels` ranges, then the session's configuration.
+// The counter data image for up to `maxKernels` ranges of the active config's metrics, then the session's
+// configuration. Kernel replay: CUPTI runs each kernel once per pass inside one session, so one call submits every
+// pass (the stop's isAllPassSubmitted says so).
 CUptiResult configureProfiler(size_t maxKernels) {
   CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
   size.pRangeProfilerObject = profiler;
-  size.pMetricNames = &kMetric;
-  size.numMetrics = 1;
+  size.pMetricNames = active->names.data();
+  size.numMetrics = active->names.size();
   size.maxNumOfRanges = maxKernels;
   size.maxNumRangeTreeNodes = static_cast<uint32_t>(maxKernels);
   RETURN_IF_FAILED(cuptiRangeProfilerGetCounterDataSize(&size));
@@ -142,8 +153,8 @@ CUptiResult configureProfiler(size_t maxKernels) {
 
   CUpti_RangeProfiler_SetConfig_Params params{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
   params.pRangeProfilerObject = profiler;
-  params.configSize = config.image.size();
-  params.pConfig = config.image.data();
+  params.configSize = active->image.size();
+  params.pConfig = active->image.data();
   params.counterDataImageSize = counterData.size();
   params.pCounterDataImage = counterData.data();
   params.range = CUPTI_AutoRange;
@@ -162,32 +173,53 @@ CUptiResult disableProfiler() {
   params.pRangeProfilerObject = profiler;
   CUptiResult status = cuptiRangeProfilerDisable(&params);
   profiler = nullptr;
+  active = nullptr;
   counterData.clear();
   return status;
 }
 
-// The sum of the metric over every range decoded into the counter data image.
-CUptiResult sumRanges(double* ns, size_t* ranges) {
+// Enables range profiling of `context` with `config` (built already) for calls of up to `maxKernels` kernels.
+CUptiResult enableProfiler(Config& config, CUcontext context, size_t maxKernels) {
+  CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+  enable.ctx = context;
+  RETURN_IF_FAILED(cuptiRangeProfilerEnable(&enable));
+  profiler = enable.pRangeProfilerObject;
+  active = &config;
+  CUptiResult status = configureProfiler(maxKernels);
+  if (status != CUPTI_SUCCESS) disableProfiler();  // the configuration's failure is the one to report
+  return status;
+}
+
+// Ends the session and decodes it into the counter data image: *kernels ranges were profiled, *dropped did not
+// fit, *allPasses says whether CUPTI collected every pass.
+CUptiResult stopAndDecode(size_t* kernels, size_t* dropped, int* allPasses) {
+  CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+  stop.pRangeProfilerObject = profiler;
+  RETURN_IF_FAILED(cuptiRangeProfilerStop(&stop));
+  *allPasses = stop.isAllPassSubmitted;
+  CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+  decode.pRangeProfilerObject = profiler;
+  RETURN_IF_FAILED(cuptiRangeProfilerDecodeData(&decode));  // synchronizes the context first
+  *dropped = decode.numOfRangeDropped;
   CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
   info.pCounterDataImage = counterData.data();
   info.counterDataImageSize = counterData.size();
   RETURN_IF_FAILED(cuptiRangeProfilerGetCounterDataInfo(&info));
-  *ranges = info.numTotalRanges;
-  *ns = 0;
-  for (size_t range = 0; range < info.numTotalRanges; ++range) {
-    double value = 0;
-    CUpti_Profiler_Host_EvaluateToGpuValues_Params evaluate{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-    evaluate.pHostObject = config.host;
-    evaluate.pCounterDataImage = counterData.data();
-    evaluate.counterDataImageSize = counterData.size();
-    evaluate.rangeIndex = range;
-    evaluate.ppMetricNames = &kMetric;
-    evaluate.numMetrics = 1;
-    evaluate.pMetricValues = &value;
-    RETURN_IF_FAILED(cuptiProfilerHostEvaluateToGpuValues(&evaluate));
-    *ns += value;
-  }
+  *kernels = info.numTotalRanges;
   return CUPTI_SUCCESS;
+}
+
+// The active config's metrics for one decoded range, in their order.
+CUptiResult evaluateRange(size_t range, double* values) {
+  CUpti_Profiler_Host_EvaluateToGpuValues_Params evaluate{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+  evaluate.pHostObject = active->host;
+  evaluate.pCounterDataImage = counterData.data();
+  evaluate.counterDataImageSize = counterData.size();
+  evaluate.rangeIndex = range;
+  evaluate.ppMetricNames = active->names.data();
+  evaluate.numMetrics = active->names.size();
+  evaluate.pMetricValues = values;
+  return cuptiProfilerHostEvaluateToGpuValues(&evaluate);
 }
 
 }  // namespace
@@ -207,46 +239,60 @@ extern "C" int kb_prof_support(int device, int* levels) {
   return CUPTI_SUCCESS;
 }
 
-// Enables range profiling of `context` (the current context of CUDA device `device`) for calls of up to
-// `maxKernels` kernels each. Sets *passes to the passes the metric needs on this GPU: anything but 1 leaves the
-// profiler disabled and returns CUPTI_ERROR_NOT_SUPPORTED.
+// Enables range profiling of `context` (the current context of CUDA device `device`) for the `profiler` timing of
+// calls of up to `maxKernels` kernels each. Sets *passes to the passes gpu__time_duration.sum needs on this GPU:
+// anything but 1 leaves the profiler disabled and returns CUPTI_ERROR_NOT_SUPPORTED.
 extern "C" int kb_prof_enable(CUcontext context, int device, size_t maxKernels, size_t* passes) {
   if (profiler != nullptr) return CUPTI_ERROR_INVALID_OPERATION;
   RETURN_IF_FAILED(initializeProfiler());
-  RETURN_IF_FAILED(ensureConfig(context, device));
-  *passes = config.passes;
-  if (config.passes != 1) return CUPTI_ERROR_NOT_SUPPORTED;
-  CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-  enable.ctx = context;
-  RETURN_IF_FAILED(cuptiRangeProfilerEnable(&enable));
-  profiler = enable.pRangeProfilerObject;
-  CUptiResult status = configureProfiler(maxKernels);
-  if (status != CUPTI_SUCCESS) disableProfiler();  // the configuration's failure is the one to report
-  return status;
+  RETURN_IF_FAILED(ensureConfig(timing, context, device, {"gpu__time_duration.sum"}));
+  *passes = timing.passes;
+  if (timing.passes != 1) return CUPTI_ERROR_NOT_SUPPORTED;
+  return enableProfiler(timing, context, maxKernels);
 }
 
-// Every kernel launched from here to kb_prof_stop, on any stream, is profiled.
+// Every kernel launched from here to the stop, on any stream, is profiled.
 extern "C" int kb_prof_start(void) {
   CUpti_RangeProfiler_Start_Params params{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
   params.pRangeProfilerObject = profiler;
   return cuptiRangeProfilerStart(&params);
 }
 
-// Ends the session and decodes it: *ns is the sum of gpu__time_duration.sum over its kernels, *kernels how many
-// were profiled, *dropped how many did not fit (more than maxKernels), *allPasses whether CUPTI collected every
-// pass (always, with one pass). Leaves the counter data image empty for the next call.
+// Ends a timing session and decodes it: *ns is the sum of gpu__time_duration.sum over its kernels, *kernels how
+// many were profiled, *dropped how many did not fit (more than maxKernels), *allPasses whether CUPTI collected
+// every pass (always, with one pass). Leaves the counter data image empty for the next call.
 extern "C" int kb_prof_stop(double* ns, size_t* kernels, size_t* dropped, int* allPasses) {
-  CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-  stop.pRangeProfilerObject = profiler;
-  RETURN_IF_FAILED(cuptiRangeProfilerStop(&stop));
-  *allPasses = stop.isAllPassSubmitted;
-  CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-  decode.pRangeProfilerObject = profiler;
-  RETURN_IF_FAILED(cuptiRangeProfilerDecodeData(&decode));  // synchronizes the context first
-  *dropped = decode.numOfRangeDropped;
-  RETURN_IF_FAILED(sumRanges(ns, kernels));
+  RETURN_IF_FAILED(stopAndDecode(kernels, dropped, allPasses));
+  *ns = 0;
+  for (size_t range = 0; range < *kernels; ++range) {
+    double value = 0;
+    RETURN_IF_FAILED(evaluateRange(range, &value));
+    *ns += value;
+  }
   return resetCounterData();
 }
 
-// Disables range profiling of the context. The config stays, for the next kb_prof_enable on the same device.
+// Enables range profiling of `context` (device `device`'s) for the counters of one call of up to `maxKernels`
+// kernels: the `count` metrics named in `metrics`, per kernel. Sets *passes to the passes they need on this GPU
+// (each kernel is replayed that many times). A multi-pass session is not started twice: each counted call enables
+// the profiler afresh.
+extern "C" int kb_prof_counters_enable(CUcontext context, int device, size_t maxKernels, const char** metrics, size_t count, size_t* passes) {
+  if (profiler != nullptr) return CUPTI_ERROR_INVALID_OPERATION;
+  RETURN_IF_FAILED(initializeProfiler());
+  RETURN_IF_FAILED(ensureConfig(counters, context, device, std::vector<std::string>(metrics, metrics + count)));
+  *passes = counters.passes;
+  return enableProfiler(counters, context, maxKernels);
+}
+
+// Ends a counters session and decodes it (as kb_prof_stop); its ranges stay readable with kb_prof_counters_read
+// until kb_prof_disable.
+extern "C" int kb_prof_counters_stop(size_t* kernels, size_t* dropped, int* allPasses) {
+  return stopAndDecode(kernels, dropped, allPasses);
+}
+
+// The metrics of range `range` (the range-th kernel launched) into values[0..count), in kb_prof_counters_enable's
+// order.
+extern "C" int kb_prof_counters_read(size_t range, double* values) { return evaluateRange(range, values); }
+
+// Disables range profiling of the context. The configs stay, for the next enable on the same device.
 extern "C" int kb_prof_disable(void) { return disableProfiler(); }

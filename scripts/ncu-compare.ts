@@ -3,7 +3,13 @@
 //                                                             (or those named), with the wall time each case took
 //   tsx scripts/ncu-compare.ts ncu <out.json>        run `launches` under ncu (NCU_FLAGS, as the calibration does)
 //                                                    and keep each launch's gpu__time_duration.sum
-//   tsx scripts/ncu-compare.ts launches              run each kernel REPEATS times, for ncu to measure
+//   tsx scripts/ncu-compare.ts launches [n]          run each kernel REPEATS (or n) times, for ncu to measure
+//   tsx scripts/ncu-compare.ts counters <out.json>   each kernel timed with the `counters` option: its counters
+//                                                    (per kernel, the aggregate, the verdict) and what they cost
+//   tsx scripts/ncu-compare.ts ncu-counters <out.csv>   `launches 1` under ncu's SpeedOfLight and Occupancy sections
+//                                                    (NCU_COUNTER_FLAGS) with the counters' metrics, its CSV
+//   tsx scripts/ncu-compare.ts counters-report <counters.json> <ncu.csv>   each figure beside ncu's, and the verdict
+//                                                    of ncu's bottleneck rule on ncu's own figures
 //   tsx scripts/ncu-compare.ts report <harness.json> <ncu.json[,ncu.json…]> [repeat.json…]   print harness / ncu per
 //                                                    kernel and mode measured (ncu: the median of its processes), the
 //                                                    spread of the medians of separate processes, ncu's included, and
@@ -17,7 +23,11 @@ import type { KernelBenchSpec } from '../src/vitest/resolve-spec.js'
 import { runKernelBench } from '../src/vitest/run-bench.js'
 import { tsxExecArgv } from '../src/engine/worker/process-entry.js'
 import { summarize } from '../src/shared/stats.js'
-import { durationsPerKernel, runUnderNcu, type NcuKernel } from '../src/cli/ncu.js'
+import { spawnSync } from 'node:child_process'
+import { durationsPerKernel, ncuMetricRows, runUnderNcu, type NcuKernel } from '../src/cli/ncu.js'
+import { boundVerdict } from '../src/report/bound.js'
+import { caseCounters, type CountersRecord } from '../src/report/counters.js'
+import { COUNTER_METRICS, type CounterSet } from '../src/shared/counters.js'
 import type { MeasureOptions } from '../src/spec/options.js'
 import { formatTime, renderTable } from '../src/report/format.js'
 import { matrixMultiplication, vectorAddition } from '../problems/index.js'
@@ -32,6 +42,11 @@ const NCU_TIMEOUT_MS = 600_000
 
 interface Kernel extends NcuKernel {
   spec: KernelBenchSpec
+  /**
+   * Only in the counters step: ncu's name for it (cuBLAS's) is not one the timing steps' filter can anchor, and its
+   * unanchored 'gemm' also matches the cuBLAS references of the other GEMMs: count it alone (NCU_COMPARE_KERNELS).
+   */
+  countersOnly?: boolean
 }
 
 const vectorCase = (n: number, label: string): TestCase => ({ name: label, params: { n } })
@@ -48,6 +63,12 @@ const KERNELS: Kernel[] = [
     ncuName: 'tiledKernel',
     spec: { problem: matrixMultiplication, solution: 'problems/matrix-multiplication/solutions/sgemm_tiled.cu', cases: [squareCase(s)] },
   })),
+  {
+    label: 'cuBLAS sgemm 4096³',
+    ncuName: 'gemm',
+    countersOnly: true,
+    spec: { problem: matrixMultiplication, solution: 'problems/matrix-multiplication/solutions/cublas_sgemm.ts', cases: [squareCase(4096)] },
+  },
   {
     label: 'bf16 GEMM 8192³',
     ncuName: 'wmmaKernel',
@@ -67,6 +88,9 @@ function selectedKernels(): Kernel[] {
   if (unknown.length > 0) throw new Error(`unknown kernels ${unknown.join(', ')}: ${KERNELS.map((k) => k.label).join(', ')}`)
   return names.length === 0 ? KERNELS : KERNELS.filter((k) => names.includes(k.label))
 }
+
+/** The kernels of the timing steps (harness, ncu, report). */
+const timedKernels = () => selectedKernels().filter((k) => !k.countersOnly)
 
 const MODES: Record<string, Partial<MeasureOptions>> = {
   events: { timing: 'events', flush: 'read', padding: 'matmul' },
@@ -92,7 +116,7 @@ async function harness(out: string, only?: string) {
   const unknown = named?.filter((mode) => !(mode in MODES)) ?? []
   if (unknown.length > 0) throw new Error(`unknown modes ${unknown.join(', ')}: ${Object.keys(MODES).join(', ')}`)
   const modes = Object.entries(MODES).filter(([mode]) => !named || named.includes(mode))
-  for (const kernel of selectedKernels()) {
+  for (const kernel of timedKernels()) {
     rows[kernel.label] = {}
     for (const [mode, options] of modes) {
       const c = await run(kernel, 'bench', options)
@@ -104,13 +128,92 @@ async function harness(out: string, only?: string) {
   fs.writeFileSync(out, JSON.stringify(rows, null, 2))
 }
 
-async function launches() {
-  for (const kernel of selectedKernels()) for (let i = 0; i < REPEATS; i++) await run(kernel, 'verify')
+/** Each timed kernel REPEATS times; with `repeats` (the counters step), every kernel that many times. */
+async function launches(repeats?: number) {
+  for (const kernel of repeats === undefined ? timedKernels() : selectedKernels()) for (let i = 0; i < (repeats ?? REPEATS); i++) await run(kernel, 'verify')
+}
+
+/** ncu as issue 28 compares the counters with it: its own speed-of-light and occupancy sections, clocks left alone. */
+const NCU_COUNTER_FLAGS = ['--clock-control', 'none', '--section', 'SpeedOfLight', '--section', 'Occupancy', '--section', 'LaunchStats']
+
+interface CountedKernel {
+  counters: CountersRecord
+  medianMs: number
+  /** The timing loop's wall time, for scale beside the counters' costMs. */
+  timingMs: number
+}
+
+async function counters(out: string) {
+  const rows: Record<string, CountedKernel> = {}
+  for (const kernel of selectedKernels()) {
+    const c = await run(kernel, 'bench', { timing: 'events', counters: true })
+    const record = caseCounters(c)
+    if (!record) throw new Error(`${kernel.label}: no counters in the outcome`)
+    const t = c.outcome.status === 'ok' ? c.outcome.timing : undefined
+    rows[kernel.label] = { counters: record, medianMs: c.summary!.median, timingMs: t!.wallMs }
+    const said = record.status === 'ok' ? `${record.verdict.text}, ${record.passes} passes` : `${record.status}: ${record.reason}`
+    console.log(`${kernel.label}: ${said}; counters ${record.costMs.toFixed(0)} ms, timing ${t!.wallMs.toFixed(0)} ms`)
+  }
+  fs.writeFileSync(out, JSON.stringify(rows, null, 2))
+}
+
+function ncuCounters(out: string) {
+  const names = [...new Set(selectedKernels().map((k) => k.ncuName))]
+  const command = [process.execPath, ...tsxExecArgv(), fileURLToPath(import.meta.url), 'launches', '1']
+  const args = [...NCU_COUNTER_FLAGS, '--metrics', COUNTER_METRICS.join(','), '--csv', '--print-units', 'base', '--print-metric-name', 'name']
+  const run = spawnSync('ncu', [...args, '--target-processes', 'all', '--kernel-name', `regex:(${names.join('|')})`, ...command], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 2 ** 20,
+    timeout: NCU_TIMEOUT_MS,
+  })
+  if (run.error) throw run.error
+  for (const line of `${run.stdout}\n${run.stderr}`.split('\n').filter((l) => /^==(ERROR|WARNING)==/.test(l))) console.error(line)
+  fs.writeFileSync(out, run.stdout)
+}
+
+/** Each figure of ours beside ncu's (the first ncu kernel of each label's name, in order), and both verdicts. */
+function countersReport(oursFile: string, ncuFile: string) {
+  const ours = JSON.parse(fs.readFileSync(oursFile, 'utf8')) as Record<string, CountedKernel>
+  const theirs = ncuMetricRows(fs.readFileSync(ncuFile, 'utf8'))
+  const number = (text: string | undefined) => (text === undefined ? NaN : Number(text.replace(/,/g, '')))
+  let next = 0
+  for (const kernel of selectedKernels()) {
+    const mine = ours[kernel.label]
+    const at = theirs.findIndex((k, i) => i >= next && (k.get('kernel') ?? '').includes(kernel.ncuName))
+    if (!mine || at < 0) {
+      console.log(`\n${kernel.label}: ${mine ? 'no ncu row' : 'not counted'}`)
+      continue
+    }
+    next = at + 1
+    const ncu = theirs[at]!
+    if (mine.counters.status !== 'ok') {
+      console.log(`\n${kernel.label}: ${mine.counters.reason}`)
+      continue
+    }
+    const k = mine.counters.kernels[0]!
+    const ncuMetrics = Object.fromEntries(COUNTER_METRICS.map((m) => [m, number(ncu.get(m))])) as CounterSet
+    const ncuWaves = number(ncu.get('launch__waves_per_multiprocessor'))
+    const ncuVerdict = boundVerdict(ncuMetrics, ncuWaves)
+    const rows = [
+      ...COUNTER_METRICS.map((m) => [m, k.metrics[m], ncuMetrics[m]] as const),
+      ['theoretical occupancy (sm__maximum_warps_per_active_cycle_pct)', k.theoreticalOccupancy.pct, number(ncu.get('sm__maximum_warps_per_active_cycle_pct'))] as const,
+      ['waves (launch__waves_per_multiprocessor)', k.theoreticalOccupancy.waves, ncuWaves] as const,
+    ]
+    console.log(`\n${kernel.label} (${mine.counters.kernels.length} kernel, ${mine.counters.passes} passes, counters ${mine.counters.costMs.toFixed(0)} ms)`)
+    console.log(`  launch: grid ${k.grid.join('×')}, block ${k.block.join('×')}, ${k.registersPerThread} registers, ${k.staticSharedBytes}+${k.dynamicSharedBytes} B shared` +
+      ` (ncu: grid ${ncu.get('launch__grid_size')}, block ${ncu.get('launch__block_size')}, ${ncu.get('launch__registers_per_thread')} registers)`)
+    const table = rows.map(([name, a, b]) => {
+      const relative = name.startsWith('gpu__time_duration') || name.startsWith('waves') ? `${(((a - b) / b) * 100).toFixed(1)}%` : `${(a - b).toFixed(2)} pp`
+      return [name, a.toFixed(2), b.toFixed(2), relative]
+    })
+    console.log(renderTable(['metric', 'ours', 'ncu', 'Δ'], table, ['left', 'right', 'right', 'right']).map((l) => `  ${l}`).join('\n'))
+    console.log(`  verdict: ours ${mine.counters.verdict.text} [${mine.counters.verdict.rule}]; ncu's figures ${ncuVerdict.text} [${ncuVerdict.rule}]`)
+  }
 }
 
 /** Runs `launches` in a process of its own under the ncu on PATH and writes its rows ([kernel name, ns] per launch). */
 function underNcu(out: string) {
-  const names = [...new Set(selectedKernels().map((k) => k.ncuName))]
+  const names = [...new Set(timedKernels().map((k) => k.ncuName))]
   const command = [process.execPath, ...tsxExecArgv(), fileURLToPath(import.meta.url), 'launches']
   const { rows, said } = runUnderNcu('ncu', `regex:^(${names.join('|')})`, command, NCU_TIMEOUT_MS)
   for (const line of said) console.error(line)
@@ -130,7 +233,7 @@ const repeatedMedians = (repeats: Measured[], label: string, mode: string) =>
 function report(harnessFile: string, ncuFiles: string, repeatFiles: string[]) {
   const measured = JSON.parse(fs.readFileSync(harnessFile, 'utf8')) as Measured
   const repeats = repeatFiles.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as Measured)
-  const kernels = selectedKernels()
+  const kernels = timedKernels()
   // Per kernel, the median of each ncu process.
   const ncuRuns = kernels.map(() => [] as number[])
   for (const file of ncuFiles.split(',')) {
@@ -170,7 +273,10 @@ function report(harnessFile: string, ncuFiles: string, repeatFiles: string[]) {
 const [command, a, b, ...rest] = process.argv.slice(2)
 if (command === 'harness' && a) await harness(a, b)
 else if (command === 'ncu' && a) underNcu(a)
-else if (command === 'launches') await launches()
+else if (command === 'launches') await launches(a === undefined ? undefined : Number(a))
+else if (command === 'counters' && a) await counters(a)
+else if (command === 'ncu-counters' && a) ncuCounters(a)
+else if (command === 'counters-report' && a && b) countersReport(a, b)
 else if (command === 'report' && a && b) report(a, b, rest)
 else throw new Error('usage: ncu-compare.ts harness <out.json> [mode,…] | ncu <out.json> | launches | report <harness.json> <ncu.json[,ncu.json…]> [repeat.json…]')
 process.exit(0)

@@ -77,3 +77,24 @@ export function runUnderNcu(ncu: string, kernelName: string, command: readonly s
   if (run.status !== 0) throw new Error(`${ncu} exited with ${run.status ?? run.signal}${said.length > 0 ? `: ${said.join(' ')}` : ''}`)
   return { rows: ncuDurations(run.stdout), said }
 }
+
+/**
+ * ncu's CSV with --print-metric-name name (one row per kernel and metric): the value of each metric, by ncu's name,
+ * of each profiled kernel in launch order, with its name under 'kernel'.
+ */
+export function ncuMetricRows(csv: string): Map<string, string>[] {
+  const rows = csv
+    .split('\n')
+    .filter((line) => line.startsWith('"'))
+    .map((line) => [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!))
+  const [header, ...body] = rows
+  if (!header) return []
+  const [id, kernelName, metric, value] = ['ID', 'Kernel Name', 'Metric Name', 'Metric Value'].map((name) => header.indexOf(name))
+  const kernels = new Map<string, Map<string, string>>()
+  for (const row of body) {
+    const kernel = kernels.get(row[id!]!) ?? new Map([['kernel', row[kernelName!]!]])
+    kernel.set(row[metric!]!, row[value!]!)
+    kernels.set(row[id!]!, kernel)
+  }
+  return [...kernels.values()]
+}

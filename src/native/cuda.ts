@@ -2,6 +2,7 @@
 // names the call and the error. Device pointers are koffi pointers (BigInt addresses).
 import { CudaError } from './errors.js'
 import { loadLibrary, type LibrarySpec } from './library.js'
+import type { SmLimits } from '../shared/counters.js'
 import type { DeviceInfo } from '../shared/messages.js'
 
 export type DevicePtr = bigint
@@ -23,6 +24,9 @@ export const CUDA_RUNTIME: LibrarySpec = {
 
 // cudaDeviceAttr values from driver_types.h.
 const ATTR = {
+  maxThreadsPerBlock: 1,
+  warpSize: 10,
+  maxRegistersPerBlock: 12,
   clockRateKHz: 13,
   multiProcessorCount: 16,
   memoryClockRateKHz: 36,
@@ -30,6 +34,11 @@ const ATTR = {
   l2CacheBytes: 38,
   computeCapabilityMajor: 75,
   computeCapabilityMinor: 76,
+  maxThreadsPerMultiProcessor: 39,
+  maxSharedMemoryPerMultiprocessor: 81,
+  maxRegistersPerMultiprocessor: 82,
+  maxBlocksPerMultiprocessor: 106,
+  reservedSharedMemoryPerBlock: 111,
 } as const
 
 const HOST_ALLOC_MAPPED = 0x02
@@ -151,6 +160,23 @@ export function deviceInfo(device: number): DeviceInfo {
     memoryBusWidthBits: attribute(ATTR.memoryBusWidthBits, device),
     runtimeVersion: versionString(out((s: number[]) => rt.runtimeGetVersion(s), 'cudaRuntimeGetVersion', 0)),
     driverVersion: versionString(out((s: number[]) => rt.driverGetVersion(s), 'cudaDriverGetVersion', 0)),
+  }
+}
+
+/** The occupancy limits of `device`, read without creating a context. */
+export function smLimits(device: number): SmLimits {
+  const read = (attr: number) => attribute(attr, device)
+  return {
+    computeCapability: gpuIdentity(device).computeCapability,
+    multiProcessors: read(ATTR.multiProcessorCount),
+    warpSize: read(ATTR.warpSize),
+    maxThreadsPerBlock: read(ATTR.maxThreadsPerBlock),
+    maxThreadsPerSm: read(ATTR.maxThreadsPerMultiProcessor),
+    maxBlocksPerSm: read(ATTR.maxBlocksPerMultiprocessor),
+    registersPerSm: read(ATTR.maxRegistersPerMultiprocessor),
+    registersPerBlock: read(ATTR.maxRegistersPerBlock),
+    sharedBytesPerSm: read(ATTR.maxSharedMemoryPerMultiprocessor),
+    reservedSharedBytesPerBlock: read(ATTR.reservedSharedMemoryPerBlock),
   }
 }
 

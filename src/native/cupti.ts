@@ -4,8 +4,12 @@
 // failing CUptiResult becomes a CuptiError naming the call.
 //
 // Use: start(); for each iteration push(i), solution(...), pop(); then synchronize the device, flush(), read()
-// and lostRecords(); stop() at the end.
+// and lostRecords(); stop() at the end. With keepLaunches(true) before push(i), launches(i) after flush() gives the
+// name and launch configuration of every kernel the iteration launched.
 import koffi, { type LibraryHandle } from 'koffi'
+import type { KernelLaunch } from '../shared/counters.js'
+
+export type { KernelLaunch }
 
 /** A CUPTI call failed; `resultName` is CUPTI's name for `code`, e.g. 'CUPTI_ERROR_NOT_INITIALIZED'. */
 export class CuptiError extends Error {
@@ -60,6 +64,9 @@ export class Cupti {
       read: lib.func('int kb_cupti_read(uint64_t *ids, uint64_t *starts, uint64_t *ends, uint64_t *busy, size_t capacity, _Out_ size_t *count)'),
       lost: lib.func('int kb_cupti_lost(_Out_ uint64_t *lost)'),
       stop: lib.func('int kb_cupti_stop(void)'),
+      keepLaunches: lib.func('int kb_cupti_keep_launches(int keep)'),
+      launches: lib.func('int kb_cupti_launches(uint64_t id, _Out_ size_t *count)'),
+      launch: lib.func('int kb_cupti_launch(size_t index, _Out_ int32_t *config, _Out_ const char **name)'),
     }
   }
 
@@ -106,6 +113,30 @@ export class Cupti {
     const lost = [0n]
     this.check(this.fns.lost(lost), 'kb_cupti_lost')
     return Number(lost[0])
+  }
+
+  /** Keeps (or stops keeping) the launch configuration of every kernel launched from now on, for launches(). */
+  keepLaunches(keep: boolean): void {
+    this.check(this.fns.keepLaunches(keep ? 1 : 0), 'kb_cupti_keep_launches')
+  }
+
+  /** The kernels launched under pushed `id` while launches were kept, in the order they ran. Call after flush(). */
+  launches(id: number): KernelLaunch[] {
+    const count = [0]
+    this.check(this.fns.launches(BigInt(id), count), `kb_cupti_launches(${id})`)
+    return Array.from({ length: Number(count[0]) }, (_, index) => {
+      const c = new Int32Array(9)
+      const name: (string | null)[] = [null]
+      this.check(this.fns.launch(index, c, name), `kb_cupti_launch(${index})`)
+      return {
+        name: name[0] ?? '',
+        grid: [c[0]!, c[1]!, c[2]!],
+        block: [c[3]!, c[4]!, c[5]!],
+        registersPerThread: c[6]!,
+        staticSharedBytes: c[7]!,
+        dynamicSharedBytes: c[8]!,
+      }
+    })
   }
 
   /** Stops recording and flushes what is left (still readable with read()). */

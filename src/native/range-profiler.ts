@@ -1,9 +1,11 @@
 // Bindings to the range-profiler shim (cuda/range_profiler_shim.cpp), compiled by src/compile/cupti-shim.ts: for one
 // solution() call, Nsight Compute's gpu__time_duration.sum summed over every kernel it launched, on any stream, read
-// in this process through CUPTI's Range Profiler API. Where the GPU, the driver or the user's rights do not allow
-// profiling, a ProfilerUnavailableError says why and how to allow it; other failures are CuptiErrors.
+// in this process through CUPTI's Range Profiler API; or, for the counters, any Nsight Compute metrics per kernel.
+// Where the GPU, the driver or the user's rights do not allow profiling, a ProfilerUnavailableError says why and how
+// to allow it; other failures are CuptiErrors.
 //
-// Use: enable(device) before a case's timed calls, timeCall(call) for each, disable() at the end.
+// Use: enable(device) before a case's timed calls, timeCall(call) for each, disable() at the end; or
+// countCall(device, metrics, call) for the untimed call of the counters.
 import koffi from 'koffi'
 import { cuptiChecker, CuptiError } from './cupti.js'
 import { currentContext } from './driver.js'
@@ -19,12 +21,28 @@ export interface ProfiledCall {
   kernels: number
 }
 
+/** One counted call. */
+export interface CountedCall {
+  /** Per kernel, in launch order: the values of the metrics named, in their order. */
+  values: number[][]
+  /** The passes the metrics took: how many times each kernel ran. */
+  passes: number
+}
+
 /** This GPU, driver or user cannot be profiled; the message says why and what to do. */
 export class ProfilerUnavailableError extends Error {
   override name = 'ProfilerUnavailable'
 }
 
-const OTHER_MODES = "Timing 'cupti' and 'events' need no access to the performance counters."
+/** What the profiler is used for: the `profiler` timing mode, or the counters of an untimed call. */
+export type ProfilerUse = 'timing' | 'counters'
+
+const SUBJECT: Record<ProfilerUse, string> = { timing: "timing 'profiler'", counters: 'the performance counters' }
+const VERB: Record<ProfilerUse, string> = { timing: 'cannot run here', counters: 'cannot be read here' }
+const WAY_OUT: Record<ProfilerUse, string> = {
+  timing: "Timing 'cupti' and 'events' need no access to the performance counters.",
+  counters: 'The case is timed all the same; only its counters are missing.',
+}
 
 /** What a CUPTI failure means for the `profiler` timing mode, when it means the mode cannot run here at all. */
 export function unavailableReason(resultName: string): string | undefined {
@@ -75,38 +93,78 @@ export function unsupportedAspects(levels: readonly number[]): string | undefine
 }
 
 /** `cause`: the CUPTI failure that says so, if one did. */
-function unavailable(reason: string, cause?: CuptiError): ProfilerUnavailableError {
+function unavailable(use: ProfilerUse, reason: string, cause?: CuptiError): ProfilerUnavailableError {
   const failure = cause ? ` (${cause.message})` : ''
-  return new ProfilerUnavailableError(`timing 'profiler' cannot run here${failure}: ${reason} ${OTHER_MODES}`, { cause })
+  return new ProfilerUnavailableError(`${SUBJECT[use]} ${VERB[use]}${failure}: ${reason} ${WAY_OUT[use]}`, { cause })
 }
 
 /** The ProfilerUnavailableError a CUPTI failure amounts to, when it means that profiling cannot run here at all. */
-export function asUnavailable(error: CuptiError): ProfilerUnavailableError | undefined {
+export function asUnavailable(error: CuptiError, use: ProfilerUse = 'timing'): ProfilerUnavailableError | undefined {
   const reason = unavailableReason(error.resultName)
-  return reason === undefined ? undefined : unavailable(reason, error)
+  return reason === undefined ? undefined : unavailable(use, reason, error)
 }
 
 export class RangeProfiler {
   private readonly fns
-  private readonly check
+  private readonly cuptiCheck
+  /** What the profiler was last enabled for: the use its failures are reported for. */
+  private use: ProfilerUse = 'timing'
 
   constructor(libraryPath: string) {
     const lib = koffi.load(libraryPath)
-    const check = cuptiChecker(lib)
-    this.check = (status: number, call: string) => {
-      try {
-        check(status, call)
-      } catch (error) {
-        throw (error instanceof CuptiError && asUnavailable(error)) || error
-      }
-    }
+    this.cuptiCheck = cuptiChecker(lib)
     this.fns = {
       support: lib.func('int kb_prof_support(int device, int *levels)'),
       enable: lib.func('int kb_prof_enable(void *context, int device, size_t maxKernels, _Out_ size_t *passes)'),
       start: lib.func('int kb_prof_start(void)'),
       stop: lib.func('int kb_prof_stop(_Out_ double *ns, _Out_ size_t *kernels, _Out_ size_t *dropped, _Out_ int *allPasses)'),
       disable: lib.func('int kb_prof_disable(void)'),
+      countersEnable: lib.func(
+        'int kb_prof_counters_enable(void *context, int device, size_t maxKernels, const char **metrics, size_t count, _Out_ size_t *passes)',
+      ),
+      countersStop: lib.func('int kb_prof_counters_stop(_Out_ size_t *kernels, _Out_ size_t *dropped, _Out_ int *allPasses)'),
+      countersRead: lib.func('int kb_prof_counters_read(size_t range, _Out_ double *values)'),
     }
+  }
+
+  private check(status: number, call: string): void {
+    try {
+      this.cuptiCheck(status, call)
+    } catch (error) {
+      throw (error instanceof CuptiError && asUnavailable(error, this.use)) || error
+    }
+  }
+
+  /** CUPTI's device check, before the profiler is enabled for `use`. */
+  private checkSupport(device: number, use: ProfilerUse): void {
+    this.use = use
+    const levels = new Int32Array(SUPPORT_ASPECTS.length + 1)
+    this.check(this.fns.support(device, levels), 'kb_prof_support')
+    const unsupported = unsupportedAspects([...levels])
+    if (unsupported) throw unavailable(use, unsupported)
+  }
+
+  /** Runs `call` in one profiling session; `stop` ends it, also when the call throws (its error is then the one). */
+  private session<T>(call: () => void, stop: () => T): T {
+    this.check(this.fns.start(), 'kb_prof_start')
+    try {
+      call()
+    } catch (error) {
+      try {
+        stop()
+      } catch {
+        // the call's own error is the one to report
+      }
+      throw error
+    }
+    return stop()
+  }
+
+  private checkSession(use: string, dropped: number, allPasses: number): void {
+    if (dropped > 0) {
+      throw new Error(`${use}: solution() launched more than ${MAX_KERNELS_PER_CALL} kernels in one call (${dropped} were not profiled)`)
+    }
+    if (!allPasses) throw new Error(`${use}: CUPTI did not collect every pass of the metrics in one session`)
   }
 
   /**
@@ -114,37 +172,52 @@ export class RangeProfiler {
    * MAX_KERNELS_PER_CALL kernels. Throws ProfilerUnavailableError when this machine cannot profile.
    */
   enable(device: number): void {
-    const levels = new Int32Array(SUPPORT_ASPECTS.length + 1)
-    this.check(this.fns.support(device, levels), 'kb_prof_support')
-    const unsupported = unsupportedAspects([...levels])
-    if (unsupported) throw unavailable(unsupported)
+    this.checkSupport(device, 'timing')
     const passes = [0]
     const status = this.fns.enable(currentContext(), device, MAX_KERNELS_PER_CALL, passes) as number
     const needed = Number(passes[0])
-    if (needed > 1) throw unavailable(`gpu__time_duration.sum takes ${needed} passes on this GPU, and only one-pass collection is supported.`)
+    if (needed > 1) throw unavailable('timing', `gpu__time_duration.sum takes ${needed} passes on this GPU, and only one-pass collection is supported.`)
     this.check(status, 'kb_prof_enable')
   }
 
   /** Runs `call` with every kernel it launches profiled, and returns their summed duration. */
   timeCall(call: () => void): ProfiledCall {
-    this.check(this.fns.start(), 'kb_prof_start')
     const ns = [0]
     const kernels = [0]
     const dropped = [0]
     const allPasses = [0]
-    const stop = () => this.fns.stop(ns, kernels, dropped, allPasses) as number
+    this.session(call, () => this.check(this.fns.stop(ns, kernels, dropped, allPasses), 'kb_prof_stop'))
+    this.checkSession("timing 'profiler'", Number(dropped[0]), allPasses[0]!)
+    return { ms: Number(ns[0]) / 1e6, kernels: Number(kernels[0]) }
+  }
+
+  /**
+   * Runs `call` once with every kernel it launches replayed and profiled, on the current context (device
+   * `device`'s): `metrics` (Nsight Compute's names) for each. The profiler is enabled for this call alone; call it
+   * while profiling is not enabled for timing. Throws ProfilerUnavailableError where the counters cannot be read.
+   */
+  countCall(device: number, metrics: readonly string[], call: () => void): CountedCall {
+    this.checkSupport(device, 'counters')
+    const passes = [0]
+    this.check(this.fns.countersEnable(currentContext(), device, MAX_KERNELS_PER_CALL, metrics, metrics.length, passes), 'kb_prof_counters_enable')
+    let values: number[][]
     try {
-      call()
+      const kernels = [0]
+      const dropped = [0]
+      const allPasses = [0]
+      this.session(call, () => this.check(this.fns.countersStop(kernels, dropped, allPasses), 'kb_prof_counters_stop'))
+      this.checkSession('counters', Number(dropped[0]), allPasses[0]!)
+      values = Array.from({ length: Number(kernels[0]) }, (_, range) => {
+        const row = new Float64Array(metrics.length)
+        this.check(this.fns.countersRead(range, row), `kb_prof_counters_read(${range})`)
+        return [...row]
+      })
     } catch (error) {
-      stop() // ends the session; the call's own error is the one to report
+      this.fns.disable() // the first failure is the one to report
       throw error
     }
-    this.check(stop(), 'kb_prof_stop')
-    if (Number(dropped[0]) > 0) {
-      throw new Error(`timing 'profiler': solution() launched more than ${MAX_KERNELS_PER_CALL} kernels in one call (${dropped[0]} were not profiled)`)
-    }
-    if (!allPasses[0]) throw new Error("timing 'profiler': CUPTI did not collect every pass of gpu__time_duration.sum in one session")
-    return { ms: Number(ns[0]) / 1e6, kernels: Number(kernels[0]) }
+    this.disable()
+    return { values, passes: Number(passes[0]) }
   }
 
   disable(): void {

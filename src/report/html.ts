@@ -6,7 +6,7 @@ import { allCharts, type ReportCharts } from './charts/index.js'
 import type { ReportSource } from './charts/cases.js'
 import type { Chart } from './charts/plot.js'
 import { SOL_WARNING, VERIFICATION_SKIPPED_WARNING, benchDetails, deviceLine, deviceNotes, deviceRecordLines, geometricMeanLine, hasSolAbove100 } from './kernel-table.js'
-import type { BenchRecord } from './json.js'
+import type { BenchRecord, ResultRecord } from './json.js'
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 1600px; padding: 0 16px; color: #111827; }
@@ -59,6 +59,31 @@ function devicesSection(sources: readonly ReportSource[]): string {
   return blocks.size > 0 ? [...blocks].join('') : '<p class="note">no GPU in these results</p>'
 }
 
+const percent = (value: number) => `${value.toFixed(1)}%`
+
+/** The counters of each case (the `counters` option): the verdict and ncu's speed-of-light figures, or why none. */
+function countersTable(result: ResultRecord): string {
+  const rows = result.cases.flatMap((c) => {
+    const counters = c.counters
+    if (!counters) return []
+    if (counters.status !== 'ok') return [`<tr><th>${escape(c.name)}</th><td colspan="7" class="note">${escape(counters.reason)}</td></tr>`]
+    const m = counters.aggregate.metrics
+    const cells = [
+      counters.verdict.text,
+      percent(m['sm__throughput.avg.pct_of_peak_sustained_elapsed']),
+      percent(m['gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed']),
+      percent(m['gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed']),
+      percent(m['l1tex__t_sector_hit_rate.pct']),
+      percent(m['lts__t_sector_hit_rate.pct']),
+      `${percent(m['sm__warps_active.avg.pct_of_peak_sustained_active'])} of ${percent(counters.aggregate.theoreticalOccupancyPct ?? NaN)}`,
+    ]
+    return [`<tr><th>${escape(c.name)}</th>${cells.map((cell) => `<td>${escape(cell)}</td>`).join('')}</tr>`]
+  })
+  if (rows.length === 0) return ''
+  const header = ['case', 'bound', 'compute (SM)', 'memory', 'DRAM', 'L1 hit', 'L2 hit', 'occupancy (achieved of theoretical)']
+  return `<table class="counters"><tr>${header.map((h) => `<th>${escape(h)}</th>`).join('')}</tr>${rows.join('')}</table>`
+}
+
 function optionsTable(options: object): string {
   const rows = Object.entries(options).map(([key, value]) => `<tr><th>${escape(key)}</th><td>${escape(JSON.stringify(value))}</td></tr>`)
   return `<details><summary>measurement options</summary><table>${rows.join('')}</table></details>`
@@ -74,7 +99,7 @@ function benchSection(source: string, record: BenchRecord, charts: readonly Char
     if (hasSolAbove100(r)) parts.push(`<p class="warn">${escape(SOL_WARNING)}</p>`)
     const means = geometricMeanLine(r)
     if (means) parts.push(`<p>${escape(means)}</p>`)
-    parts.push(chartRow(charts), optionsTable(r.options))
+    parts.push(chartRow(charts), countersTable(r), optionsTable(r.options))
   }
   if (record.errors.length > 0) parts.push(`<pre>${escape(record.errors.join('\n\n'))}</pre>`)
   return `<section class="bench">${parts.join('\n')}</section>`

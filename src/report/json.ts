@@ -2,6 +2,7 @@
 // and driver versions, and the CI guard's verdicts. Pure: the reporter collects the benches and writes the text.
 import type { RunTime } from './phases.js'
 import type { CaseResult, KernelBenchResult } from '../shared/results.js'
+import { caseCounters, type CountersRecord } from './counters.js'
 import { caseFigures, geometricMeanOmitted, geometricMeans } from './kernel-table.js'
 import type { Roofline } from './metrics.js'
 
@@ -55,7 +56,11 @@ export interface CaseMetrics extends RooflineMetrics {
   practical?: RooflineMetrics
 }
 
-export type CaseRecord = CaseResult & { metrics?: CaseMetrics }
+/**
+ * A case with its derived figures; `counters` (the `counters` option) replaces the raw counters of its outcome with
+ * each kernel's theoretical occupancy, the duration-weighted aggregate and the verdict.
+ */
+export type CaseRecord = CaseResult & { metrics?: CaseMetrics; counters?: CountersRecord }
 
 export type ResultRecord = Omit<KernelBenchResult, 'cases'> & {
   cases: CaseRecord[]
@@ -107,7 +112,10 @@ function resultRecord(result: KernelBenchResult): ResultRecord {
     ...result,
     cases: result.cases.map((c) => {
       const metrics = caseMetrics(result, c)
-      return metrics ? { ...c, metrics } : c
+      const counters = caseCounters(c)
+      if (!counters || c.outcome.status !== 'ok') return metrics ? { ...c, metrics } : c
+      const { counters: _raw, ...outcome } = c.outcome
+      return { ...c, outcome, ...(metrics && { metrics }), counters }
     }),
     ...(means && { geometricMean: { cases: means.cases, runtimeMs: means.runtimeMs, tflops: means.flopsPerSecond / 1e12 } }),
     ...(omitted && { geometricMeanOmitted: omitted }),

@@ -10,6 +10,7 @@ import type { DeviceReport, GpuRef, MeasuredCeilings } from '../shared/messages.
 import { caseFailures, type CaseResult, type CaseVerdict, type DeviceRecords, type KernelBenchResult } from '../shared/results.js'
 import { calibrationLine, timerOffsetMs } from './calibration.js'
 import { ceilingPeaks, ceilingsLine, peaksNote } from './ceilings.js'
+import { boundCell, caseCounters } from './counters.js'
 import {
   formatBandwidth,
   formatBytes,
@@ -202,15 +203,20 @@ export interface Cell {
 const cell = (text: string, tone: Tone = 'plain'): Cell => ({ text, tone })
 
 /** The figure columns of a timed row, in table order. */
-const FIGURE_COLUMNS = ['median', 'cv', 'throughput', 'bandwidth', 'peak', 'bw', 'sol', 'practical', 'clock', 'gpu', 'n', 'stop'] as const
+const FIGURE_COLUMNS = ['median', 'cv', 'throughput', 'bandwidth', 'peak', 'bw', 'sol', 'practical', 'bound', 'clock', 'gpu', 'n', 'stop'] as const
 export type FigureColumn = (typeof FIGURE_COLUMNS)[number]
 
 /**
- * The columns a result's table has: 'practical' only where the GPU's ceilings were measured, 'gpu' (which GPU
- * timed the case) only where the run spread cases over several.
+ * The columns a result's table has: 'practical' only where the GPU's ceilings were measured, 'bound' only where
+ * some case has counters (or says why it has none), 'gpu' (which GPU timed the case) only where the run spread
+ * cases over several.
  */
 export function figureColumns(result: KernelBenchResult): FigureColumn[] {
-  const shown: Partial<Record<FigureColumn, boolean>> = { practical: result.ceilings !== undefined, gpu: (result.devices?.length ?? 1) > 1 }
+  const shown: Partial<Record<FigureColumn, boolean>> = {
+    practical: result.ceilings !== undefined,
+    bound: result.cases.some((c) => caseCounters(c) !== undefined),
+    gpu: (result.devices?.length ?? 1) > 1,
+  }
   return FIGURE_COLUMNS.filter((k) => shown[k] ?? true)
 }
 
@@ -228,6 +234,7 @@ export function caseCells(result: KernelBenchResult, c: CaseResult): CaseCells {
   const line = f.roofline ?? f.practical
   const sol = line === undefined ? cell('—') : flagged(f, 'sol') ? cell(`${formatPercent(line.solPercent)} ⚠`, 'alarm') : cell(formatPercent(line.solPercent))
   const dropped = droppedSamples(f)
+  const counters = caseCounters(c)
   const marks = [...(f.paddingFallback === undefined ? [] : [PADDING_FALLBACK_MARK]), ...(f.largeOffsetMs === undefined ? [] : [OFFSET_MARK])]
   return {
     figures: {
@@ -239,6 +246,7 @@ export function caseCells(result: KernelBenchResult, c: CaseResult): CaseCells {
       bw: cell(formatPercent(line?.bandwidthPercent)),
       sol,
       practical: cell(formatPercent(f.practical?.solPercent)),
+      bound: counters ? cell(boundCell(counters), counters.status === 'ok' ? 'plain' : 'dim') : cell('—'),
       clock: cell(Number.isFinite(f.smClockMHz) ? `${Math.round(f.smClockMHz)}` : '—'),
       gpu: cell(c.gpu === undefined ? '—' : `${c.gpu.index}`),
       n: cell(dropped ? `${f.samples} (-${dropped})` : `${f.samples}`, flagged(f, 'dropped') ? 'warn' : 'plain'),
@@ -289,6 +297,17 @@ export function largeOffsetNote(result: KernelBenchResult): string | undefined {
     `${OFFSET_MARK} ${marked.map((c) => c.name).join(', ')}: the mode's offset ('${mode}', ${formatOffset(offset)} on this GPU) ` +
     `is a large share of ${these}: ${advice}`
   )
+}
+
+/** The lines under the table for cases whose counters are missing: why, and how to allow them (one line per reason). */
+export function countersNotes(result: KernelBenchResult): string[] {
+  const byReason = new Map<string, string[]>()
+  for (const c of result.cases) {
+    const counters = caseCounters(c)
+    if (counters?.status === 'ok' || !counters) continue
+    byReason.set(counters.reason, [...(byReason.get(counters.reason) ?? []), c.name])
+  }
+  return [...byReason].map(([reason, cases]) => `no counters for ${cases.join(', ')}: ${reason}`)
 }
 
 export interface GeometricMeans {
@@ -385,6 +404,7 @@ const TITLE: Record<FigureColumn, string> = {
   bw: '% bw',
   sol: 'SOL',
   practical: 'practical',
+  bound: 'bound',
   clock: 'SM MHz',
   gpu: 'GPU',
   n: 'n',
@@ -427,6 +447,7 @@ export function renderKernelResult(result: KernelBenchResult): string {
   lines.push(...paddingFallbackNotes(result).map((note) => pc.yellow(`  ${note}`)))
   const offset = largeOffsetNote(result)
   if (offset) lines.push(pc.yellow(`  ${offset}`))
+  lines.push(...countersNotes(result).map((note) => pc.dim(`  ${note}`)))
   const sol = solNote(result)
   if (sol) lines.push(pc.red(pc.bold(`  ${sol}`)))
   return lines.join('\n')

@@ -18,6 +18,7 @@ import {
   geometricMeanLine,
   largeOffsetNote,
   paddingFallbackNotes,
+  countersNotes,
   solNote,
   type Cell,
   type FigureColumn,
@@ -35,6 +36,7 @@ const COLUMN_TITLE: Record<OtherColumn, string> = {
   bw: '% peak bandwidth',
   sol: 'SOL',
   practical: '% of practical peak',
+  bound: 'bound (ncu SOL)',
   clock: 'SM MHz',
   gpu: 'GPU',
   n: 'samples',
@@ -107,6 +109,7 @@ function notes(result: KernelBenchResult): string[] {
   lines.push(...paddingFallbackNotes(result).map(escape))
   const offset = largeOffsetNote(result)
   if (offset) lines.push(escape(offset))
+  lines.push(...countersNotes(result).map(escape))
   const throttled = figures.some((f) => f.droppedThrottled > 0)
   const interfered = figures.some((f) => f.droppedInterference > 0)
   if (throttled || interfered) {

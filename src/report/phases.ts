@@ -30,6 +30,7 @@ const SHORT_NAMES: Record<CasePhase, string> = {
   verify: 'verification',
   checks: 'checks',
   timing: 'timing',
+  counters: 'counters',
   other: 'other',
 }
 

@@ -4,6 +4,7 @@ import type { Dtype } from '../spec/dtype.js'
 import type { MeasureOptions, TimingMode } from '../spec/options.js'
 import type { Tolerance } from '../spec/problem.js'
 import type { ScalarCType } from '../spec/signature.js'
+import type { CaseCountersOutcome } from './counters.js'
 import type { PhaseTimes } from './phases.js'
 import type { StopReason } from './stopping.js'
 
@@ -86,7 +87,8 @@ export interface VerifiedOutput {
 export type ErrorOutcome = { status: 'error'; errorName: string; message: string; contextLost?: boolean; hostExits?: boolean }
 
 export type CaseOutcome =
-  | { status: 'ok'; outputs: VerifiedOutput[]; timing?: TimingResult; verificationSkipped: boolean }
+  /** `counters`: with the `counters` option, a timed case's counters or why they are missing (protocol step 12a). */
+  | { status: 'ok'; outputs: VerifiedOutput[]; timing?: TimingResult; verificationSkipped: boolean; counters?: CaseCountersOutcome }
   | { status: 'wrong'; message: string; outputs: VerifiedOutput[] }
   | ErrorOutcome
 

@@ -3,7 +3,7 @@
 // during timing) counts to the nested phase alone.
 
 /** The phases of one case, in the order they first happen. */
-export const CASE_PHASES = ['compile', 'gpuWait', 'hostStart', 'load', 'warmup', 'verify', 'checks', 'timing', 'other'] as const
+export const CASE_PHASES = ['compile', 'gpuWait', 'hostStart', 'load', 'warmup', 'verify', 'checks', 'timing', 'counters', 'other'] as const
 export type CasePhase = (typeof CASE_PHASES)[number]
 
 /** Milliseconds per phase; a phase that took no time is absent. */
@@ -19,6 +19,7 @@ export const PHASE_TITLES: Record<CasePhase, string> = {
   verify: 'verification (the reference, the checked calls before and after timing)',
   checks: 'integrity checks (the device state after every call, the code that times)',
   timing: 'timing (the timed calls, the flush and padding, the stopping rule)',
+  counters: 'the counters (the `counters` option: one untimed call replayed under the range profiler, step 12a)',
   other: 'the rest (buffers, messages between processes)',
 }
 

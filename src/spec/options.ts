@@ -57,6 +57,12 @@ export interface MeasureOptions extends StoppingOptions {
    * profiler.
    */
   auditStreams: boolean
+  /**
+   * After timing, one untimed call more with every kernel replayed under CUPTI's range profiler: Nsight Compute's
+   * speed-of-light and occupancy figures per kernel, and what bounds the case (docs/protocol.md, step 12a). No
+   * timed sample changes; where the counters cannot be read the case times all the same and says why.
+   */
+  counters: boolean
 }
 
 export const DEFAULT_MEASURE_OPTIONS: MeasureOptions = {
@@ -80,6 +86,7 @@ export const DEFAULT_MEASURE_OPTIONS: MeasureOptions = {
   timing: 'events',
   graphBatch: 20,
   auditStreams: true,
+  counters: false,
 }
 
 const FLUSH_MODES: readonly FlushMode[] = ['read', 'memset', 'none']
@@ -123,6 +130,7 @@ const RULES: Record<keyof MeasureOptions, Rule> = {
   timing: oneOf(TIMING_MODES),
   graphBatch: whole(positive),
   auditStreams: flag,
+  counters: flag,
 }
 
 /** Throws `<label> must be …` where the value breaks its option's rule; `label` says where it came from. */
@@ -149,6 +157,7 @@ export const ENVIRONMENT_OPTIONS = {
   KERNELBENCH_TIMING: 'timing',
   KERNELBENCH_DISABLE_TIMING: 'disableTiming',
   KERNELBENCH_SKIP_VERIFICATION: 'skipVerification',
+  KERNELBENCH_COUNTERS: 'counters',
 } as const satisfies Record<string, keyof MeasureOptions>
 
 type Environment = Readonly<Record<string, string | undefined>>

@@ -24,6 +24,7 @@ describe('resolveMeasureOptions: defaults', () => {
       timing: 'events',
       graphBatch: 20,
       auditStreams: true,
+      counters: false,
     })
   })
 
@@ -125,7 +126,7 @@ describe('resolveMeasureOptions: errors', () => {
   })
 
   it('switches must be true or false', () => {
-    for (const key of ['skipVerification', 'disableTiming', 'auditStreams']) {
+    for (const key of ['skipVerification', 'disableTiming', 'auditStreams', 'counters']) {
       expect(resolve({ [key]: 'yes' })).toThrow(`option ${key} must be true or false (got yes)`)
       expect(resolve({ [key]: 1 })).toThrow(`option ${key} must be true or false (got 1)`)
     }
@@ -149,6 +150,7 @@ describe('measureOptionsFromEnv', () => {
         KERNELBENCH_TIMING: 'cupti',
         KERNELBENCH_DISABLE_TIMING: '1',
         KERNELBENCH_SKIP_VERIFICATION: 'false',
+        KERNELBENCH_COUNTERS: 'true',
       }),
     ).toEqual({
       warmupRuns: 7,
@@ -159,6 +161,7 @@ describe('measureOptionsFromEnv', () => {
       timing: 'cupti',
       disableTiming: true,
       skipVerification: false,
+      counters: true,
     })
   })
 

@@ -14,7 +14,7 @@ import { dynamicSection, exportedEntryPoints } from '../helpers/symbols.js'
 import { scratchFolder } from '../helpers/scratch.js'
 import { gpu, withoutGpuTitle } from '../helpers/gpu.js'
 
-const ENTRY_POINTS = ['kb_prof_disable', 'kb_prof_enable', 'kb_prof_start', 'kb_prof_stop', 'kb_prof_support']
+const ENTRY_POINTS = ['kb_prof_counters_enable', 'kb_prof_counters_read', 'kb_prof_counters_stop', 'kb_prof_disable', 'kb_prof_enable', 'kb_prof_start', 'kb_prof_stop', 'kb_prof_support']
 
 const scratch = scratchFolder('kb-range-profiler-')
 const cacheDir = path.join(scratch, 'cache')
@@ -74,6 +74,14 @@ describe('why profiling cannot run', () => {
     )
     expect(error!.cause).toBeInstanceOf(CuptiError)
     expect(asUnavailable(new CuptiError('kb_prof_start', 7, 'CUPTI_ERROR_INVALID_OPERATION'))).toBeUndefined()
+  })
+
+  it('for the counters, the same refusal says that the case is timed all the same', () => {
+    const error = asUnavailable(new CuptiError('kb_prof_counters_enable', 35, 'CUPTI_ERROR_INSUFFICIENT_PRIVILEGES'), 'counters')
+    expect(error).toBeInstanceOf(ProfilerUnavailableError)
+    expect(error!.message).toMatch(
+      /^the performance counters cannot be read here \(kb_prof_counters_enable failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES\): profiling is restricted to admin users .* The case is timed all the same; only its counters are missing\.$/,
+    )
   })
 
   it('unsupported GPUs and drivers say so; other failures are not reasons', () => {

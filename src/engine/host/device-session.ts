@@ -20,7 +20,7 @@ type NativeFunction = (...args: unknown[]) => unknown
 export interface ShimBuilders {
   /** The activity-API shim: `cupti` timing and the stream audit. */
   cupti: () => string
-  /** The range-profiler shim: `profiler` timing. */
+  /** The range-profiler shim: `profiler` timing and the counters. */
   rangeProfiler: () => string
 }
 

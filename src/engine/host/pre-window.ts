@@ -33,7 +33,7 @@ export function queuePreWindow({ session, plan, buffers }: TimedCase, padding: M
  * Protocol step 8e: evicts the solution's data from L2 by reading a buffer of flushFactor × L2 (or writing it, for
  * comparison).
  */
-function flushL2(session: DeviceSession, options: MeasureOptions): void {
+export function flushL2(session: DeviceSession, options: MeasureOptions): void {
   if (options.flush === 'none') return
   const { ptr, bytes, sink } = session.flushBuffer(Math.ceil((options.flushFactor * session.info.l2CacheBytes) / 16) * 16)
   if (options.flush === 'read') session.harness.flushRead(ptr, bytes, sink)

@@ -1,0 +1,43 @@
+// Protocol step 12a (the `counters` option): one untimed call more, after the case's timing and its last verified
+// call, with every kernel it launches replayed under CUPTI's range profiler for Nsight Compute's speed-of-light and
+// occupancy metrics, and its launch configurations from CUPTI's kernel records. Nothing timed runs while it does: the
+// timer is off (step 11) and no sample is taken after it. Where this machine cannot read the counters, the case keeps
+// its timing and its outcome says why they are missing.
+import { countCall } from '../../native/counters.js'
+import * as cuda from '../../native/cuda.js'
+import { CuptiError } from '../../native/cupti.js'
+import { CudaError } from '../../native/errors.js'
+import { asUnavailable, ProfilerUnavailableError } from '../../native/range-profiler.js'
+import type { CaseCountersOutcome } from '../../shared/counters.js'
+import { fillInputs } from './buffers.js'
+import { flushL2 } from './pre-window.js'
+import type { TimedCase } from './timed-case.js'
+
+/** Step 12a: fresh inputs, the L2 flush, synchronize, the counted call, then the state check of every call. */
+export function countCase({ session, plan, buffers, solution, nextDraw }: TimedCase): CaseCountersOutcome {
+  const start = performance.now()
+  const costMs = () => performance.now() - start
+  fillInputs(session, plan, buffers, nextDraw())
+  flushL2(session, plan.options)
+  cuda.synchronize()
+  let outcome: CaseCountersOutcome
+  try {
+    const device = session.info.index
+    const counted = countCall(session.rangeProfiler(), session.cupti(), device, solution)
+    outcome =
+      counted.kernels.length === 0
+        ? { status: 'failed', reason: 'solution() launched no kernel (copies and memsets have no counters)', costMs: costMs() }
+        : { status: 'ok', kernels: counted.kernels, passes: counted.passes, limits: cuda.smLimits(device), costMs: costMs() }
+  } catch (error) {
+    if (error instanceof CudaError) throw error
+    // A fault of the call fails CUPTI's session too: synchronizing raises the fault itself, as the CUDA error that
+    // gets the device host replaced.
+    if (error instanceof CuptiError) cuda.synchronize()
+    const unavailable = error instanceof ProfilerUnavailableError ? error : error instanceof CuptiError ? asUnavailable(error, 'counters') : undefined
+    outcome = unavailable
+      ? { status: 'unavailable', reason: unavailable.message, costMs: costMs() }
+      : { status: 'failed', reason: `the counters could not be read: ${(error as Error).message}`, costMs: costMs() }
+  }
+  session.checkState('solution()', 'after the call whose counters were read (step 12a)')
+  return outcome
+}
