@@ -1,12 +1,14 @@
-// The `counters` option on the GPU (issue 28): Nsight Compute's speed-of-light figures of one untimed call per case,
+// The `counters` option on the GPU: Nsight Compute's speed-of-light figures of one untimed call per case,
 // read in process, and the verdict of ncu's bottleneck rule on them. The example vector add at 2^25 floats is
-// memory-bound with DRAM throughput of 80% or more; cuBLAS's sgemm at 4096³ is compute-bound. Issue 28 named the
-// tiled sgemm at 4096³ for the second, but ncu's own rule calls it latency-bound on an H100 (SM 38%, memory 43%),
+// memory-bound with DRAM throughput of 80% or more; cuBLAS's sgemm at 4096³ is compute-bound. The tiled sgemm at
+// 4096³ would not do for the second: ncu's own rule calls it latency-bound on an H100 (SM 38%, memory 43%),
 // and the bf16 WMMA GEMM at 8192³ sits on the 60% line (ncu: SM 55%, memory 60.2%, "Balanced Throughput").
 // Skipped, with the reason, where no GPU is usable.
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { runKernelBench, type KernelBenchSpec, type PluginSettings } from '../../src/vitest/bench.js'
+import type { PluginSettings } from '../../src/vitest/plugin-settings.js'
+import type { KernelBenchSpec } from '../../src/vitest/resolve-spec.js'
+import { runKernelBench } from '../../src/vitest/run-bench.js'
 import { caseCounters, type CountersRecord } from '../../src/report/counters.js'
 import { failureMessage } from '../../src/shared/results.js'
 import { matrixMultiplication, vectorAddition } from '../../problems/index.js'
