@@ -65,23 +65,14 @@ function open(preparation: ReturnType<typeof prepare>, warm: boolean): DeviceSes
   }
 }
 
-/**
- * Ends this process at once, its context torn down by the driver as the process goes. The caller holds the GPU's
- * lock: the teardown is GPU work too (a lock whose owner has exited is taken over). SIGKILL skips the exit handlers
- * of Node and of the loaded libraries (CUPTI's among them), which add time and only clean up what the process's end
- * frees anyway.
- */
-function end(): void {
-  process.kill(process.pid, 'SIGKILL')
-}
-
 /** Opens the session and serves requests until the worker disconnects. */
 function serve(preparation: ReturnType<typeof prepare>, warm: boolean): void {
   const session = open(preparation, warm)
   if (!session) process.exit(0)
+  // Tearing the context down is GPU work too: exit holding the lock (a lock whose owner has exited is taken over).
   process.on('disconnect', () => {
     lockGpu(session.info.pciBusId, config.device)
-    end()
+    process.exit(0)
   })
   process.on('message', (request: HostRequest) => {
     void handle(session, request)
@@ -133,12 +124,10 @@ async function handle(session: DeviceSession, request: HostRequest): Promise<voi
     const lost = contextLost(error)
     exits = lost || error instanceof DeviceStateChanged || error instanceof TamperingDetected
     const outcome: ErrorOutcome = { status: 'error', errorName: e.name, message: e.message, contextLost: lost, hostExits: exits }
-    const reply = { type: REPLY_TYPE[request.type], id: request.id, outcome, phases: session.phases.take() }
-    // Ending tears the context down, GPU work too (and whatever the solution left running): holding the lock, once
-    // the reply has left.
-    if (exits) process.send?.(reply, () => end()) ?? end()
-    else send(reply)
+    send({ type: REPLY_TYPE[request.type], id: request.id, outcome, phases: session.phases.take() })
   } finally {
-    if (!exits) release()
+    // Exiting tears the context down, GPU work too (and whatever the solution left running): holding the lock.
+    if (exits) process.exit(1)
+    release()
   }
 }

@@ -22,13 +22,13 @@ export function lockGpu(pciBusId: string, device: number): () => void {
 /**
  * What a host prepares before it has a CUDA context, so that a host started ahead of need (on standby, while another
  * host still works on the GPU) does it off the GPU's clock: the driver initialized, the harness built and loaded,
- * cuBLAS and NVML loaded, the toolkit of the CUPTI shims located. None of it creates a context or touches the GPU.
+ * cuBLAS loaded, the toolkit of the CUPTI shims located. None of it creates a context or touches the GPU.
  */
 export interface PreparedSession {
   config: HostConfig
   pciBusId: string
   arch: string
-  libraries: SessionLibraries
+  libraries: Omit<SessionLibraries, 'nvml'>
 }
 
 export function prepareSession(config: HostConfig): PreparedSession {
@@ -37,19 +37,25 @@ export function prepareSession(config: HostConfig): PreparedSession {
   const build = { arch, cacheDir: config.cacheDir, nvcc: config.nvcc, jobs: config.compileJobs }
   const harness = new Harness(compileHarness(build).path)
   loadCublas()
-  let nvml: SessionLibraries['nvml']
-  try {
-    nvml = NvmlDevice.open(identity.pciBusId)
-  } catch (error) {
-    nvml = { error: (error as Error).message }
-  }
   try {
     toolkitRootOf(findNvcc(config.nvcc))
   } catch {
     // No toolkit to find: the shims' builders say so when a case needs one.
   }
   const shims = { cupti: () => compileCuptiShim(build).path, rangeProfiler: () => compileRangeProfilerShim(build).path }
-  return { config, pciBusId: identity.pciBusId, arch, libraries: { harness, nvml, shims } }
+  return { config, pciBusId: identity.pciBusId, arch, libraries: { harness, shims } }
+}
+
+/**
+ * NVML's handle of the GPU, or why NVML cannot be used. Opened holding the GPU lock: initializing NVML queries the
+ * driver about every GPU, and samples timed by another process while a host started up this way read slow.
+ */
+function openNvml(pciBusId: string): SessionLibraries['nvml'] {
+  try {
+    return NvmlDevice.open(pciBusId)
+  } catch (error) {
+    return { error: (error as Error).message }
+  }
 }
 
 /**
@@ -63,7 +69,7 @@ export function openSession({ config, pciBusId, libraries }: PreparedSession, wa
   const lockWaitMs = performance.now() - waiting
   try {
     cuda.setDevice(config.device)
-    return { session: new DeviceSession(cuda.deviceInfo(config.device), libraries, warm), lockWaitMs }
+    return { session: new DeviceSession(cuda.deviceInfo(config.device), { ...libraries, nvml: openNvml(pciBusId) }, warm), lockWaitMs }
   } finally {
     release()
   }
