@@ -24,14 +24,14 @@ function listGpus(count: number): GpuListing[] {
 }
 
 /** Everything a host does before its context (prepareSession); a failure is what the host answers when opened. */
-function prepare(): { prepared: PreparedSession; gpus: GpuListing[] } | { failed: HostMessage } {
+function prepare(): { prepared: PreparedSession; gpuCount: number } | { failed: HostMessage } {
   const probe = cuda.probeGpu()
   if (!probe.available) return { failed: { type: 'init-failed', reason: probe.reason, noGpu: true } }
   if (config.device >= probe.count) {
     return { failed: { type: 'init-failed', reason: `GPU ${config.device} does not exist: this host has ${probe.count}`, noGpu: false } }
   }
   try {
-    return { prepared: prepareSession(config), gpus: listGpus(probe.count) }
+    return { prepared: prepareSession(config), gpuCount: probe.count }
   } catch (error) {
     return { failed: { type: 'init-failed', reason: (error as Error).message, noGpu: false } }
   }
@@ -42,13 +42,14 @@ function open(preparation: ReturnType<typeof prepare>, warm: boolean): DeviceSes
     send(preparation.failed)
     return undefined
   }
-  const { prepared, gpus } = preparation
+  const { prepared, gpuCount } = preparation
   try {
     const { session, lockWaitMs } = openSession(prepared, warm)
     send({
       type: 'ready',
       arch: prepared.arch,
-      gpus,
+      // Only now: the properties include free memory, which cudaMemGetInfo reads through a context it creates.
+      gpus: listGpus(gpuCount),
       openWaitMs: lockWaitMs,
       device: {
         ...session.info,
