@@ -70,7 +70,7 @@ export const DEFAULT_MEASURE_OPTIONS: MeasureOptions = {
   maxIterations: 10_000,
   targetCv: 0.01,
   minTimeMs: 50,
-  longKernelMinTimeMs: 250,
+  longKernelMinTimeMs: 500,
   maxTimeMs: 10_000,
   globalWarmupCount: 10,
   globalWarmupSize: 5000,
