@@ -204,9 +204,11 @@ export class DeviceHost {
     const fresh = this.tenant === undefined
     this.tenant = tenant
     const status = await this.ready()
-    // A fresh host's start includes its wait for the GPU lock while another process worked: that is waiting.
-    const gpuWait = fresh && status.available ? status.openWaitMs : 0
-    const hostStart = performance.now() - starting - gpuWait
+    const started = performance.now() - starting
+    // A fresh host's start includes its wait for the GPU lock while another process worked: that is waiting. (A
+    // host opened before this case, by the pool's start, waited before it: none of that is this case's.)
+    const gpuWait = fresh && status.available ? Math.min(status.openWaitMs, started) : 0
+    const hostStart = started - gpuWait
     const answer = this.request<CaseOutcome>((id) => ({ type: 'run', id, plan }), `case '${plan.caseName}'`, plan.options.caseTimeoutMs)
     this.prepareSpare()
     const { outcome, phases } = await answer
