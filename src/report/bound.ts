@@ -46,8 +46,9 @@ export interface CaseCounters {
 }
 
 const DURATION = 'gpu__time_duration.sum'
-const SM = 'sm__throughput.avg.pct_of_peak_sustained_elapsed'
-const MEMORY = 'gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed'
+/** ncu's compute (SM) throughput and memory throughput, the two axes of its speed-of-light section. */
+export const SM = 'sm__throughput.avg.pct_of_peak_sustained_elapsed'
+export const MEMORY = 'gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed'
 
 const MEMORY_UNITS: readonly (readonly [CounterMetric, string])[] = [
   ['dram__throughput.avg.pct_of_peak_sustained_elapsed', 'DRAM'],

@@ -234,3 +234,28 @@ describe('the report command (npx tsx src/cli/cli.ts report)', () => {
     expect(noOutput.stderr).toContain('report needs --html <file>, --svg <dir> or both')
   })
 })
+
+describe('the speed-of-light chart', () => {
+  // Two benches of a `counters` run on an H100 (2026-11-24), as its results file holds them, samples cut to 20.
+  const file = JSON.parse(fs.readFileSync(new URL('../fixtures/results/counters-h100.json', import.meta.url), 'utf8'))
+  const charts = allCharts(reportCharts([{ name: 'counters.json', file }]))
+
+  it('draws one point per case with counters, each named with its verdict and its two throughputs', () => {
+    const vectorAdd = byId(charts, 'speed-of-light-vector-add-float4')
+    expect(vectorAdd.points).toBe(7)
+    const titles = pointTitles(vectorAdd)
+    expect(titles).toHaveLength(7)
+    expect(titles.filter((t) => t.includes('memory-bound (DRAM'))).toHaveLength(6)
+    expect(titles[0]).toMatch(/^n = 2\^20: latency-bound \(grid of 0\.97 waves; SM 5%, memory 54%\) \(SM [\d.]+%, memory [\d.]+%\)$/)
+  })
+
+  it('colours the cases by what bounds them, with a legend of the verdicts present', () => {
+    const conv = byId(charts, 'speed-of-light-conv-2d-tiled')
+    expect(conv.points).toBe(6)
+    expect(texts(conv, 'g.legend text').sort()).toEqual(['balanced', 'compute-bound', 'memory-bound'])
+  })
+
+  it('has no such chart for a bench without counters', () => {
+    expect(allCharts(reportCharts(RUN)).filter((c) => c.id.startsWith('speed-of-light'))).toEqual([])
+  })
+})

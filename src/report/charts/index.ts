@@ -5,13 +5,14 @@ import { benchDistribution } from './distribution.js'
 import type { Chart } from './plot.js'
 import { rooflineCharts } from './roofline.js'
 import { scalingCharts } from './scaling.js'
+import { benchSpeedOfLight } from './speed-of-light.js'
 
 export interface ReportCharts {
   /** Per GPU and dtype. */
   rooflines: Chart[]
   /** Per problem: throughput, then bandwidth, against size. */
   scaling: Chart[]
-  /** Per bench with a result: its sample distributions and its baseline comparison, when it has them. */
+  /** Per bench with a result: its sample distributions, its baseline comparison and what bounds its cases, when it has them. */
   benches: { bench: BenchEntry; charts: Chart[] }[]
 }
 
@@ -36,7 +37,10 @@ export function reportCharts(sources: readonly ReportSource[]): ReportCharts {
   const charts: ReportCharts = {
     rooflines: rooflineCharts(points),
     scaling: scalingCharts(points),
-    benches: benches.map((bench) => ({ bench, charts: [benchDistribution(bench, points), benchBaseline(bench, points)].filter((c) => c !== undefined) })),
+    benches: benches.map((bench) => ({
+      bench,
+      charts: [benchDistribution(bench, points), benchBaseline(bench, points), benchSpeedOfLight(bench, points)].filter((c) => c !== undefined),
+    })),
   }
   makeIdsUnique(allCharts(charts))
   return charts
