@@ -9,20 +9,6 @@ export type CasePhase = (typeof CASE_PHASES)[number]
 /** Milliseconds per phase; a phase that took no time is absent. */
 export type PhaseTimes = Partial<Record<CasePhase, number>>
 
-/** What each phase is, for the README, the summary line and the JSON's readers. */
-export const PHASE_TITLES: Record<CasePhase, string> = {
-  compile: 'compiling (the time a bench waited for its solution and reference to build)',
-  gpuWait: 'waiting for the GPU (another worker or run holding it)',
-  hostStart: 'starting a device host (a fresh process for each solution library, its CUDA context)',
-  load: 'loading the solution (its library or module, and the checks after loading)',
-  warmup: 'warming up (the global warmup of a fresh host, and the untimed calls)',
-  verify: 'verification (the reference, the checked calls before and after timing)',
-  checks: 'integrity checks (the device state after every call, the code that times)',
-  timing: 'timing (the timed calls, the flush and padding, the stopping rule)',
-  counters: 'the counters (the `counters` option: one untimed call replayed under the range profiler, step 12a)',
-  other: 'the rest (buffers, messages between processes)',
-}
-
 /** A clock that attributes elapsed time to phases, nested phases subtracted from the phase around them. */
 export class PhaseClock {
   private totals: PhaseTimes = {}

@@ -23,8 +23,11 @@ function listGpus(count: number): GpuListing[] {
   })
 }
 
+/** A prepared session and the machine's GPU count, or the message a host that could not prepare answers with. */
+type Preparation = { prepared: PreparedSession; gpuCount: number } | { failed: HostMessage }
+
 /** Everything a host does before its context (prepareSession); a failure is what the host answers when opened. */
-function prepare(): { prepared: PreparedSession; gpuCount: number } | { failed: HostMessage } {
+function prepare(): Preparation {
   const probe = cuda.probeGpu()
   if (!probe.available) return { failed: { type: 'init-failed', reason: probe.reason, noGpu: true } }
   if (config.device >= probe.count) {
@@ -37,7 +40,7 @@ function prepare(): { prepared: PreparedSession; gpuCount: number } | { failed: 
   }
 }
 
-function open(preparation: ReturnType<typeof prepare>, warm: boolean): DeviceSession | undefined {
+function open(preparation: Preparation, warm: boolean): DeviceSession | undefined {
   if ('failed' in preparation) {
     send(preparation.failed)
     return undefined
@@ -67,7 +70,7 @@ function open(preparation: ReturnType<typeof prepare>, warm: boolean): DeviceSes
 }
 
 /** Opens the session and serves requests until the worker disconnects. */
-function serve(preparation: ReturnType<typeof prepare>, warm: boolean): void {
+function serve(preparation: Preparation, warm: boolean): void {
   const session = open(preparation, warm)
   if (!session) process.exit(0)
   // Tearing the context down is GPU work too: exit holding the lock (a lock whose owner has exited is taken over).

@@ -47,8 +47,9 @@ export function prepareSession(config: HostConfig): PreparedSession {
 }
 
 /**
- * NVML's handle of the GPU, or why NVML cannot be used. Opened holding the GPU lock: initializing NVML queries the
- * driver about every GPU, and samples timed by another process while a host started up this way read slow.
+ * NVML's handle of the GPU, or why NVML cannot be used. Opened holding the GPU lock, as the session always did:
+ * initializing NVML queries the driver about every GPU, and whether doing that on standby disturbs another process's
+ * timed windows has not been measured on its own.
  */
 function openNvml(pciBusId: string): SessionLibraries['nvml'] {
   try {

@@ -23,7 +23,7 @@ import type {
   HostOpen,
   HostRequest,
 } from '../../shared/messages.js'
-import type { PhaseTimes } from '../../shared/phases.js'
+import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
 import { engineProcess } from './process-entry.js'
 import { firstSanitizerError } from './sanitizer.js'
 
@@ -131,8 +131,7 @@ export class DeviceHost {
       child.on('message', (message: HostMessage) => {
         if (message.type === 'ready') {
           resolve({ available: true, device: message.device, arch: message.arch, gpus: message.gpus, openWaitMs: message.openWaitMs })
-        }
-        else if (message.type === 'init-failed') resolve({ available: false, reason: message.reason, noGpu: message.noGpu })
+        } else if (message.type === 'init-failed') resolve({ available: false, reason: message.reason, noGpu: message.noGpu })
         else if (this.pending?.id === message.id) {
           // A host that lost its context, or whose solution changed its state, exits right after this message: the
           // next case must not be sent to it.
@@ -212,7 +211,7 @@ export class DeviceHost {
     const answer = this.request<CaseOutcome>((id) => ({ type: 'run', id, plan }), `case '${plan.caseName}'`, plan.options.caseTimeoutMs)
     this.prepareSpare()
     const { outcome, phases } = await answer
-    return { outcome, phases: { ...phases, hostStart, gpuWait: (phases.gpuWait ?? 0) + gpuWait } }
+    return { outcome, phases: sumPhases([phases, { hostStart, gpuWait }]) }
   }
 
   /**

@@ -8,6 +8,7 @@ import { tryLock } from '../../cache/lock-file.js'
 import { deviceHost, type CaseRun, type DeviceHost, type HostStatus } from './client.js'
 import { claimPath } from '../../cache/gpu-lock.js'
 import type { CasePlan, GpuListing, GpuRef, HostConfig } from '../../shared/messages.js'
+import { sumPhases } from '../../shared/phases.js'
 
 /** Which GPUs a run uses: every GPU of device 0's model, or the listed indices (all of one model). */
 export type DeviceSelection = 'all' | readonly number[]
@@ -132,7 +133,7 @@ export class GpuPool {
     try {
       this.lastUsed = gpu.index
       const { outcome, phases } = await this.host(gpu.index, sanitizer).run(plan)
-      return { outcome, phases: { ...phases, gpuWait: (phases.gpuWait ?? 0) + gpuWait }, gpu: { index: gpu.index, pciBusId: gpu.pciBusId } }
+      return { outcome, phases: sumPhases([phases, { gpuWait }]), gpu: { index: gpu.index, pciBusId: gpu.pciBusId } }
     } finally {
       release()
     }
