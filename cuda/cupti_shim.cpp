@@ -72,26 +72,31 @@ struct Work {
 };
 
 // What a kernel was launched with: name, then grid x, y, z, block x, y, z, registers per thread, static and dynamic
-// shared memory per block (bytes). `start` orders a call's kernels, `correlationId` and `graphNodeId` name a launch.
+// shared memory per block (bytes). `start` orders a call's operations, `correlationId` and `graphNodeId` name a
+// launch. A memset or a copy of the call is kept too (kind, no name or configuration): the range profiler may make
+// it a range of its own.
+enum LaunchKind : int32_t { kKernel = 0, kMemset = 1, kMemcpy = 2 };
 struct Launch {
   uint64_t start;
   uint32_t correlationId;
   uint64_t graphNodeId;
+  LaunchKind kind;
   std::string name;
   int32_t config[9];
 };
 
 // Shared between the buffer-completed callback (which CUPTI may run on its own thread) and the entry points. Records
 // of one API call can arrive in any order and in different buffers, so both halves of the join are kept until read.
-std::mutex mutex;
-std::unordered_map<uint32_t, uint64_t> iterationByCorrelation;  // correlationId -> pushed id
-std::unordered_map<uint32_t, Work> workByCorrelation;           // correlationId -> its GPU work
-std::map<uint64_t, Work> workByIteration;                       // joined, not yet read; ordered by id
+// Never destroyed: CUPTI delivers its last buffers while the process exits, after static objects are gone.
+std::mutex& mutex = *new std::mutex;
+auto& iterationByCorrelation = *new std::unordered_map<uint32_t, uint64_t>;  // correlationId -> pushed id
+auto& workByCorrelation = *new std::unordered_map<uint32_t, Work>;           // correlationId -> its GPU work
+auto& workByIteration = *new std::map<uint64_t, Work>;                       // joined, not yet read; ordered by id
 uint64_t lostRecords = 0;
 bool keepLaunches = false;
-std::unordered_map<uint32_t, std::vector<Launch>> launchesByCorrelation;
-std::map<uint64_t, std::vector<Launch>> launchesByIteration;  // joined, not yet read
-std::vector<Launch> readLaunches;                            // the id kb_cupti_launches read last
+auto& launchesByCorrelation = *new std::unordered_map<uint32_t, std::vector<Launch>>;
+auto& launchesByIteration = *new std::map<uint64_t, std::vector<Launch>>;  // joined, not yet read
+auto& readLaunches = *new std::vector<Launch>;                            // the id kb_cupti_launches read last
 
 // The name as written in the source, as ncu shows it (`vectorAdd4(const float4 *, …)`); an extern "C" kernel's
 // name is not mangled and stays as it is.
@@ -110,10 +115,18 @@ void addLaunch(const CUpti_ActivityKernel10* kernel) {
       kernel->start,
       kernel->correlationId,
       kernel->graphNodeId,
+      kKernel,
       demangled(kernel->name),
       {kernel->gridX, kernel->gridY, kernel->gridZ, kernel->blockX, kernel->blockY, kernel->blockZ,
        kernel->registersPerThread, kernel->staticSharedMemory, kernel->dynamicSharedMemory},
   });
+}
+
+template <typename Record>
+void addOperation(const Record* record, LaunchKind kind) {
+  if (!keepLaunches) return;
+  launchesByCorrelation[record->correlationId].push_back(
+      Launch{record->start, record->correlationId, record->graphNodeId, kind, "", {}});
 }
 
 template <typename Record>
@@ -135,9 +148,11 @@ void addRecord(const CUpti_Activity* record) {
       break;
     case CUPTI_ACTIVITY_KIND_MEMCPY:
       addWork(reinterpret_cast<const CUpti_ActivityMemcpy6*>(record));
+      addOperation(reinterpret_cast<const CUpti_ActivityMemcpy6*>(record), kMemcpy);
       break;
     case CUPTI_ACTIVITY_KIND_MEMSET:
       addWork(reinterpret_cast<const CUpti_ActivityMemset4*>(record));
+      addOperation(reinterpret_cast<const CUpti_ActivityMemset4*>(record), kMemset);
       break;
     case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
       auto correlation = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);
@@ -260,16 +275,15 @@ extern "C" int kb_cupti_lost(uint64_t* lost) {
   return CUPTI_SUCCESS;
 }
 
-// Keeps (1) or stops keeping (0) the launch configuration of every kernel from here on.
+// Keeps (1) or stops keeping (0) the launch configuration of every kernel, and every memset and copy, from here on.
 extern "C" int kb_cupti_keep_launches(int keep) {
   std::lock_guard<std::mutex> lock(mutex);
   keepLaunches = keep != 0;
   return CUPTI_SUCCESS;
 }
 
-// Reads the kernels launched under pushed id `id`, in the order they ran, for kb_cupti_launch, and forgets them;
-// sets *count. A launch reported more than once (once per pass of a profiler's kernel replay) counts once. Call
-// after kb_cupti_flush.
+// Reads the kernels, memsets and copies launched under pushed id `id`, in the order they ran, for kb_cupti_launch,
+// and forgets them; sets *count. A launch reported more than once counts once. Call after kb_cupti_flush.
 extern "C" int kb_cupti_launches(uint64_t id, size_t* count) {
   std::lock_guard<std::mutex> lock(mutex);
   joinAndDiscardTheRest();
@@ -292,11 +306,12 @@ extern "C" int kb_cupti_launches(uint64_t id, size_t* count) {
   return CUPTI_SUCCESS;
 }
 
-// The `index`-th kernel kb_cupti_launches read: its nine launch figures (see Launch) and its name, valid
-// until the next kb_cupti_launches.
-extern "C" int kb_cupti_launch(size_t index, int32_t* config, const char** name) {
+// The `index`-th operation kb_cupti_launches read: its kind (0 kernel, 1 memset, 2 copy), and for a kernel its
+// nine launch figures (see Launch) and its name, valid until the next kb_cupti_launches.
+extern "C" int kb_cupti_launch(size_t index, int32_t* kind, int32_t* config, const char** name) {
   std::lock_guard<std::mutex> lock(mutex);
   if (index >= readLaunches.size()) return CUPTI_ERROR_INVALID_PARAMETER;
+  *kind = readLaunches[index].kind;
   std::copy(readLaunches[index].config, readLaunches[index].config + 9, config);
   *name = readLaunches[index].name.c_str();
   return CUPTI_SUCCESS;

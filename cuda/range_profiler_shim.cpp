@@ -3,9 +3,12 @@
 // Range Profiler and Profiler Host APIs (no ncu binary), in two uses that share everything but their metrics:
 // - the `profiler` timing (kb_prof_enable … kb_prof_stop): gpu__time_duration.sum, summed over a call's kernels;
 //   it needs one pass, so no kernel is replayed;
-// - the counters (kb_prof_counters_enable, kb_prof_start, kb_prof_counters_stop, kb_prof_counters_read,
-//   kb_prof_disable, for each counted call): the metrics the caller names, per kernel, for one untimed call; CUPTI
-//   replays each kernel for as many passes as they need (kernel replay, memory restored between passes).
+// - the counters (for each counted call: kb_prof_counters_enable, then per pass kb_prof_start, the call and
+//   kb_prof_counters_end_pass until CUPTI has every pass, then kb_prof_counters_decode, kb_prof_counters_read,
+//   kb_prof_disable): the metrics the caller names, per kernel, for one untimed call. User replay: the caller runs
+//   the call once per pass and, between passes, refills its inputs and flushes the caches, so every pass starts
+//   from the same data and a cold L2, as ncu's default cache control does (CUPTI's kernel replay restores memory but
+//   leaves the caches warm from the pass before).
 //
 // Auto range: CUPTI makes every kernel launched between kb_prof_start and the stop a range of its own, on any
 // stream, serialized and followed by a context synchronization, as ncu profiles kernels. A range's
@@ -43,14 +46,15 @@ struct Config {
   std::vector<uint8_t> image;
   size_t passes = 0;
 };
-Config timing;
-Config counters;
+// Never destroyed: CUPTI may still hold the counter data image, or tear a session down, while the process exits.
+Config& timing = *new Config;
+Config& counters = *new Config;
 
 // The range profiler of the context being profiled, between an enable and kb_prof_disable, the config it was
 // configured with, and the counter data image its ranges are decoded into (reset after every call).
 CUpti_RangeProfiler_Object* profiler = nullptr;
 Config* active = nullptr;
-std::vector<uint8_t> counterData;
+std::vector<uint8_t>& counterData = *new std::vector<uint8_t>;
 
 CUptiResult initializeProfiler() {
   static bool initialized = false;
@@ -138,9 +142,9 @@ CUptiResult resetCounterData() {
 }
 
 // The counter data image for up to `maxKernels` ranges of the active config's metrics, then the session's
-// configuration. Kernel replay: CUPTI runs each kernel once per pass inside one session, so one call submits every
-// pass (the stop's isAllPassSubmitted says so).
-CUptiResult configureProfiler(size_t maxKernels) {
+// configuration. Kernel replay (the timing's single pass): one call submits every pass. User replay (the
+// counters): the caller repeats the call until the stop's isAllPassSubmitted says CUPTI has every pass.
+CUptiResult configureProfiler(size_t maxKernels, CUpti_ProfilerReplayMode replayMode) {
   CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
   size.pRangeProfilerObject = profiler;
   size.pMetricNames = active->names.data();
@@ -158,7 +162,7 @@ CUptiResult configureProfiler(size_t maxKernels) {
   params.counterDataImageSize = counterData.size();
   params.pCounterDataImage = counterData.data();
   params.range = CUPTI_AutoRange;
-  params.replayMode = CUPTI_KernelReplay;
+  params.replayMode = replayMode;
   params.maxRangesPerPass = maxKernels;
   params.numNestingLevels = 1;  // what auto range requires
   params.minNestingLevel = 1;
@@ -179,24 +183,29 @@ CUptiResult disableProfiler() {
 }
 
 // Enables range profiling of `context` with `config` (built already) for calls of up to `maxKernels` kernels.
-CUptiResult enableProfiler(Config& config, CUcontext context, size_t maxKernels) {
+CUptiResult enableProfiler(Config& config, CUcontext context, size_t maxKernels, CUpti_ProfilerReplayMode replayMode) {
   CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
   enable.ctx = context;
   RETURN_IF_FAILED(cuptiRangeProfilerEnable(&enable));
   profiler = enable.pRangeProfilerObject;
   active = &config;
-  CUptiResult status = configureProfiler(maxKernels);
+  CUptiResult status = configureProfiler(maxKernels, replayMode);
   if (status != CUPTI_SUCCESS) disableProfiler();  // the configuration's failure is the one to report
   return status;
 }
 
-// Ends the session and decodes it into the counter data image: *kernels ranges were profiled, *dropped did not
-// fit, *allPasses says whether CUPTI collected every pass.
-CUptiResult stopAndDecode(size_t* kernels, size_t* dropped, int* allPasses) {
+// Ends a session (one pass); *allPasses says whether CUPTI now has every pass.
+CUptiResult stopSession(int* allPasses) {
   CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
   stop.pRangeProfilerObject = profiler;
   RETURN_IF_FAILED(cuptiRangeProfilerStop(&stop));
   *allPasses = stop.isAllPassSubmitted;
+  return CUPTI_SUCCESS;
+}
+
+// Decodes what the sessions collected into the counter data image: *kernels ranges were profiled, *dropped did
+// not fit.
+CUptiResult decode(size_t* kernels, size_t* dropped) {
   CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
   decode.pRangeProfilerObject = profiler;
   RETURN_IF_FAILED(cuptiRangeProfilerDecodeData(&decode));  // synchronizes the context first
@@ -248,7 +257,7 @@ extern "C" int kb_prof_enable(CUcontext context, int device, size_t maxKernels, 
   RETURN_IF_FAILED(ensureConfig(timing, context, device, {"gpu__time_duration.sum"}));
   *passes = timing.passes;
   if (timing.passes != 1) return CUPTI_ERROR_NOT_SUPPORTED;
-  return enableProfiler(timing, context, maxKernels);
+  return enableProfiler(timing, context, maxKernels, CUPTI_KernelReplay);
 }
 
 // Every kernel launched from here to the stop, on any stream, is profiled.
@@ -262,7 +271,8 @@ extern "C" int kb_prof_start(void) {
 // many were profiled, *dropped how many did not fit (more than maxKernels), *allPasses whether CUPTI collected
 // every pass (always, with one pass). Leaves the counter data image empty for the next call.
 extern "C" int kb_prof_stop(double* ns, size_t* kernels, size_t* dropped, int* allPasses) {
-  RETURN_IF_FAILED(stopAndDecode(kernels, dropped, allPasses));
+  RETURN_IF_FAILED(stopSession(allPasses));
+  RETURN_IF_FAILED(decode(kernels, dropped));
   *ns = 0;
   for (size_t range = 0; range < *kernels; ++range) {
     double value = 0;
@@ -273,22 +283,24 @@ extern "C" int kb_prof_stop(double* ns, size_t* kernels, size_t* dropped, int* a
 }
 
 // Enables range profiling of `context` (device `device`'s) for the counters of one call of up to `maxKernels`
-// kernels: the `count` metrics named in `metrics`, per kernel. Sets *passes to the passes they need on this GPU
-// (each kernel is replayed that many times). A multi-pass session is not started twice: each counted call enables
-// the profiler afresh.
+// kernels: the `count` metrics named in `metrics`, per kernel. Sets *passes to the passes they need on this GPU:
+// the call is run that many times, each a session of its own (kb_prof_start … kb_prof_counters_end_pass). Each
+// counted call enables the profiler afresh.
 extern "C" int kb_prof_counters_enable(CUcontext context, int device, size_t maxKernels, const char** metrics, size_t count, size_t* passes) {
   if (profiler != nullptr) return CUPTI_ERROR_INVALID_OPERATION;
   RETURN_IF_FAILED(initializeProfiler());
   RETURN_IF_FAILED(ensureConfig(counters, context, device, std::vector<std::string>(metrics, metrics + count)));
   *passes = counters.passes;
-  return enableProfiler(counters, context, maxKernels);
+  return enableProfiler(counters, context, maxKernels, CUPTI_UserReplay);
 }
 
-// Ends a counters session and decodes it (as kb_prof_stop); its ranges stay readable with kb_prof_counters_read
-// until kb_prof_disable.
-extern "C" int kb_prof_counters_stop(size_t* kernels, size_t* dropped, int* allPasses) {
-  return stopAndDecode(kernels, dropped, allPasses);
-}
+// Ends one pass of a counted call; *allPasses says whether CUPTI has every pass (then decode), or wants the call
+// run again.
+extern "C" int kb_prof_counters_end_pass(int* allPasses) { return stopSession(allPasses); }
+
+// Decodes the passes of a counted call: *kernels ranges (one per kernel of the call), *dropped that did not fit.
+// They stay readable with kb_prof_counters_read until kb_prof_disable.
+extern "C" int kb_prof_counters_decode(size_t* kernels, size_t* dropped) { return decode(kernels, dropped); }
 
 // The metrics of range `range` (the range-th kernel launched) into values[0..count), in kb_prof_counters_enable's
 // order.

@@ -16,6 +16,6 @@ for i in 1 2 3 4 5; do npx tsx scripts/ncu-compare.ts ncu "$out/ncu-$i.json"; do
 npx tsx scripts/ncu-compare.ts report "$out/harness.json" "$(printf '%s,' "$out"/ncu-*.json | sed 's/,$//')" "$out"/repeat-*.json |
   tee "$out/ratio.txt"
 npx tsx scripts/ncu-compare.ts counters "$out/counters.json"
-npx tsx scripts/ncu-compare.ts ncu-counters "$out/ncu-counters.csv"
-npx tsx scripts/ncu-compare.ts counters-report "$out/counters.json" "$out/ncu-counters.csv" | tee "$out/counters.txt"
+npx tsx scripts/ncu-compare.ts ncu-counters "$out/ncu-counters.json"
+npx tsx scripts/ncu-compare.ts counters-report "$out/counters.json" "$out/ncu-counters.json" | tee "$out/counters.txt"
 npx tsx src/cli/cli.ts calibrate --force | tee "$out/calibration.txt"

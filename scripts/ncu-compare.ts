@@ -6,9 +6,10 @@
 //   tsx scripts/ncu-compare.ts launches [n]          run each kernel REPEATS (or n) times, for ncu to measure
 //   tsx scripts/ncu-compare.ts counters <out.json>   each kernel timed with the `counters` option: its counters
 //                                                    (per kernel, the aggregate, the verdict) and what they cost
-//   tsx scripts/ncu-compare.ts ncu-counters <out.csv>   `launches 1` under ncu's SpeedOfLight and Occupancy sections
-//                                                    (NCU_COUNTER_FLAGS) with the counters' metrics, its CSV
-//   tsx scripts/ncu-compare.ts counters-report <counters.json> <ncu.csv>   each figure beside ncu's, and the verdict
+//   tsx scripts/ncu-compare.ts ncu-counters <out.json>   each kernel's first launch under ncu's SpeedOfLight and
+//                                                    Occupancy sections (NCU_COUNTER_FLAGS) with the counters'
+//                                                    metrics, one ncu process per kernel: its figures by label
+//   tsx scripts/ncu-compare.ts counters-report <counters.json> <ncu.json>   each figure beside ncu's, and the verdict
 //                                                    of ncu's bottleneck rule on ncu's own figures
 //   tsx scripts/ncu-compare.ts report <harness.json> <ncu.json[,ncu.json…]> [repeat.json…]   print harness / ncu per
 //                                                    kernel and mode measured (ncu: the median of its processes), the
@@ -42,10 +43,7 @@ const NCU_TIMEOUT_MS = 600_000
 
 interface Kernel extends NcuKernel {
   spec: KernelBenchSpec
-  /**
-   * Only in the counters step: ncu's name for it (cuBLAS's) is not one the timing steps' filter can anchor, and its
-   * unanchored 'gemm' also matches the cuBLAS references of the other GEMMs: count it alone (NCU_COMPARE_KERNELS).
-   */
+  /** Only in the counters step: ncu's name for it (cuBLAS's) is not one the timing steps' anchored filter can match. */
   countersOnly?: boolean
 }
 
@@ -157,35 +155,43 @@ async function counters(out: string) {
   fs.writeFileSync(out, JSON.stringify(rows, null, 2))
 }
 
+/**
+ * ncu's figures for each kernel: its first launch in a process that runs that kernel alone (its solution is called
+ * before its reference, and an unanchored name such as cuBLAS's 'gemm' would also match other benches' references).
+ */
 function ncuCounters(out: string) {
-  const names = [...new Set(selectedKernels().map((k) => k.ncuName))]
-  const command = [process.execPath, ...tsxExecArgv(), fileURLToPath(import.meta.url), 'launches', '1']
   const args = [...NCU_COUNTER_FLAGS, '--metrics', COUNTER_METRICS.join(','), '--csv', '--print-units', 'base', '--print-metric-name', 'name']
-  const run = spawnSync('ncu', [...args, '--target-processes', 'all', '--kernel-name', `regex:(${names.join('|')})`, ...command], {
-    encoding: 'utf8',
-    maxBuffer: 256 * 2 ** 20,
-    timeout: NCU_TIMEOUT_MS,
-  })
-  if (run.error) throw run.error
-  for (const line of `${run.stdout}\n${run.stderr}`.split('\n').filter((l) => /^==(ERROR|WARNING)==/.test(l))) console.error(line)
-  fs.writeFileSync(out, run.stdout)
+  const command = [process.execPath, ...tsxExecArgv(), fileURLToPath(import.meta.url), 'launches', '1']
+  const figures: Record<string, Record<string, string>> = {}
+  for (const kernel of selectedKernels()) {
+    const run = spawnSync('ncu', [...args, '--target-processes', 'all', '--kernel-name', `regex:${kernel.ncuName}`, '--launch-count', '1', ...command], {
+      encoding: 'utf8',
+      env: { ...process.env, NCU_COMPARE_KERNELS: kernel.label },
+      maxBuffer: 256 * 2 ** 20,
+      timeout: NCU_TIMEOUT_MS,
+    })
+    if (run.error) throw run.error
+    for (const line of `${run.stdout}\n${run.stderr}`.split('\n').filter((l) => /^==(ERROR|WARNING)==/.test(l))) console.error(line)
+    const first = ncuMetricRows(run.stdout)[0]
+    if (first) figures[kernel.label] = Object.fromEntries(first)
+    console.log(`${kernel.label}: ${first ? first.get('kernel') : 'ncu profiled nothing'}`)
+  }
+  fs.writeFileSync(out, JSON.stringify(figures, null, 2))
 }
 
-/** Each figure of ours beside ncu's (the first ncu kernel of each label's name, in order), and both verdicts. */
+/** Each figure of ours beside ncu's, and both verdicts. */
 function countersReport(oursFile: string, ncuFile: string) {
   const ours = JSON.parse(fs.readFileSync(oursFile, 'utf8')) as Record<string, CountedKernel>
-  const theirs = ncuMetricRows(fs.readFileSync(ncuFile, 'utf8'))
+  const theirs = JSON.parse(fs.readFileSync(ncuFile, 'utf8')) as Record<string, Record<string, string>>
   const number = (text: string | undefined) => (text === undefined ? NaN : Number(text.replace(/,/g, '')))
-  let next = 0
   for (const kernel of selectedKernels()) {
     const mine = ours[kernel.label]
-    const at = theirs.findIndex((k, i) => i >= next && (k.get('kernel') ?? '').includes(kernel.ncuName))
-    if (!mine || at < 0) {
+    const figures = theirs[kernel.label]
+    if (!mine || !figures) {
       console.log(`\n${kernel.label}: ${mine ? 'no ncu row' : 'not counted'}`)
       continue
     }
-    next = at + 1
-    const ncu = theirs[at]!
+    const ncu = new Map(Object.entries(figures))
     if (mine.counters.status !== 'ok') {
       console.log(`\n${kernel.label}: ${mine.counters.reason}`)
       continue

@@ -5,11 +5,16 @@
 //
 // Use: start(); for each iteration push(i), solution(...), pop(); then synchronize the device, flush(), read()
 // and lostRecords(); stop() at the end. With keepLaunches(true) before push(i), launches(i) after flush() gives the
-// name and launch configuration of every kernel the iteration launched.
+// name and launch configuration of every kernel the iteration launched, and its memsets and copies.
 import koffi, { type LibraryHandle } from 'koffi'
 import type { KernelLaunch } from '../shared/counters.js'
 
 export type { KernelLaunch }
+
+/** One piece of GPU work an iteration launched: a kernel with its launch configuration, a memset or a copy. */
+export type GpuOperation = { kind: 'kernel'; launch: KernelLaunch } | { kind: 'memset' | 'memcpy' }
+
+const OPERATION_KINDS = ['kernel', 'memset', 'memcpy'] as const
 
 /** A CUPTI call failed; `resultName` is CUPTI's name for `code`, e.g. 'CUPTI_ERROR_NOT_INITIALIZED'. */
 export class CuptiError extends Error {
@@ -66,7 +71,7 @@ export class Cupti {
       stop: lib.func('int kb_cupti_stop(void)'),
       keepLaunches: lib.func('int kb_cupti_keep_launches(int keep)'),
       launches: lib.func('int kb_cupti_launches(uint64_t id, _Out_ size_t *count)'),
-      launch: lib.func('int kb_cupti_launch(size_t index, _Out_ int32_t *config, _Out_ const char **name)'),
+      launch: lib.func('int kb_cupti_launch(size_t index, _Out_ int32_t *kind, _Out_ int32_t *config, _Out_ const char **name)'),
     }
   }
 
@@ -115,20 +120,23 @@ export class Cupti {
     return Number(lost[0])
   }
 
-  /** Keeps (or stops keeping) the launch configuration of every kernel launched from now on, for launches(). */
+  /** Keeps (or stops keeping) every kernel, memset and copy launched from now on, for launches(). */
   keepLaunches(keep: boolean): void {
     this.check(this.fns.keepLaunches(keep ? 1 : 0), 'kb_cupti_keep_launches')
   }
 
-  /** The kernels launched under pushed `id` while launches were kept, in the order they ran. Call after flush(). */
-  launches(id: number): KernelLaunch[] {
+  /** What was launched under pushed `id` while launches were kept, in the order it ran. Call after flush(). */
+  launches(id: number): GpuOperation[] {
     const count = [0]
     this.check(this.fns.launches(BigInt(id), count), `kb_cupti_launches(${id})`)
-    return Array.from({ length: Number(count[0]) }, (_, index) => {
+    return Array.from({ length: Number(count[0]) }, (_, index): GpuOperation => {
+      const kind = [0]
       const c = new Int32Array(9)
       const name: (string | null)[] = [null]
-      this.check(this.fns.launch(index, c, name), `kb_cupti_launch(${index})`)
-      return {
+      this.check(this.fns.launch(index, kind, c, name), `kb_cupti_launch(${index})`)
+      const operation = OPERATION_KINDS[kind[0]!]
+      if (operation === 'memset' || operation === 'memcpy') return { kind: operation }
+      const launch: KernelLaunch = {
         name: name[0] ?? '',
         grid: [c[0]!, c[1]!, c[2]!],
         block: [c[3]!, c[4]!, c[5]!],
@@ -136,6 +144,7 @@ export class Cupti {
         staticSharedBytes: c[7]!,
         dynamicSharedBytes: c[8]!,
       }
+      return { kind: 'kernel', launch }
     })
   }
 

@@ -5,7 +5,7 @@
 // to allow it; other failures are CuptiErrors.
 //
 // Use: enable(device) before a case's timed calls, timeCall(call) for each, disable() at the end; or
-// countCall(device, metrics, call) for the untimed call of the counters.
+// countCall(device, metrics, prepare, call) for the untimed call of the counters.
 import koffi from 'koffi'
 import { cuptiChecker, CuptiError } from './cupti.js'
 import { currentContext } from './driver.js'
@@ -23,9 +23,9 @@ export interface ProfiledCall {
 
 /** One counted call. */
 export interface CountedCall {
-  /** Per kernel, in launch order: the values of the metrics named, in their order. */
+  /** Per range (each kernel of the call), in launch order: the values of the metrics named, in their order. */
   values: number[][]
-  /** The passes the metrics took: how many times each kernel ran. */
+  /** The passes the metrics took: how many times the call ran. */
   passes: number
 }
 
@@ -122,7 +122,8 @@ export class RangeProfiler {
       countersEnable: lib.func(
         'int kb_prof_counters_enable(void *context, int device, size_t maxKernels, const char **metrics, size_t count, _Out_ size_t *passes)',
       ),
-      countersStop: lib.func('int kb_prof_counters_stop(_Out_ size_t *kernels, _Out_ size_t *dropped, _Out_ int *allPasses)'),
+      countersEndPass: lib.func('int kb_prof_counters_end_pass(_Out_ int *allPasses)'),
+      countersDecode: lib.func('int kb_prof_counters_decode(_Out_ size_t *kernels, _Out_ size_t *dropped)'),
       countersRead: lib.func('int kb_prof_counters_read(size_t range, _Out_ double *values)'),
     }
   }
@@ -160,11 +161,10 @@ export class RangeProfiler {
     return stop()
   }
 
-  private checkSession(use: string, dropped: number, allPasses: number): void {
+  private checkDropped(use: string, dropped: number): void {
     if (dropped > 0) {
       throw new Error(`${use}: solution() launched more than ${MAX_KERNELS_PER_CALL} kernels in one call (${dropped} were not profiled)`)
     }
-    if (!allPasses) throw new Error(`${use}: CUPTI did not collect every pass of the metrics in one session`)
   }
 
   /**
@@ -187,26 +187,39 @@ export class RangeProfiler {
     const dropped = [0]
     const allPasses = [0]
     this.session(call, () => this.check(this.fns.stop(ns, kernels, dropped, allPasses), 'kb_prof_stop'))
-    this.checkSession("timing 'profiler'", Number(dropped[0]), allPasses[0]!)
+    this.checkDropped("timing 'profiler'", Number(dropped[0]))
+    if (!allPasses[0]) throw new Error("timing 'profiler': CUPTI did not collect gpu__time_duration.sum in one pass")
     return { ms: Number(ns[0]) / 1e6, kernels: Number(kernels[0]) }
   }
 
   /**
-   * Runs `call` once with every kernel it launches replayed and profiled, on the current context (device
-   * `device`'s): `metrics` (Nsight Compute's names) for each. The profiler is enabled for this call alone; call it
-   * while profiling is not enabled for timing. Throws ProfilerUnavailableError where the counters cannot be read.
+   * Counts `metrics` (Nsight Compute's names) for every kernel `call` launches, on the current context (device
+   * `device`'s): the call runs once per pass the metrics take, and `prepare` runs before each, outside profiling
+   * (the same inputs, the caches flushed: every pass must see what the first saw).
+   * The profiler is enabled for this call alone; call it while profiling is not enabled for timing. Throws
+   * ProfilerUnavailableError where the counters cannot be read.
    */
-  countCall(device: number, metrics: readonly string[], call: () => void): CountedCall {
+  countCall(device: number, metrics: readonly string[], prepare: () => void, call: () => void): CountedCall {
     this.checkSupport(device, 'counters')
     const passes = [0]
     this.check(this.fns.countersEnable(currentContext(), device, MAX_KERNELS_PER_CALL, metrics, metrics.length, passes), 'kb_prof_counters_enable')
+    const needed = Number(passes[0])
     let values: number[][]
+    let ran = 0
     try {
+      for (let pass = 0; ; pass++) {
+        // CUPTI says how many passes it needs; a session that still wants one past them would never end.
+        if (pass === needed) throw new Error(`counters: CUPTI wanted more than the ${needed} passes it announced`)
+        prepare()
+        const allPasses = [0]
+        this.session(call, () => this.check(this.fns.countersEndPass(allPasses), 'kb_prof_counters_end_pass'))
+        ran = pass + 1
+        if (allPasses[0]) break
+      }
       const kernels = [0]
       const dropped = [0]
-      const allPasses = [0]
-      this.session(call, () => this.check(this.fns.countersStop(kernels, dropped, allPasses), 'kb_prof_counters_stop'))
-      this.checkSession('counters', Number(dropped[0]), allPasses[0]!)
+      this.check(this.fns.countersDecode(kernels, dropped), 'kb_prof_counters_decode')
+      this.checkDropped('counters', Number(dropped[0]))
       values = Array.from({ length: Number(kernels[0]) }, (_, range) => {
         const row = new Float64Array(metrics.length)
         this.check(this.fns.countersRead(range, row), `kb_prof_counters_read(${range})`)
@@ -217,7 +230,7 @@ export class RangeProfiler {
       throw error
     }
     this.disable()
-    return { values, passes: Number(passes[0]) }
+    return { values, passes: ran }
   }
 
   disable(): void {

@@ -63,7 +63,7 @@ export interface SmLimits {
 }
 
 /**
- * A case's counters as the device host read them: its kernels in launch order, each replayed for `passes` passes,
+ * A case's counters as the device host read them: its kernels in launch order, counted over `passes` runs of the call,
  * and the SM's limits; or why they are missing ('unavailable': this machine cannot read them, the message says how
  * to allow it; 'failed': the counted call could not be counted). `costMs`: the wall time of the counted call and
  * its reading, which no timed sample includes.

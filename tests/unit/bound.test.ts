@@ -1,7 +1,8 @@
 // The verdict of ncu's SOLBottleneck rule and the duration-weighted aggregation, on counter sets recorded on an H100
 // (NVIDIA H100 80GB HBM3, driver 580.159.04, 2026-11-24): Nsight Compute 2025.3.1's own figures
-// (`ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats`) for the kernels of
-// scripts/counters-probe.ts, and the theoretical occupancy ncu computed for them.
+// (`ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats`) for three kernels (the
+// example vector add at 2^25 floats, the tiled sgemm at 4096³, one warp of dependent FMAs), and the theoretical
+// occupancy ncu computed for them.
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { countersRecord } from '../../src/report/counters.js'

@@ -109,6 +109,18 @@ static void readLost() {
   std::printf("lost %d %llu\\n", status, (unsigned long long)lost);
 }
 
+static void printLaunches(uint64_t id) {
+  size_t count = 99;
+  std::printf("launches %d", kb_cupti_launches(id, &count));
+  for (size_t i = 0; i < count; i++) {
+    int32_t kind = -1, config[9];
+    const char* name = nullptr;
+    kb_cupti_launch(i, &kind, config, &name);
+    std::printf(" %d", kind);
+  }
+  std::printf("\\n");
+}
+
 int main() {
   tagRecord(100, 7); kernelRecord(100, 1000, 1500);   // tag before its kernel
   memsetRecord(101, 1600, 1700); tagRecord(101, 7);   // tag after its memset, same iteration
@@ -124,12 +136,18 @@ int main() {
   readSpans(8);
   readLost();
   readLost();
+  kb_cupti_keep_launches(1);   // the counters' pass: kernels, memsets and copies, in the order they ran
+  tagRecord(200, 20); kernelRecord(200, 5200, 5300);
+  tagRecord(201, 20); memsetRecord(201, 5000, 5100);
+  kernelRecord(202, 5400, 5500);                // outside push/pop: not the pass's
+  printLaunches(20);
+  printLaunches(20);
 }
 `
 
 describe('joining records to pushed ids', () => {
   it(
-    'spans every tagged kernel and memset of an id, in either record order, and nothing untagged; busy time counts overlaps once and gaps not at all',
+    'spans every tagged kernel and memset of an id, in either record order, and nothing untagged; busy time counts overlaps once and gaps not at all; kept launches come in the order they ran, memsets included',
     () => {
       const source = path.join(scratch, 'join.cu')
       const program = path.join(scratch, 'join')
@@ -145,6 +163,9 @@ describe('joining records to pushed ids', () => {
         'read 0',
         'lost 0 1',
         'lost 0 0',
+        // Kept launches of id 20: its memset (kind 1) ran before its kernel (kind 0); read once, then forgotten.
+        'launches 0 1 0',
+        'launches 0',
       ])
     },
   )

@@ -14,7 +14,7 @@ import { dynamicSection, exportedEntryPoints } from '../helpers/symbols.js'
 import { scratchFolder } from '../helpers/scratch.js'
 import { gpu, withoutGpuTitle } from '../helpers/gpu.js'
 
-const ENTRY_POINTS = ['kb_prof_counters_enable', 'kb_prof_counters_read', 'kb_prof_counters_stop', 'kb_prof_disable', 'kb_prof_enable', 'kb_prof_start', 'kb_prof_stop', 'kb_prof_support']
+const ENTRY_POINTS = ['kb_prof_counters_decode', 'kb_prof_counters_enable', 'kb_prof_counters_end_pass', 'kb_prof_counters_read', 'kb_prof_disable', 'kb_prof_enable', 'kb_prof_start', 'kb_prof_stop', 'kb_prof_support']
 
 const scratch = scratchFolder('kb-range-profiler-')
 const cacheDir = path.join(scratch, 'cache')

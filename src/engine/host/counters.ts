@@ -1,6 +1,6 @@
-// Protocol step 12a (the `counters` option): one untimed call more, after the case's timing and its last verified
-// call, with every kernel it launches replayed under CUPTI's range profiler for Nsight Compute's speed-of-light and
-// occupancy metrics, and its launch configurations from CUPTI's kernel records. Nothing timed runs while it does: the
+// Protocol step 12a (the `counters` option): untimed runs of one call, after the case's timing and its last verified
+// call: one traced by CUPTI's activity API for the launch configurations of its kernels, then one per pass of Nsight
+// Compute's speed-of-light and occupancy metrics under CUPTI's range profiler. Nothing timed runs while it does: the
 // timer is off (step 11) and no sample is taken after it. Where this machine cannot read the counters, the case keeps
 // its timing and its outcome says why they are missing.
 import { countCall } from '../../native/counters.js'
@@ -13,17 +13,23 @@ import { fillInputs } from './buffers.js'
 import { flushL2 } from './pre-window.js'
 import type { TimedCase } from './timed-case.js'
 
-/** Step 12a: fresh inputs, the L2 flush, synchronize, the counted call, then the state check of every call. */
+/**
+ * Step 12a: the counted call, run once for its launches and once per pass of the metrics, each run on the same fresh
+ * inputs after the L2 flush (as ncu replays a kernel: same data, cold caches); then the state check of every call.
+ */
 export function countCase({ session, plan, buffers, solution, nextDraw }: TimedCase): CaseCountersOutcome {
   const start = performance.now()
   const costMs = () => performance.now() - start
-  fillInputs(session, plan, buffers, nextDraw())
-  flushL2(session, plan.options)
-  cuda.synchronize()
+  const draw = nextDraw()
+  const prepare = () => {
+    fillInputs(session, plan, buffers, draw)
+    flushL2(session, plan.options)
+    cuda.synchronize()
+  }
   let outcome: CaseCountersOutcome
   try {
     const device = session.info.index
-    const counted = countCall(session.rangeProfiler(), session.cupti(), device, solution)
+    const counted = countCall(session.rangeProfiler(), session.cupti(), device, prepare, solution)
     outcome =
       counted.kernels.length === 0
         ? { status: 'failed', reason: 'solution() launched no kernel (copies and memsets have no counters)', costMs: costMs() }
@@ -41,3 +47,4 @@ export function countCase({ session, plan, buffers, solution, nextDraw }: TimedC
   session.checkState('solution()', 'after the call whose counters were read (step 12a)')
   return outcome
 }
+
