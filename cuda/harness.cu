@@ -172,8 +172,9 @@ extern "C" int kb_checksum(const void* data, size_t bytes, unsigned long long* d
 
 // Reads every 16-byte word of `scratch` (sized at least twice the L2) so that L2 holds only clean lines of a
 // buffer the solution never touches. A read flush is used instead of memset because a write flush leaves dirty
-// lines whose write-back would be charged to the next (timed) kernel. The sink write never happens (scratch is
-// zeroed) but depends on the data, so the loads cannot be removed.
+// lines whose write-back would be charged to the next (timed) kernel. The sink write does not happen (scratch is
+// zeroed; after kb_discard_l2 its contents are unpredictable, and the write is harmless) but depends on the data, so
+// the loads cannot be removed.
 __global__ void readFlushKernel(const int4* scratch, size_t words, int* sink) {
   int acc = 0;
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words; i += (size_t)gridDim.x * blockDim.x) {
@@ -186,6 +187,24 @@ __global__ void readFlushKernel(const int4* scratch, size_t words, int* sink) {
 extern "C" int kb_flush_read(const void* scratch, size_t bytes, int* sink) {
   size_t words = bytes / sizeof(int4);
   readFlushKernel<<<blocksFor(words), kThreads>>>((const int4*)scratch, words, sink);
+  return (int)cudaGetLastError();
+}
+
+// Drops every 128-byte line of `scratch` from L2 without writing it back (discard.global.L2, sm_80 and later). After a
+// read flush, L2 then holds nothing, as after Nsight Compute's cache flush, instead of the flush buffer's clean lines.
+// The buffer's contents become unpredictable, which only its unused sink (kb_flush_read) could notice. Before sm_80
+// it does nothing.
+__global__ void discardKernel(char* scratch, size_t lines) {
+#if __CUDA_ARCH__ >= 800
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < lines; i += (size_t)gridDim.x * blockDim.x) {
+    asm volatile("discard.global.L2 [%0], 128;" ::"l"(scratch + i * 128) : "memory");
+  }
+#endif
+}
+
+extern "C" int kb_discard_l2(void* scratch, size_t bytes) {
+  size_t lines = bytes / 128;
+  discardKernel<<<blocksFor(lines), kThreads>>>((char*)scratch, lines);
   return (int)cudaGetLastError();
 }
 

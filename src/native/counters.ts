@@ -1,9 +1,11 @@
 // The counters of one untimed solution() call: per kernel, the figures of Nsight Compute's "GPU Speed Of Light
 // Throughput" and "Occupancy" sections, under ncu's metric names, with the kernel's name and launch configuration.
 // The launch configurations come from CUPTI's activity records of one run of the call, the metrics from the range
-// profiler over further runs (one per pass they take), matched in launch order. The two never run together: CUPTI's
-// kernel tracing slows kernels of many blocks (a vector add of 16,384 blocks read 12–16% longer on an H100 with it
-// on), and ncu's figures are taken without it.
+// profiler over further runs (one per pass they take), matched in launch order; the two never run together, as ncu
+// profiles without tracing. Each pass runs the call twice inside its profiling session, the L2 flush between, and
+// keeps the second: a kernel launched first after CUPTI programs a pass's counters runs slow (on an H100, a vector
+// add of 2^20 floats read 7.7–8.5 µs first and 6.0–6.3 µs second, ncu 6.1 µs; at 2^16 floats 3.9 µs first, 2.85–3.1 µs
+// second, ncu 2.9 µs, while a flush kernel ahead of the call left it at 3.4 µs).
 import { COUNTER_METRICS, type CounterSet, type KernelCounters, type KernelLaunch } from '../shared/counters.js'
 import type { Cupti, GpuOperation } from './cupti.js'
 import { synchronize } from './cuda.js'
@@ -75,14 +77,45 @@ function tracedRun(cupti: Cupti, prepare: () => void, call: () => void): GpuOper
   }
 }
 
+/** How a counted call is run: `call` itself, and the work around it. */
+export interface CountedRuns {
+  /** Before every traced run and pass, outside profiling and tracing (its inputs, then a synchronize). */
+  prepare: () => void
+  /** Right before the call that is kept: the L2 flush, `flushKernels` kernels whose ranges are dropped. */
+  flush: () => void
+  flushKernels: number
+  call: () => void
+}
+
+/**
+ * The ranges of the kept call in one pass of [call, flush, call]: the last half once the flush's `flushKernels` ranges
+ * are set aside. An odd remainder means the two calls launched different numbers of kernels.
+ */
+export function keptRanges(values: readonly (readonly number[])[], flushKernels: number): (readonly number[])[] {
+  const calls = values.length - flushKernels
+  if (calls < 0 || calls % 2 !== 0) {
+    throw new CountedCallMismatch(
+      `counters: the two calls of a pass launched different numbers of kernels (${calls} in all): ` +
+        'solution() does not launch the same work every time it is called',
+    )
+  }
+  return values.slice(values.length - calls / 2)
+}
+
 /**
  * Counts every kernel `call` launches on the current context (device `device`'s): one traced run for the launch
- * configurations, then one run per pass of the metrics, each with `prepare` before it (outside profiling and
- * tracing). Call it after the case's timed calls, while `profiler` is not enabled for timing and `cupti` is not
- * started. Throws ProfilerUnavailableError where the counters cannot be read.
+ * configurations, then one run per pass of the metrics. Call it after the case's timed calls, while `profiler` is not
+ * enabled for timing and `cupti` is not started. Throws ProfilerUnavailableError where the counters cannot be read.
  */
-export function countCall(profiler: RangeProfiler, cupti: Cupti, device: number, prepare: () => void, call: () => void): CountedKernels {
-  const operations = tracedRun(cupti, prepare, call)
-  const counted = profiler.countCall(device, COUNTER_METRICS, prepare, call)
-  return { kernels: matchRanges(operations, counted.values), passes: counted.passes }
+export function countCall(profiler: RangeProfiler, cupti: Cupti, device: number, { prepare, flush, flushKernels, call }: CountedRuns): CountedKernels {
+  const operations = tracedRun(cupti, () => {
+    prepare()
+    flush()
+  }, call)
+  const counted = profiler.countCall(device, COUNTER_METRICS, prepare, () => {
+    call()
+    flush()
+    call()
+  })
+  return { kernels: matchRanges(operations, keptRanges(counted.values, flushKernels)), passes: counted.passes }
 }

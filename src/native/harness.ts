@@ -30,6 +30,7 @@ export class Harness {
         'int kb_compare(void *got, void *expected, size_t n, int dtype, double rtol, double atol, _Out_ KbCompareResult *result)',
       ),
       flushRead: lib.func('int kb_flush_read(void *scratch, size_t bytes, void *sink)'),
+      discardL2: lib.func('int kb_discard_l2(void *scratch, size_t bytes)'),
       spin: lib.func('int kb_spin(void *flag, uint64_t timeoutNs, void *timedOut)'),
       setFlag: lib.func('void kb_set_flag(void *flagHost, int value)'),
       checksum: lib.func('int kb_checksum(void *data, size_t bytes, void *digest)'),
@@ -64,6 +65,11 @@ export class Harness {
 
   flushRead(scratch: DevicePtr, bytes: number, sink: DevicePtr): void {
     check(this.fns.flushRead(scratch, bytes, sink), 'kb_flush_read')
+  }
+
+  /** Queues the dropping of `bytes` at `scratch` from L2, unwritten (whole 128-byte lines; sm_80 and later). */
+  discardL2(scratch: DevicePtr, bytes: number): void {
+    check(this.fns.discardL2(scratch, bytes), 'kb_discard_l2')
   }
 
   /** Queues a digest of `bytes` at `data` into 8 bytes of device memory at `digest` (read it after synchronizing). */

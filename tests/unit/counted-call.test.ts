@@ -2,7 +2,7 @@
 // run of the same call launched: one range per kernel, or per operation where a memset or copy got a range too.
 import { describe, expect, it } from 'vitest'
 import type { GpuOperation } from '../../src/native/cupti.js'
-import { CountedCallMismatch, describeOperations, matchRanges } from '../../src/native/counters.js'
+import { CountedCallMismatch, describeOperations, keptRanges, matchRanges } from '../../src/native/counters.js'
 import { COUNTER_METRICS, type KernelLaunch } from '../../src/shared/counters.js'
 import { captureError } from '../helpers/capture-error.js'
 
@@ -49,5 +49,20 @@ describe('matchRanges', () => {
     expect(matchRanges([], [])).toEqual([])
     expect(describeOperations([])).toBe('nothing')
     expect(describeOperations([memcpy, memcpy])).toBe('2 copies')
+  })
+})
+
+describe('keptRanges', () => {
+  it('keeps the second call of a pass of [call, flush, call], past the flush', () => {
+    expect(keptRanges([range(1), range(2), range(9), range(3), range(4)], 1)).toEqual([range(3), range(4)])
+    expect(keptRanges([range(1), range(8), range(9), range(3)], 2)).toEqual([range(3)])
+    expect(keptRanges([range(8), range(9)], 2)).toEqual([])
+  })
+
+  it('refuses a pass whose two calls launched different numbers of kernels', () => {
+    expect(() => keptRanges([range(9)], 2)).toThrow(CountedCallMismatch)
+    const error = captureError(() => keptRanges([range(1), range(9), range(3), range(4)], 1))
+    expect(error).toBeInstanceOf(CountedCallMismatch)
+    expect((error as Error).message).toContain('the two calls of a pass launched different numbers of kernels (3 in all)')
   })
 })

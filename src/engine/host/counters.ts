@@ -10,12 +10,13 @@ import { CudaError } from '../../native/errors.js'
 import { asUnavailable, ProfilerUnavailableError } from '../../native/range-profiler.js'
 import type { CaseCountersOutcome } from '../../shared/counters.js'
 import { fillInputs } from './buffers.js'
-import { flushL2 } from './pre-window.js'
+import { EMPTY_L2_KERNELS, emptyL2 } from './pre-window.js'
 import type { TimedCase } from './timed-case.js'
 
 /**
- * Step 12a: the counted call, run once for its launches and once per pass of the metrics, each run on the same fresh
- * inputs after the L2 flush (as ncu replays a kernel: same data, cold caches); then the state check of every call.
+ * Step 12a: the counted call, run once for its launches and twice per pass of the metrics (the second kept), each
+ * pass on the same fresh inputs, the kept call right after L2 is emptied (as ncu replays a kernel: same data, cold
+ * caches, whatever the timing's flush option); then the state check of every call.
  */
 export function countCase({ session, plan, buffers, solution, nextDraw }: TimedCase): CaseCountersOutcome {
   const start = performance.now()
@@ -23,13 +24,13 @@ export function countCase({ session, plan, buffers, solution, nextDraw }: TimedC
   const draw = nextDraw()
   const prepare = () => {
     fillInputs(session, plan, buffers, draw)
-    flushL2(session, plan.options)
     cuda.synchronize()
   }
+  const flush = () => emptyL2(session, plan.options)
   let outcome: CaseCountersOutcome
   try {
     const device = session.info.index
-    const counted = countCall(session.rangeProfiler(), session.cupti(), device, prepare, solution)
+    const counted = countCall(session.rangeProfiler(), session.cupti(), device, { prepare, flush, flushKernels: EMPTY_L2_KERNELS, call: solution })
     outcome =
       counted.kernels.length === 0
         ? { status: 'failed', reason: 'solution() launched no kernel (copies and memsets have no counters)', costMs: costMs() }

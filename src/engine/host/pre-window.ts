@@ -35,9 +35,27 @@ export function queuePreWindow({ session, plan, buffers }: TimedCase, padding: M
  */
 export function flushL2(session: DeviceSession, options: MeasureOptions): void {
   if (options.flush === 'none') return
-  const { ptr, bytes, sink } = session.flushBuffer(Math.ceil((options.flushFactor * session.info.l2CacheBytes) / 16) * 16)
+  const { ptr, bytes, sink } = flushBufferOf(session, options)
   if (options.flush === 'read') session.harness.flushRead(ptr, bytes, sink)
   else cuda.memsetAsync(ptr, 0, bytes)
+}
+
+/** The kernels emptyL2 launches. */
+export const EMPTY_L2_KERNELS = 2
+
+/**
+ * The counters' flush (step 12a): the read flush, then the flush buffer's lines discarded from L2, so that L2 holds
+ * nothing, as after Nsight Compute's cache flush, rather than the flush buffer's clean lines. EMPTY_L2_KERNELS kernels.
+ */
+export function emptyL2(session: DeviceSession, options: MeasureOptions): void {
+  const { ptr, bytes, sink } = flushBufferOf(session, options)
+  session.harness.flushRead(ptr, bytes, sink)
+  session.harness.discardL2(ptr, bytes)
+}
+
+/** flushFactor × L2, in whole 16-byte words. */
+function flushBufferOf(session: DeviceSession, options: MeasureOptions) {
+  return session.flushBuffer(Math.ceil((options.flushFactor * session.info.l2CacheBytes) / 16) * 16)
 }
 
 /** Holds the legacy stream with the spin kernel until release(), or until `timeoutNs` passes on the GPU. */
