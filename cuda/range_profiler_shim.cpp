@@ -6,9 +6,9 @@
 // - the counters (for each counted call: kb_prof_counters_enable, then per pass kb_prof_start, the call and
 //   kb_prof_counters_end_pass until CUPTI has every pass, then kb_prof_counters_decode, kb_prof_counters_read,
 //   kb_prof_disable): the metrics the caller names, per kernel, for one untimed call. User replay: the caller runs
-//   the call once per pass and, between passes, refills its inputs and flushes the caches, so every pass starts
-//   from the same data and a cold L2, as ncu's default cache control does (CUPTI's kernel replay restores memory but
-//   leaves the caches warm from the pass before).
+//   the call once per pass, refilling its inputs between passes and emptying L2 right before the call it keeps, so
+//   every pass sees the same data and a cold L2, as ncu's default cache control gives (CUPTI's kernel replay
+//   restores memory but leaves the caches warm from the pass before).
 //
 // Auto range: CUPTI makes every kernel launched between kb_prof_start and the stop a range of its own, on any
 // stream, serialized and followed by a context synchronization, as ncu profiles kernels. A range's

@@ -108,10 +108,7 @@ export function keptRanges(values: readonly (readonly number[])[], flushKernels:
  * enabled for timing and `cupti` is not started. Throws ProfilerUnavailableError where the counters cannot be read.
  */
 export function countCall(profiler: RangeProfiler, cupti: Cupti, device: number, { prepare, flush, flushKernels, call }: CountedRuns): CountedKernels {
-  const operations = tracedRun(cupti, () => {
-    prepare()
-    flush()
-  }, call)
+  const operations = tracedRun(cupti, prepare, call)
   const counted = profiler.countCall(device, COUNTER_METRICS, prepare, () => {
     call()
     flush()

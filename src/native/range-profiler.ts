@@ -195,7 +195,7 @@ export class RangeProfiler {
   /**
    * Counts `metrics` (Nsight Compute's names) for every kernel `call` launches, on the current context (device
    * `device`'s): the call runs once per pass the metrics take, and `prepare` runs before each, outside profiling
-   * (the same inputs, the caches flushed: every pass must see what the first saw).
+   * (the same inputs: every pass must see what the first saw).
    * The profiler is enabled for this call alone; call it while profiling is not enabled for timing. Throws
    * ProfilerUnavailableError where the counters cannot be read.
    */

@@ -58,10 +58,10 @@ export interface MeasureOptions extends StoppingOptions {
    */
   auditStreams: boolean
   /**
-   * After timing, untimed runs of one call under CUPTI's range profiler (one per pass of the metrics, same inputs,
-   * L2 flushed before each): Nsight Compute's speed-of-light and occupancy figures per kernel, and what bounds the
-   * case (docs/protocol.md, step 12a). No timed sample changes; where the counters cannot be read the case times all
-   * the same and says why.
+   * After timing, untimed runs of one call under CUPTI's range profiler (two per pass of the metrics, the second
+   * kept, on the same inputs with L2 emptied before it): Nsight Compute's speed-of-light and occupancy figures per
+   * kernel, and what bounds the case (docs/protocol.md, step 12a). No timed sample changes; where the counters cannot
+   * be read the case times all the same and says why.
    */
   counters: boolean
 }

@@ -48,4 +48,3 @@ export function countCase({ session, plan, buffers, solution, nextDraw }: TimedC
   session.checkState('solution()', 'after the call whose counters were read (step 12a)')
   return outcome
 }
-
