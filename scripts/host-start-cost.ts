@@ -36,7 +36,23 @@ function openContextWithWork(): void {
   cuda.synchronize()
 }
 
-if (process.argv[2] === 'hold') {
+function cuptiStartAndStop(cupti: Cupti, which: string): void {
+  step(`CUPTI activity started, ${which} time`, () => cupti.start())
+  step(`CUPTI activity stopped, ${which} time`, () => cupti.stop())
+}
+
+if (process.argv[2] === 'cupti-before-context') {
+  const arch = archForComputeCapability(cuda.gpuIdentity(0).computeCapability)
+  const cupti = new Cupti(compileCuptiShim({ arch, cacheDir }).path)
+  console.log('-- a process that starts and stops CUPTI before its context:')
+  cuptiStartAndStop(cupti, 'no context yet, first')
+  step('context created (setDevice, cudaFree(0))', () => {
+    cuda.setDevice(0)
+    cuda.free(0n)
+  })
+  cuptiStartAndStop(cupti, 'with the context, first')
+  cuptiStartAndStop(cupti, 'with the context, second')
+} else if (process.argv[2] === 'hold') {
   openContextWithWork()
   process.send?.('ready')
   process.once('message', () => {
@@ -71,7 +87,12 @@ if (process.argv[2] === 'hold') {
     cuda.synchronize()
   })
   const shim = step('CUPTI shim (built or found, toolkit root by nvcc)', () => compileCuptiShim(build))
-  step('CUPTI shim loaded, activity started', () => new Cupti(shim.path).start())
+  const cupti = step('CUPTI shim loaded (dlopen)', () => new Cupti(shim.path))
+  cuptiStartAndStop(cupti, 'first')
+  cuptiStartAndStop(cupti, 'second')
+  // The same in a process that started and stopped CUPTI before it had a context (as a host on standby could).
+  const early = fork(self, ['cupti-before-context'], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  await once(early, 'exit')
 
   for (const mode of ['exit', 'kill', 'exit', 'kill']) {
     const child = fork(self, ['hold', mode], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
