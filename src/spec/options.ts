@@ -71,7 +71,7 @@ export const DEFAULT_MEASURE_OPTIONS: MeasureOptions = {
   maxIterations: 10_000,
   targetCv: 0.01,
   minTimeMs: 50,
-  longKernelMinTimeMs: 500,
+  longKernelMinTimeMs: 250,
   maxTimeMs: 10_000,
   globalWarmupCount: 10,
   globalWarmupSize: 5000,

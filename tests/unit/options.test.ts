@@ -8,7 +8,7 @@ describe('resolveMeasureOptions: defaults', () => {
       maxIterations: 10_000,
       targetCv: 0.01,
       minTimeMs: 50,
-      longKernelMinTimeMs: 500,
+      longKernelMinTimeMs: 250,
       maxTimeMs: 10_000,
       globalWarmupCount: 10,
       globalWarmupSize: 5000,
