@@ -99,39 +99,79 @@ if (launch === 'standby') {
   serve(prepare(), launch === 'warm')
 }
 
+/** A reply to a request, before the host adds where its time went. */
+type Reply = Extract<HostMessage, { id: number }>
+
 /** The reply to one request; what it throws, handle() sends as an error outcome. */
-async function answer(session: DeviceSession, request: HostRequest): Promise<HostMessage> {
+async function answer(session: DeviceSession, request: HostRequest): Promise<Reply> {
   if (request.type === 'ceilings') {
     return { type: 'ceilings', id: request.id, outcome: { status: 'ok', record: measureCeilings(session, request.options) } }
   }
   if (request.type === 'calibrate') {
     return { type: 'calibration', id: request.id, outcome: { status: 'ok', record: measureCalibration(session) } }
   }
-  const solution = await session.phases.duringAsync('load', () => session.solution(request.plan.solution))
-  return { type: 'result', id: request.id, outcome: runCase(session, request.plan, solution), phases: session.phases.take() }
+  const { plan } = request
+  const solution = await session.phases.duringAsync('load', async () => {
+    const loaded = await session.solution(plan.solution)
+    // The reference's library too, before the solution's first call: what the check after loading a library finds
+    // must be that library's doing, not a call's.
+    if (plan.reference.kind === 'library') session.fn(plan.reference.target)
+    return loaded
+  })
+  return { type: 'result', id: request.id, outcome: runCase(session, plan, solution) }
 }
 
 /** The type of the message that answers each type of request. */
 const REPLY_TYPE = { run: 'result', ceilings: 'ceilings', calibrate: 'calibration' } as const satisfies Record<HostRequest['type'], HostMessage['type']>
 
+/** The error outcome that answers `request` when handling it threw `error`. */
+function failure(request: HostRequest, error: unknown): Reply {
+  const e = error as Error
+  // A lost context cannot run anything more; a changed state or changed code is not the harness's any more: a fresh
+  // host starts from the harness's state again.
+  const lost = contextLost(error)
+  const exits = lost || error instanceof DeviceStateChanged || error instanceof TamperingDetected
+  const outcome: ErrorOutcome = { status: 'error', errorName: e.name, message: e.message, contextLost: lost, hostExits: exits }
+  return { type: REPLY_TYPE[request.type], id: request.id, outcome }
+}
+
+const hostExits = (message: Reply): boolean => message.outcome.status === 'error' && message.outcome.hostExits === true
+
+/** Sends the reply, with the phases of the request's work. */
+function sendReply(session: DeviceSession, message: Reply): void {
+  send({ ...message, phases: session.phases.take() })
+}
+
+/**
+ * Sends the reply and exits. Exiting tears the context down, GPU work too (and whatever the solution left running):
+ * the caller holds the GPU lock.
+ */
+function exitWith(session: DeviceSession, message: Reply): never {
+  sendReply(session, message)
+  process.exit(1)
+}
+
 /** One request at a time: the worker sends the next only after this one's answer. */
 async function handle(session: DeviceSession, request: HostRequest): Promise<void> {
   session.phases.take() // each answer accounts for its own request only
   const release = session.phases.during('gpuWait', () => lockGpu(session.info.pciBusId, config.device))
-  let exits = false
+  let message: Reply
   try {
-    send(await answer(session, request))
+    message = await answer(session, request)
   } catch (error) {
-    const e = error as Error
-    // A lost context cannot run anything more; a changed state is not the harness's any more: a fresh host starts
-    // from the harness's state again.
-    const lost = contextLost(error)
-    exits = lost || error instanceof DeviceStateChanged || error instanceof TamperingDetected
-    const outcome: ErrorOutcome = { status: 'error', errorName: e.name, message: e.message, contextLost: lost, hostExits: exits }
-    send({ type: REPLY_TYPE[request.type], id: request.id, outcome, phases: session.phases.take() })
-  } finally {
-    // Exiting tears the context down, GPU work too (and whatever the solution left running): holding the lock.
-    if (exits) process.exit(1)
-    release()
+    message = failure(request, error)
   }
+  if (hostExits(message)) exitWith(session, message)
+  release()
+  // Protocol step 13, once other processes may use the GPU again (reading this process's code needs no GPU): the
+  // samples were taken by this process's code, which must still be the code the host started with.
+  if (message.type === 'result' && message.outcome.status === 'ok' && message.outcome.timing) {
+    try {
+      session.checkIntegrity('the solution', 'after timing the case')
+    } catch (error) {
+      lockGpu(session.info.pciBusId, config.device)
+      exitWith(session, failure(request, error))
+    }
+  }
+  sendReply(session, message)
 }

@@ -1,6 +1,7 @@
 // One case, start to finish, inside the device host: the measurement protocol of docs/protocol.md, its steps cited
-// by number. runCase runs steps 1 to 13 in order (12a with the `counters` option), time() steps 6 to 11 (one batch's steps 8 and 9 are in
-// timed-iteration.ts); step 14, the statistics, is the worker's.
+// by number. runCase runs steps 1 to 12 in order (12a with the `counters` option), time() steps 6 to 11 (one batch's
+// steps 8 and 9 are in timed-iteration.ts); step 13 is the host's, once it has let go of the GPU (host.ts), and
+// step 14, the statistics, is the worker's.
 import * as cublas from '../../native/cublas.js'
 import * as cuda from '../../native/cuda.js'
 import { CudaError } from '../../native/errors.js'
@@ -145,8 +146,6 @@ export function runCase(session: DeviceSession, plan: CasePlan, solution: (...ar
     const timing = session.phases.during('timing', () => time(timedCase)) // 6–11
     outputs = verify('after timing (fresh inputs)') // 12
     const counters = options.counters ? session.phases.during('counters', () => countCase(timedCase)) : undefined // 12a
-    // 13: the samples were taken by this process's code: it must still be the code the host started with.
-    session.checkIntegrity('the solution', 'after timing the case')
     return { status: 'ok', outputs, timing, verificationSkipped: options.skipVerification, ...(counters && { counters }) }
   } catch (error) {
     if (error instanceof WrongAnswer) return { status: 'wrong', message: error.message, outputs: error.outputs }
