@@ -9,7 +9,7 @@
 import { COUNTER_METRICS, type CounterSet, type KernelCounters, type KernelLaunch } from '../shared/counters.js'
 import type { Cupti, GpuOperation } from './cupti.js'
 import { synchronize } from './cuda.js'
-import type { RangeProfiler } from './range-profiler.js'
+import { MAX_KERNELS_PER_CALL, type RangeProfiler } from './range-profiler.js'
 
 /** One counted call: its kernels, and the passes the metrics took. */
 export interface CountedKernels {
@@ -109,10 +109,11 @@ export function keptRanges(values: readonly (readonly number[])[], flushKernels:
  */
 export function countCall(profiler: RangeProfiler, cupti: Cupti, device: number, { prepare, flush, flushKernels, call }: CountedRuns): CountedKernels {
   const operations = tracedRun(cupti, prepare, call)
-  const counted = profiler.countCall(device, COUNTER_METRICS, prepare, () => {
+  const pass = () => {
     call()
     flush()
     call()
-  })
+  }
+  const counted = profiler.countCall(device, COUNTER_METRICS, prepare, pass, 2 * MAX_KERNELS_PER_CALL + flushKernels)
   return { kernels: matchRanges(operations, keptRanges(counted.values, flushKernels)), passes: counted.passes }
 }

@@ -195,14 +195,15 @@ export class RangeProfiler {
   /**
    * Counts `metrics` (Nsight Compute's names) for every kernel `call` launches, on the current context (device
    * `device`'s): the call runs once per pass the metrics take, and `prepare` runs before each, outside profiling
-   * (the same inputs: every pass must see what the first saw).
+   * (the same inputs: every pass must see what the first saw). `maxKernels`: the most kernels one run of `call`
+   * launches for a solution() of up to MAX_KERNELS_PER_CALL.
    * The profiler is enabled for this call alone; call it while profiling is not enabled for timing. Throws
    * ProfilerUnavailableError where the counters cannot be read.
    */
-  countCall(device: number, metrics: readonly string[], prepare: () => void, call: () => void): CountedCall {
+  countCall(device: number, metrics: readonly string[], prepare: () => void, call: () => void, maxKernels: number): CountedCall {
     this.checkSupport(device, 'counters')
     const passes = [0]
-    this.check(this.fns.countersEnable(currentContext(), device, MAX_KERNELS_PER_CALL, metrics, metrics.length, passes), 'kb_prof_counters_enable')
+    this.check(this.fns.countersEnable(currentContext(), device, maxKernels, metrics, metrics.length, passes), 'kb_prof_counters_enable')
     const needed = Number(passes[0])
     let values: number[][]
     let ran = 0

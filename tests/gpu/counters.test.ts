@@ -19,16 +19,28 @@ const file = fileURLToPath(import.meta.url)
 const settings: PluginSettings = { devices: [0], cacheDir, measure: {} }
 const solution = (problem: string, name: string) => `../../problems/${problem}/solutions/${name}`
 
+/** Runs before a case gives up on counters that another process holds (the other test files run in parallel). */
+const BUSY_ATTEMPTS = 3
+
 /** One case timed briefly with the counters on: its counters as the reports show them. */
 async function counted(spec: KernelBenchSpec): Promise<CountersRecord> {
-  const result = await runKernelBench('counters', { ...spec, counters: true, maxTimeMs: 200 }, { file, mode: 'bench', settings })
-  expect(failureMessage(result)).toBeUndefined()
-  const c = result.cases[0]!
-  expect(c.summary?.n).toBeGreaterThan(0) // timed as without the counters
-  const record = caseCounters(c)
-  if (record?.status !== 'ok') throw new Error(`no counters: ${JSON.stringify(record ?? c.outcome)}`)
-  console.log(`${result.bench} ${c.name}: ${record.verdict.text} [${record.verdict.rule}], ${record.passes} passes, ${record.costMs.toFixed(0)} ms`)
-  return record
+  for (let attempt = 1; ; attempt++) {
+    const result = await runKernelBench('counters', { ...spec, counters: true, maxTimeMs: 200 }, { file, mode: 'bench', settings })
+    expect(failureMessage(result)).toBeUndefined()
+    const c = result.cases[0]!
+    expect(c.summary?.n).toBeGreaterThan(0) // timed as without the counters
+    const record = caseCounters(c)
+    // In two full GPU runs on an H100, one case of 'counts in every timing mode' was refused the counters with
+    // CUPTI_ERROR_HARDWARE_BUSY while the other test files ran beside it (the cases before it in the same host read
+    // them). The product says so and times the case all the same; busy is tried again, anything else fails at once.
+    if (record?.status === 'unavailable' && record.reason.includes('CUPTI_ERROR_HARDWARE_BUSY') && attempt < BUSY_ATTEMPTS) {
+      console.log(`${result.bench} ${c.name}: counters busy (attempt ${attempt}), again`)
+      continue
+    }
+    if (record?.status !== 'ok') throw new Error(`no counters: ${JSON.stringify(record ?? c.outcome)}`)
+    console.log(`${result.bench} ${c.name}: ${record.verdict.text} [${record.verdict.rule}], ${record.passes} passes, ${record.costMs.toFixed(0)} ms`)
+    return record
+  }
 }
 
 const metric = (record: CountersRecord & { status: 'ok' }, name: keyof typeof record.aggregate.metrics) => record.aggregate.metrics[name]
@@ -58,6 +70,17 @@ describe.skipIf(!gpu.available)(onGpuTitle('the counters on the GPU'), { timeout
     })
     if (record.status !== 'ok') throw new Error('unreachable')
     expect(record.verdict.bound).toBe('compute')
+  })
+
+  it('counts a call of 200 kernels, each kernel apart', async () => {
+    const record = await counted({
+      problem: vectorAddition,
+      solution: '../fixtures/solutions/many_kernels_vector_add.cu',
+      cases: [{ name: 'n = 2^24', params: { n: 2 ** 24 } }],
+    })
+    if (record.status !== 'ok') throw new Error('unreachable')
+    expect(record.kernels).toHaveLength(200)
+    expect(record.kernels.every((k) => k.name.includes('add_slice'))).toBe(true)
   })
 
   it('counts in every timing mode', async () => {
