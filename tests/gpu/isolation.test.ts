@@ -57,8 +57,12 @@ describe.skipIf(!gpu.available)(onGpuTitle('isolation on the GPU'), { timeout: 3
     ['error_at_load.cu', /DeviceStateChanged: the library built from error_at_load\.cu, when it was loaded, changed .*\n- a CUDA call failed with cudaErrorInvalidResourceHandle and its error was left unread/],
     ['patch_event_timer.cu', /Tampering: the library built from patch_event_timer\.cu, when it was loaded, changed the code that times it \(found right after loading it\): the machine code of .*libcudart\.so[.\d]* was written to/],
     ['patch_builtins.ts', /Tampering: the module patch_builtins\.ts, when it was loaded, changed the code that times it \(found right after loading it\): built-in functions were replaced: Math\.min/],
-    // Found after timing, once the host has let go of the GPU (protocol step 13): its 1 µs samples are never reported.
-    ['patch_event_timer_on_call.cu', /Tampering: the solution changed the code that times it \(found after timing the case\): the machine code of .*libcudart\.so[.\d]* was written to/],
+    // Patched in its first call: the stream audit sees its work outlast the 1 µs windows the patched timer reads, or
+    // else the code check after timing (protocol step 13) finds the patch. Its 1 µs samples are never reported.
+    [
+      'patch_event_timer_on_call.cu',
+      /EscapedWork: .* or the events' reading is not the GPU's \(a timer changed in this process\)|Tampering: the solution changed the code that times it \(found after timing the case\): the machine code of .*libcudart\.so[.\d]* was written to/,
+    ],
   ])('%s is refused, saying what it changed; the honest add after it reads as in a clean run', async (name, message) => {
     const result = await bench({ solution: fixture(name), cases: at(20) })
     expect(failureMessage(result)).toMatch(message)

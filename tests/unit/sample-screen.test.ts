@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { auditCalls, COVER_MARGIN, HOST_SPREAD, NEGLIGIBLE_EXCESS, PRE_WINDOW_SLACK, screenBatch, type IterationRecord } from '../../src/shared/sample-screen.js'
+import { auditCalls, COVER_MARGIN, HOST_SPREAD, NEGLIGIBLE_EXCESS, PRE_WINDOW_SLACK, screenBatch, windowSlackNs, type IterationRecord } from '../../src/shared/sample-screen.js'
 
 /** An iteration of a healthy batch: 80 µs of work in front of a 5 µs window, 20 µs of host enqueue. */
 const healthy = (overrides: Partial<IterationRecord> = {}): IterationRecord => ({
@@ -106,15 +106,34 @@ describe('auditCalls', () => {
   const after = span(9000, 9500)
 
   it('passes work that lies between the two markers', () => {
-    expect(auditCalls([{ work: span(1200, 8000), before, after }])).toEqual({ escaped: 0, worstUs: 0, unjudged: 0 })
+    expect(auditCalls([{ work: span(1200, 8000), before, after }])).toEqual({ escaped: 0, outlasted: 0, worstUs: 0, unjudged: 0 })
   })
 
   it('catches work that ends after the closing marker started, and says by how much', () => {
-    expect(auditCalls([{ work: span(1200, 12_000), before, after }])).toEqual({ escaped: 1, worstUs: 3, unjudged: 0 })
+    expect(auditCalls([{ work: span(1200, 12_000), before, after }])).toEqual({ escaped: 1, outlasted: 0, worstUs: 3, unjudged: 0 })
   })
 
   it('catches work that started before the window opened (it overlapped the flush or padding)', () => {
-    expect(auditCalls([{ work: span(500, 8000), before, after }])).toEqual({ escaped: 1, worstUs: 0.5, unjudged: 0 })
+    expect(auditCalls([{ work: span(500, 8000), before, after }])).toEqual({ escaped: 1, outlasted: 0, worstUs: 0.5, unjudged: 0 })
+  })
+
+  it('catches work between the markers that outlasts the window its events measured (the closing marker started late)', () => {
+    // 6.8 µs of work on a stream the timed one does not wait for, after a window of 1 µs: the marker queued behind
+    // the window waited for the GPU the work held.
+    expect(auditCalls([{ work: span(1200, 8000), before, after, windowNs: 1000n }])).toEqual({ escaped: 1, outlasted: 1, worstUs: 3.799, unjudged: 0 })
+  })
+
+  it('passes work as long as its window, give or take the timers’ resolution', () => {
+    expect(auditCalls([{ work: span(1200, 8000), before, after, windowNs: 7000n }])).toEqual({ escaped: 0, outlasted: 0, worstUs: 0, unjudged: 0 })
+    expect(auditCalls([{ work: span(1200, 8000), before, after, windowNs: 4800n }]).escaped).toBe(0) // 6800 ≤ 4800 + 2004
+    expect(auditCalls([{ work: span(1200, 8000), before, after, windowNs: 4790n }]).escaped).toBe(1) // 6800 > 4790 + 2004
+  })
+
+  it('allows a long window 0.1% for the two clocks: 4.6 µs over 355 ms is no escape', () => {
+    const window = 355_000_000n
+    expect(windowSlackNs(window)).toBe(357_000n)
+    const longWork = { work: span(1200, 1200 + 355_004_600), before, after: span(400_000_000, 400_000_500), windowNs: window }
+    expect(auditCalls([longWork]).escaped).toBe(0)
   })
 
   it('counts every escaped call and keeps the worst', () => {
@@ -123,11 +142,11 @@ describe('auditCalls', () => {
       { work: span(1200, 10_000), before, after },
       { work: span(1200, 29_000), before, after },
     ]
-    expect(auditCalls(calls)).toEqual({ escaped: 2, worstUs: 20, unjudged: 0 })
+    expect(auditCalls(calls)).toEqual({ escaped: 2, outlasted: 0, worstUs: 20, unjudged: 0 })
   })
 
   it('has nothing to judge in a call that launched no GPU work, and flags calls whose markers are missing', () => {
-    expect(auditCalls([{ before, after }])).toEqual({ escaped: 0, worstUs: 0, unjudged: 0 })
-    expect(auditCalls([{ work: span(1200, 8000), before }])).toEqual({ escaped: 0, worstUs: 0, unjudged: 1 })
+    expect(auditCalls([{ before, after }])).toEqual({ escaped: 0, outlasted: 0, worstUs: 0, unjudged: 0 })
+    expect(auditCalls([{ work: span(1200, 8000), before }])).toEqual({ escaped: 0, outlasted: 0, worstUs: 0, unjudged: 1 })
   })
 })

@@ -149,7 +149,9 @@ class EventTimer implements CallTimer<void> {
   }
 
   read(): void {
-    if (this.batch.audited) this.audit.audit(this.batch.calls.map((call) => call.draw)) // 9c
+    if (!this.batch.audited) return
+    // 9c; an audited batch is never a graph's (graphs are not audited): a window holds one call.
+    this.audit.audit(this.batch.calls.map(({ draw, events: [, windowStart, windowEnd] }) => ({ draw, windowMs: cuda.eventElapsedMs(windowStart, windowEnd) })))
   }
 
   samples(): ScreenedBatch {
