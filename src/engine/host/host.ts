@@ -69,13 +69,18 @@ function open(preparation: Preparation, warm: boolean): DeviceSession | undefine
   }
 }
 
+/** Takes the lock of the GPU this host works on. */
+function lockOwnGpu(session: DeviceSession): () => void {
+  return lockGpu(session.info.pciBusId, config.device)
+}
+
 /** Opens the session and serves requests until the worker disconnects. */
 function serve(preparation: Preparation, warm: boolean): void {
   const session = open(preparation, warm)
   if (!session) process.exit(0)
   // Tearing the context down is GPU work too: exit holding the lock (a lock whose owner has exited is taken over).
   process.on('disconnect', () => {
-    lockGpu(session.info.pciBusId, config.device)
+    lockOwnGpu(session)
     process.exit(0)
   })
   process.on('message', (request: HostRequest) => {
@@ -154,7 +159,7 @@ function exitWith(session: DeviceSession, message: Reply): never {
 /** One request at a time: the worker sends the next only after this one's answer. */
 async function handle(session: DeviceSession, request: HostRequest): Promise<void> {
   session.phases.take() // each answer accounts for its own request only
-  const release = session.phases.during('gpuWait', () => lockGpu(session.info.pciBusId, config.device))
+  const release = session.phases.during('gpuWait', () => lockOwnGpu(session))
   let message: Reply
   try {
     message = await answer(session, request)
@@ -169,7 +174,7 @@ async function handle(session: DeviceSession, request: HostRequest): Promise<voi
     try {
       session.checkIntegrity('the solution', 'after timing the case')
     } catch (error) {
-      lockGpu(session.info.pciBusId, config.device)
+      lockOwnGpu(session)
       exitWith(session, failure(request, error))
     }
   }

@@ -121,12 +121,9 @@ function auditBatch(cupti: Cupti, windowed: readonly WindowedCall[]): void {
   const { escaped, outlasted, worstUs, unjudged } = auditCalls(calls)
   if (unjudged > 0) throw new Error(`stream audit: CUPTI did not record the work around ${unjudged} of ${calls.length} calls`)
   if (escaped === 0) return
+  const streams = 'solution() uses a stream that the legacy default stream does not wait for (a non-blocking stream?)'
   // Work that only outlasted its window also fits CUDA events whose reading was changed (a patched timer).
-  const cause =
-    outlasted === escaped
-      ? 'solution() uses a stream that the legacy default stream does not wait for (a non-blocking stream?), or the ' +
-        "events' reading is not the GPU's (a timer changed in this process)"
-      : 'solution() uses a stream that the legacy default stream does not wait for (a non-blocking stream?)'
+  const cause = outlasted === escaped ? `${streams}, or the events' reading is not the GPU's (a timer changed in this process)` : streams
   throw new EscapedWorkError(
     `${escaped} of ${calls.length} timed calls in a batch left GPU work outside their timed window (by up to ` +
       `${worstUs.toFixed(1)} µs): ${cause}, so CUDA events would not time all of its work. Launch on the default ` +
