@@ -12,6 +12,7 @@ import { prepareBlobReports } from './vitest/blob-reports.js'
 import type { PluginSettings } from './vitest/plugin-settings.js'
 import { resolveCompileJobs } from './cache/build-locks.js'
 import { checkDeviceSelection, deviceSelectionFromEnv } from './engine/worker/gpu-pool.js'
+import { endRun, startRun } from './engine/worker/host-registry.js'
 import { booleanFromEnv, resolveMeasureOptions, type MeasureOptions } from './spec/options.js'
 import { DEFAULT_CACHE_DIR } from './spec/paths.js'
 import { RUN_KEY, SETTINGS_KEY, type RunContext } from './vitest/registry.js'
@@ -102,6 +103,29 @@ function replaceDefaultReporter(reporters: Reporters | undefined, ours: (options
 }
 
 const collectingByRunning = new WeakSet<Vitest>()
+const endingRuns = new WeakSet<Vitest>()
+
+/** How long a run's close waits for its device hosts to tear their contexts down before it kills them. */
+const HOSTS_EXIT_GRACE_MS = 30_000
+
+/**
+ * Gives the run a folder of its own for its device hosts (src/engine/worker/host-registry.ts) and makes Vitest's close
+ * wait until every one has exited, killing and naming any that outlive the grace period.
+ */
+function endHostsWithRun(vitest: Vitest): void {
+  if (endingRuns.has(vitest)) return
+  endingRuns.add(vitest)
+  const dir = startRun()
+  vitest.onClose(async () => {
+    const killed = await endRun(dir, HOSTS_EXIT_GRACE_MS)
+    if (killed.length > 0) {
+      vitest.logger.error(
+        `vitest-kernel-bench: ${killed.length} device host process(es) (${killed.join(', ')}) had not exited ` +
+          `${HOSTS_EXIT_GRACE_MS / 1000} s after the run; killed`,
+      )
+    }
+  })
+}
 
 /**
  * Makes `vitest list` (Vitest's collect) find the tests by running the test files. Vitest's static parse, the default
@@ -173,6 +197,7 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
     configureVitest({ project, vitest }) {
       if (vitest4) prepareBlobReports(vitest)
       collectByRunning(vitest)
+      endHostsWithRun(vitest)
       const run: RunContext = {
         command: vitest.mode === 'benchmark' || isBenchmarkProject(project.config) ? 'bench' : 'run',
         root: project.config.root,

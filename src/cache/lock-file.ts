@@ -10,20 +10,38 @@ const LOCK_POLL_MS = 100
  */
 const SYNC_LOCK_POLL_MS = 10
 
-/** The pid in a lock file while that process runs; undefined for a lock that is gone, unreadable or stale. */
-function liveOwner(file: string): number | undefined {
-  let pid: number
+/** Who a lock file names, and which file it is (its inode): a file made later under the same name is another lock. */
+interface Holder {
+  pid: number
+  inode: number
+}
+
+/** The lock file's holder, read from one open file; undefined when the file is gone (released since we looked). */
+function readHolder(file: string): Holder | undefined {
+  let fd: number
   try {
-    pid = Number(fs.readFileSync(file, 'utf8'))
+    fd = fs.openSync(file, 'r')
   } catch {
-    return undefined // vanished between our attempt and this read: not held
+    return undefined
   }
-  if (!Number.isInteger(pid) || pid <= 0 || exitedUnreaped(pid)) return undefined
+  try {
+    const inode = fs.fstatSync(fd).ino
+    const text = fs.readFileSync(fd, 'utf8')
+    const pid = Number(text)
+    return { pid: Number.isInteger(pid) && pid > 0 && String(pid) === text.trim() ? pid : 0, inode }
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/** Whether the process runs: not gone, and not exited and waiting to be reaped. */
+export function isLive(pid: number): boolean {
+  if (pid <= 0 || exitedUnreaped(pid)) return false
   try {
     process.kill(pid, 0)
-    return pid
+    return true
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
@@ -46,31 +64,59 @@ function exitedUnreaped(pid: number): boolean {
 }
 
 /**
- * Creates the lock file holding our pid, or returns false if it exists. The pid is written to a private file
- * that is then hard-linked into place, so the lock file never exists empty: a waiter reading it between an
- * exclusive create and the write would take the empty file for a stale lock, and both would hold it.
+ * Creates the lock file holding our pid and returns its inode, or undefined if the lock exists. The pid is written to
+ * a private file that is then hard-linked into place, so the lock file never exists empty: a waiter reading it
+ * between an exclusive create and the write would take the empty file for a stale lock, and both would hold it.
  */
-function tryCreate(file: string): boolean {
+function tryCreate(file: string): number | undefined {
   const temp = `${file}.${process.pid}.tmp`
   fs.writeFileSync(temp, String(process.pid))
   try {
+    const inode = fs.statSync(temp).ino
     fs.linkSync(temp, file)
-    return true
+    return inode
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined
     throw error
   } finally {
     fs.rmSync(temp, { force: true })
   }
 }
 
-/** One attempt at the lock, taking over a stale one: the release function, or the pid of the live owner. */
+/** Removes the lock file if it is still the file `inode` names: never a lock someone took since. */
+function removeIfSame(file: string, inode: number): void {
+  // Renamed aside first, then judged: a check followed by a plain unlink could remove a lock made in between.
+  const aside = `${file}.${process.pid}.stale`
+  try {
+    fs.renameSync(file, aside)
+  } catch {
+    return // gone already: someone else released or removed it
+  }
+  if (fs.statSync(aside).ino !== inode) {
+    // A live lock taken after our look: put it back. (If yet another lock was made in the instant it was aside, the
+    // link fails and that holder keeps it; the pool's claims and the host's requests guard against a second holder.)
+    try {
+      fs.linkSync(aside, file)
+    } catch {
+      // see above
+    }
+  }
+  fs.rmSync(aside, { force: true })
+}
+
+/**
+ * One attempt at the lock, taking over a stale one: the release function, or the pid of the live owner. Release
+ * removes the lock only while it is still ours.
+ */
 export function tryLock(file: string): (() => void) | number {
   for (;;) {
-    if (tryCreate(file)) return () => fs.rmSync(file, { force: true })
-    const owner = liveOwner(file)
-    if (owner !== undefined) return owner
-    fs.rmSync(file, { force: true })
+    const inode = tryCreate(file)
+    if (inode !== undefined) return () => removeIfSame(file, inode)
+    const holder = readHolder(file)
+    // Released between our two looks: try again, and remove nothing (a lock made since is someone else's).
+    if (holder === undefined) continue
+    if (isLive(holder.pid)) return holder.pid
+    removeIfSame(file, holder.inode)
   }
 }
 

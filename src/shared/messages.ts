@@ -230,6 +230,8 @@ export type HostMessage =
   /** `openWaitMs`: how long opening the session waited for the GPU lock (another process working on the GPU). */
   | { type: 'ready'; device: DeviceReport; arch: string; gpus: GpuListing[]; openWaitMs: number }
   | { type: 'init-failed'; reason: string; noGpu: boolean }
+  /** The host has waited a while for the GPU's lock, held by process `owner` (told once per wait). */
+  | { type: 'waiting'; owner: number }
   | Reply<'result', CaseOutcome>
   | Reply<'ceilings', CeilingsOutcome>
   | Reply<'calibration', CalibrationOutcome>

@@ -1,10 +1,14 @@
 // Spreading cases over the GPUs of a host: which GPUs a selection names, and how a case claims a free one. The
 // claims are real lock files (in a scratch folder), so several claimants in one process behave as several workers.
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { claimPath } from '../../src/cache/gpu-lock.js'
 import { checkDeviceSelection, claimFirstFree, claimOrder, deviceSelectionFromEnv, resolveDevices } from '../../src/engine/worker/gpu-pool.js'
 import type { GpuListing } from '../../src/shared/messages.js'
+import { PACKAGE_ROOT } from '../../src/spec/paths.js'
 import { useScratch } from '../helpers/scratch.js'
 
 const H200 = 'NVIDIA H200'
@@ -75,5 +79,47 @@ describe('claiming a free GPU for a case', () => {
   it("takes over a claim whose process is gone", async () => {
     fs.writeFileSync(claimPath(two[0]!.pciBusId, dir()), '2147483646')
     expect((await claimFirstFree(two, dir())).gpu.index).toBe(0)
+  })
+
+  it('names the holders when every GPU is held by a claim older than any case may take', async () => {
+    const holder = spawn('sleep', ['60'])
+    try {
+      for (const gpu of two) {
+        const file = claimPath(gpu.pciBusId, dir())
+        fs.writeFileSync(file, String(holder.pid))
+        fs.utimesSync(file, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000))
+      }
+      await expect(claimFirstFree(two, dir(), 60_000)).rejects.toThrow(
+        new RegExp(`no GPU could be claimed: GPU 0 by process ${holder.pid} for 36\\d\\d s, GPU 1 by process ${holder.pid} for 36\\d\\d s`),
+      )
+    } finally {
+      holder.kill('SIGKILL')
+    }
+  })
+
+  it('never gives one GPU to two claimants at once, in one process or several, however the claims interleave', async () => {
+    // Three processes of two lanes each claim and release as fast as they can (tests/fixtures/contend-claims.ts).
+    // Before the lock files judged a stale lock by the very file they had read, this found a GPU held twice in
+    // about one claim in a thousand.
+    const witnesses = path.join(dir(), 'witnesses')
+    fs.mkdirSync(witnesses)
+    const runs = Array.from({ length: 3 }, () =>
+      spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/contend-claims.ts', dir(), witnesses, '3000'], {
+        cwd: PACKAGE_ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    )
+    const reports = await Promise.all(
+      runs.map(async (child) => {
+        let out = ''
+        child.stdout!.setEncoding('utf8')
+        child.stdout!.on('data', (chunk: string) => (out += chunk))
+        const [code] = (await once(child, 'close')) as [number]
+        expect(code).toBe(0)
+        return JSON.parse(out) as { claims: number; doubles: number }
+      }),
+    )
+    expect(reports.reduce((sum, r) => sum + r.claims, 0)).toBeGreaterThan(0)
+    expect(reports.map((r) => r.doubles)).toEqual([0, 0, 0])
   })
 })

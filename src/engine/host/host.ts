@@ -10,6 +10,7 @@ import { DeviceStateChanged } from './device-state.js'
 import { contextLost, runCase } from './measure.js'
 import type { ErrorOutcome, GpuListing, HostConfig, HostMessage, HostOpen, HostRequest } from '../../shared/messages.js'
 import { lockGpu, openSession, prepareSession, type PreparedSession } from './open-session.js'
+import { dieWhenOrphaned } from './orphan-watch.js'
 
 function send(message: HostMessage): void {
   process.send?.(message)
@@ -88,6 +89,10 @@ function serve(preparation: Preparation, warm: boolean): void {
   })
 }
 
+/** How long a host whose worker is gone may go on: long enough to finish a teardown it had started. */
+const ORPHAN_GRACE_MS = 10_000
+
+dieWhenOrphaned(ORPHAN_GRACE_MS)
 const config = JSON.parse(process.argv[2] ?? '{}') as HostConfig
 // 'warm': this host replaces one that was working on the GPU a moment ago. 'standby': a host started ahead of need
 // prepares everything that needs no context, then waits until the worker opens it (see client.ts).

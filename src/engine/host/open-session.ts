@@ -10,13 +10,14 @@ import { Harness } from '../../native/harness.js'
 import { NvmlDevice } from '../../native/nvml.js'
 import { DeviceSession, type SessionLibraries } from './device-session.js'
 import { acquireGpuLock, lockPath } from '../../cache/gpu-lock.js'
-import type { HostConfig } from '../../shared/messages.js'
+import type { HostConfig, HostMessage } from '../../shared/messages.js'
 
-/** Takes the GPU's lock, saying whom it waits for. */
+/** Takes the GPU's lock, saying whom it waits for (on stderr, and to the worker, which names it if the wait ends badly). */
 export function lockGpu(pciBusId: string, device: number): () => void {
-  return acquireGpuLock(lockPath(pciBusId), (owner) =>
-    process.stderr.write(`vitest-kernel-bench: waiting for GPU ${device} (${pciBusId}), in use by process ${owner}\n`),
-  )
+  return acquireGpuLock(lockPath(pciBusId), (owner) => {
+    process.stderr.write(`vitest-kernel-bench: waiting for GPU ${device} (${pciBusId}), in use by process ${owner}\n`)
+    process.send?.({ type: 'waiting', owner: Number(owner) } satisfies HostMessage)
+  })
 }
 
 /**

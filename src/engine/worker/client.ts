@@ -24,6 +24,7 @@ import type {
   HostRequest,
 } from '../../shared/messages.js'
 import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
+import { registerHost } from './host-registry.js'
 import { engineProcess } from './process-entry.js'
 import { firstSanitizerError } from './sanitizer.js'
 
@@ -63,7 +64,10 @@ interface Spawned {
   status: Promise<HostStatus>
 }
 
-/** A retired host exits as soon as it holds the GPU lock; one that has not after this long is killed. */
+/**
+ * A retired host exits as soon as it holds the GPU lock; one that has not after this long is killed, and one that a
+ * kill has not ended after as long again is left behind (the next host's start then names it if it holds the lock).
+ */
 const RETIRE_GRACE_MS = 10_000
 
 /** Which solution a case calls: a host process serves one for its whole life. */
@@ -91,8 +95,26 @@ export class DeviceHost {
    * opened: a worker never has more than one context on the GPU.
    */
   private spare?: Spawned
+  /** The GPU lock's holder each host process last said it waited for (its 'waiting' message). */
+  private readonly lockWaits = new WeakMap<ChildProcess, number>()
+  /** The end of the request before: requests run one at a time (see exclusive). */
+  private turn: Promise<unknown> = Promise.resolve()
 
-  constructor(readonly config: HostConfig) {}
+  /** `entry`: the host's module and Node's arguments for it (the device host; tests give a stand-in of their own). */
+  constructor(
+    readonly config: HostConfig,
+    private readonly entry: { file: string; execArgv: string[] } = engineProcess('host'),
+  ) {}
+
+  /**
+   * Runs `work` once every request sent before it has been answered. A host serves one request at a time, and the
+   * answer is matched to the one pending request: two at once would leave the first unanswered for ever.
+   */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.turn.then(work)
+    this.turn = result.catch(() => undefined)
+    return result
+  }
 
   /** Starts the host if needed (or takes the spare) and says whether a GPU is usable, and which. */
   ready(): Promise<HostStatus> {
@@ -122,14 +144,16 @@ export class DeviceHost {
 
   /** `launch`: skip the global warmup (warm), run it (cold), or wait to be opened (standby). */
   private spawn(launch: 'warm' | 'cold' | 'standby'): Spawned {
-    const { file, execArgv } = engineProcess('host')
+    const { file, execArgv } = this.entry
     const child = fork(file, [JSON.stringify(this.config), launch], {
       ...this.launcher(execArgv),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
+    registerHost(child)
     const status = new Promise<HostStatus>((resolve) => {
       child.on('message', (message: HostMessage) => {
-        if (message.type === 'ready') {
+        if (message.type === 'waiting') this.lockWaits.set(child, message.owner)
+        else if (message.type === 'ready') {
           resolve({ available: true, device: message.device, arch: message.arch, gpus: message.gpus, openWaitMs: message.openWaitMs })
         } else if (message.type === 'init-failed') resolve({ available: false, reason: message.reason, noGpu: message.noGpu })
         else if (this.pending?.id === message.id) {
@@ -196,13 +220,18 @@ export class DeviceHost {
    * Runs one case, in a fresh host process if the current one has run another solution; never rejects: faults,
    * crashes and timeouts come back as error outcomes.
    */
-  async run(plan: CasePlan): Promise<CaseRun> {
+  run(plan: CasePlan): Promise<CaseRun> {
+    return this.exclusive(() => this.runNow(plan))
+  }
+
+  private async runNow(plan: CasePlan): Promise<CaseRun> {
     const starting = performance.now()
     const tenant = solutionKey(plan)
     if (this.tenant !== undefined && this.tenant !== tenant) await this.retire()
     const fresh = this.tenant === undefined
     this.tenant = tenant
-    const status = await this.ready()
+    const status = await this.readyWithin(plan.options.caseTimeoutMs)
+    if ('status' in status) return { outcome: status, phases: { hostStart: performance.now() - starting } }
     const started = performance.now() - starting
     // A fresh host's start includes its wait for the GPU lock while another process worked: that is waiting. (A
     // host opened before this case, by the pool's start, waited before it: none of that is this case's.)
@@ -227,8 +256,37 @@ export class DeviceHost {
     const killer = setTimeout(() => child.kill('SIGKILL'), RETIRE_GRACE_MS)
     if (child.connected) child.disconnect()
     else child.kill()
-    await exited
+    await Promise.race([exited, delay(2 * RETIRE_GRACE_MS)])
     clearTimeout(killer)
+  }
+
+  /**
+   * ready(), bounded: a host that has not started within `limitMs` is killed, and the answer (an error outcome) says
+   * what it was waiting for.
+   */
+  private async readyWithin(limitMs: number): Promise<HostStatus | ErrorOutcome> {
+    const starting = this.ready()
+    const child = this.child
+    let timer: NodeJS.Timeout | undefined
+    const expired = new Promise<'expired'>((resolve) => (timer = setTimeout(() => resolve('expired'), limitMs)))
+    const status = await Promise.race([starting, expired])
+    clearTimeout(timer)
+    if (status !== 'expired') return status
+    const owner = child && this.lockWaits.get(child)
+    if (child) {
+      this.detach(child)
+      child.kill('SIGKILL')
+    }
+    return {
+      status: 'error',
+      errorName: 'Timeout',
+      message:
+        `the device host of GPU ${this.config.device} did not start within ${(limitMs / 1000).toFixed(0)} s ` +
+        (owner !== undefined
+          ? `(it was waiting for the GPU's lock, held by ${describeProcess(owner)})`
+          : '(Node, the harness or the CUDA context did not come up)') +
+        '; it was killed, and a fresh one runs the next case',
+    }
   }
 
   /**
@@ -236,7 +294,9 @@ export class DeviceHost {
    * not retried either. Never rejects. `options`: the global warmup before it, and the timeout.
    */
   ceilings(options: MeasureOptions): Promise<CeilingsOutcome> {
-    this.measuredCeilings ??= this.send<CeilingsOutcome>((id) => ({ type: 'ceilings', id, options }), 'the ceiling measurement', options.caseTimeoutMs)
+    this.measuredCeilings ??= this.exclusive(() =>
+      this.send<CeilingsOutcome>((id) => ({ type: 'ceilings', id, options }), 'the ceiling measurement', options.caseTimeoutMs),
+    )
     return this.measuredCeilings
   }
 
@@ -245,7 +305,9 @@ export class DeviceHost {
    * asked, like ceilings(). Never rejects. `caseTimeoutMs`: what each mode's cases may take together.
    */
   calibration(caseTimeoutMs: number): Promise<CalibrationOutcome> {
-    this.measuredCalibration ??= this.send<CalibrationOutcome>((id) => ({ type: 'calibrate', id }), 'the calibration', caseTimeoutMs * TIMING_MODES.length)
+    this.measuredCalibration ??= this.exclusive(() =>
+      this.send<CalibrationOutcome>((id) => ({ type: 'calibrate', id }), 'the calibration', caseTimeoutMs * TIMING_MODES.length),
+    )
     return this.measuredCalibration
   }
 
@@ -260,22 +322,27 @@ export class DeviceHost {
     task: string,
     timeoutMs: number,
   ): Promise<{ outcome: T | ErrorOutcome; phases: PhaseTimes }> {
-    const status = await this.ready()
+    const status = await this.readyWithin(timeoutMs)
+    if ('status' in status) return { outcome: status, phases: {} }
     if (!status.available) return { outcome: { status: 'error', errorName: 'NoGpu', message: status.reason }, phases: {} }
     const child = this.child
     if (!child) return this.request<T>(request, task, timeoutMs)
+    this.lockWaits.delete(child)
     const id = this.nextId++
     const message = request(id)
     return new Promise((resolve) => {
       const sentAt = performance.now()
       const timer = setTimeout(() => {
         const elapsedS = ((performance.now() - sentAt) / 1000).toFixed(1)
+        const owner = this.lockWaits.get(child)
+        const cause =
+          owner === undefined
+            ? 'a kernel that never ends, or raise caseTimeoutMs'
+            : `it waited for the GPU's lock, held by ${describeProcess(owner)}`
         this.settle({
           status: 'error',
           errorName: 'Timeout',
-          message:
-            `${task} did not finish within ${(timeoutMs / 1000).toFixed(0)} s (stopped after ${elapsedS} s: a kernel ` +
-            'that never ends, or raise caseTimeoutMs); the device host was killed and a fresh one runs the next case',
+          message: `${task} did not finish within ${(timeoutMs / 1000).toFixed(0)} s (stopped after ${elapsedS} s: ${cause}); the device host was killed and a fresh one runs the next case`,
         })
         this.detach(child)
         child.kill('SIGKILL')
@@ -302,6 +369,18 @@ export class DeviceHost {
     }
     this.spare = undefined
     if (this.child) this.detach(this.child)
+  }
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** "process 1234 (node …/host.ts)": a pid with its command line where it can be read, for messages about waits. */
+function describeProcess(pid: number): string {
+  try {
+    const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')
+    return `process ${pid} (${command.length > 120 ? `${command.slice(0, 117)}...` : command})`
+  } catch {
+    return `process ${pid}`
   }
 }
 

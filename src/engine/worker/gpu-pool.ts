@@ -3,6 +3,7 @@
 // the one this worker used last tried first, so that N GPUs run N cases at once. A claim is a lock file per GPU
 // held by the worker for one case; the device host's own GPU lock (gpu-lock.ts) still keeps every other process
 // that times on the GPU out of the timed window.
+import fs from 'node:fs'
 import os from 'node:os'
 import { tryLock } from '../../cache/lock-file.js'
 import { deviceHost, type CaseRun, type DeviceHost, type HostStatus } from './client.js'
@@ -15,6 +16,8 @@ export type DeviceSelection = 'all' | readonly number[]
 
 /** How often a worker that finds every GPU claimed looks again: short next to a case (~0.1–1 s of timing). */
 const CLAIM_POLL_MS = 10
+/** What a claim may last beyond a host's start and its case: the retirement of the host before (client.ts). */
+const CLAIM_MARGIN_MS = 60_000
 
 /**
  * Reads `KERNELBENCH_DEVICES` ('all' or a comma-separated list of indices) or the older single
@@ -128,7 +131,10 @@ export class GpuPool {
     const status = await this.ready()
     if (!status.available) throw new Error(`no GPU to run on: ${status.reason}`)
     const claiming = performance.now()
-    const { gpu, release } = await claimFirstFree(claimOrder(status.devices, this.lastUsed))
+    // A claim lasts a host's retirement and start and one case, each bounded (client.ts): a claim older than all of
+    // them together belongs to a stuck process.
+    const stuckAfterMs = 2 * plan.options.caseTimeoutMs + CLAIM_MARGIN_MS
+    const { gpu, release } = await claimFirstFree(claimOrder(status.devices, this.lastUsed), undefined, stuckAfterMs)
     const gpuWait = performance.now() - claiming
     try {
       this.lastUsed = gpu.index
@@ -156,15 +162,56 @@ export function gpuPool(selection: DeviceSelection, config: Omit<HostConfig, 'de
 }
 
 /**
- * Waits until one of the GPUs (tried in order) can be claimed; returns it with the function that releases it.
- * `dir` holds the claim files (the temp folder, shared by every run on the machine).
+ * The claims this process holds. Two lanes of one worker must never hold one GPU, whatever happens to the claim files
+ * (a file removed by hand, a lock taken over as stale in error): they would send two requests to the same device host.
  */
-export async function claimFirstFree(order: readonly GpuListing[], dir = os.tmpdir()): Promise<{ gpu: GpuListing; release: () => void }> {
+const claimedHere = new Set<string>()
+
+/**
+ * Waits until one of the GPUs (tried in order) can be claimed; returns it with the function that releases it.
+ * `dir` holds the claim files (the temp folder, shared by every run on the machine). Rejects, naming the holders, when
+ * every GPU is held by a claim of another process older than `stuckAfterMs`: every case ends, or is killed, before.
+ */
+export async function claimFirstFree(
+  order: readonly GpuListing[],
+  dir = os.tmpdir(),
+  stuckAfterMs = Infinity,
+): Promise<{ gpu: GpuListing; release: () => void }> {
   for (;;) {
+    /** The claims of other processes seen in this round, with their age (a claim file is made anew by each claim). */
+    const others: { gpu: GpuListing; owner: number; ageMs: number }[] = []
     for (const gpu of order) {
-      const attempt = tryLock(claimPath(gpu.pciBusId, dir))
-      if (typeof attempt === 'function') return { gpu, release: attempt }
+      const file = claimPath(gpu.pciBusId, dir)
+      if (claimedHere.has(file)) continue // a lane of this worker: its own request's time limit bounds it
+      const attempt = tryLock(file)
+      if (typeof attempt === 'function') {
+        claimedHere.add(file)
+        return {
+          gpu,
+          release: () => {
+            claimedHere.delete(file)
+            attempt()
+          },
+        }
+      }
+      others.push({ gpu, owner: attempt, ageMs: claimAge(file) })
+    }
+    if (others.length === order.length && others.every((o) => o.ageMs > stuckAfterMs)) {
+      const held = others.map((o) => `GPU ${o.gpu.index} by process ${o.owner} for ${(o.ageMs / 1000).toFixed(0)} s`)
+      throw new Error(
+        `no GPU could be claimed: ${held.join(', ')}, longer than any case may take (${(stuckAfterMs / 1000).toFixed(0)} s). ` +
+          'Another run of vitest-kernel-bench on this machine is stuck or has longer cases: end it, or raise caseTimeoutMs',
+      )
     }
     await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS))
+  }
+}
+
+/** How long ago the claim in `file` was made (0 if it is gone): each claim writes a new file. */
+function claimAge(file: string): number {
+  try {
+    return Date.now() - fs.statSync(file).mtimeMs
+  } catch {
+    return 0
   }
 }

@@ -1,0 +1,62 @@
+// The device hosts of one `vitest` run, so that the run ends only once every one of them has: a folder per run
+// (named by KERNELBENCH_RUN_DIR, which the plugin sets in Vitest's main process and every worker inherits) holds a
+// file per host process, written by the worker that starts it. Vitest stops a worker with SIGTERM, and its hosts
+// then tear their contexts down holding the GPU lock (src/engine/host/host.ts) after the worker is gone; the main
+// process waits for them at its close, and kills any that outlive a grace period, saying which.
+import type { ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { isLive } from '../../cache/lock-file.js'
+
+export const RUN_DIR_ENV = 'KERNELBENCH_RUN_DIR'
+
+/** How often the end of a run looks whether its hosts are gone. */
+const POLL_MS = 50
+
+/** Records a host process in the run's folder until it exits (nothing outside a run: a CLI ends its own hosts). */
+export function registerHost(child: ChildProcess, env: NodeJS.ProcessEnv = process.env): void {
+  const dir = env[RUN_DIR_ENV]
+  if (!dir || child.pid === undefined) return
+  const file = path.join(dir, String(child.pid))
+  try {
+    fs.writeFileSync(file, '')
+  } catch {
+    return // the run's folder is gone: the run is ending, and its end no longer waits
+  }
+  child.once('exit', () => fs.rmSync(file, { force: true }))
+}
+
+/** Starts a run: a fresh folder for its hosts, named in the environment its workers inherit. */
+export function startRun(env: NodeJS.ProcessEnv = process.env): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-run-'))
+  env[RUN_DIR_ENV] = dir
+  return dir
+}
+
+/** The processes recorded in a run's folder that still run. */
+export function liveHosts(dir: string): number[] {
+  let names: string[]
+  try {
+    names = fs.readdirSync(dir)
+  } catch {
+    return []
+  }
+  return names.map(Number).filter((pid) => Number.isInteger(pid) && isLive(pid))
+}
+
+/**
+ * Waits until every host of the run has exited, for at most `graceMs`; kills the ones left with SIGKILL and returns
+ * their pids. Removes the run's folder.
+ */
+export async function endRun(dir: string, graceMs: number): Promise<number[]> {
+  const deadline = performance.now() + graceMs
+  let left = liveHosts(dir)
+  while (left.length > 0 && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+    left = liveHosts(dir)
+  }
+  for (const pid of left) process.kill(pid, 'SIGKILL')
+  fs.rmSync(dir, { recursive: true, force: true })
+  return left
+}

@@ -1,0 +1,128 @@
+// The worker's side of the device host (src/engine/worker/client.ts) against a stand-in host that misbehaves on
+// purpose (tests/fixtures/stand-in-host.ts): every way a host can go wrong ends in an answer, never in a wait for ever.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { DeviceHost } from '../../src/engine/worker/client.js'
+import { endRun, liveHosts, registerHost } from '../../src/engine/worker/host-registry.js'
+import { tsxExecArgv } from '../../src/engine/worker/process-entry.js'
+import type { CasePlan } from '../../src/shared/messages.js'
+import { DEFAULT_MEASURE_OPTIONS } from '../../src/spec/options.js'
+import { PACKAGE_ROOT } from '../../src/spec/paths.js'
+import { useScratch } from '../helpers/scratch.js'
+
+const standIn = { file: path.join(PACKAGE_ROOT, 'tests/fixtures/stand-in-host.ts'), execArgv: tsxExecArgv() }
+const hosts: DeviceHost[] = []
+const children: ChildProcess[] = []
+
+afterEach(() => {
+  for (const host of hosts.splice(0)) host.close()
+  for (const child of children.splice(0)) child.kill('SIGKILL')
+  delete process.env.KB_STAND_IN
+  delete process.env.KB_STAND_IN_OWNER
+  delete process.env.KB_STAND_IN_STUBBORN
+})
+
+/** A DeviceHost whose processes are stand-ins behaving as `behaviour` (the environment is read when one starts). */
+function standInHost(behaviour: string, extra: Record<string, string> = {}): DeviceHost {
+  Object.assign(process.env, { KB_STAND_IN: behaviour, ...extra })
+  const host = new DeviceHost({ device: 0, cacheDir: '/nonexistent' }, standIn)
+  hosts.push(host)
+  return host
+}
+
+function plan(caseName: string, caseTimeoutMs = 60_000): CasePlan {
+  return {
+    caseName,
+    solution: { library: '/stand-in/solution.so', symbol: 'solution' },
+    options: { ...DEFAULT_MEASURE_OPTIONS, caseTimeoutMs },
+  } as unknown as CasePlan
+}
+
+/** Whether the process runs (it may be reaped a moment after it is killed: waits, however slow the machine). */
+async function gone(pid: number): Promise<true> {
+  for (;;) {
+    try {
+      process.kill(pid, 0)
+    } catch {
+      return true
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+describe('a device host as the worker sees it', () => {
+  it('answers two cases sent at once, one after the other (two at once left the first without an answer for ever)', async () => {
+    const host = standInHost('answers')
+    const [a, b] = await Promise.all([host.run(plan('a')), host.run(plan('b'))])
+    expect(a.outcome.status).toBe('ok')
+    expect(b.outcome.status).toBe('ok')
+  })
+
+  it('kills a host that never starts, and says so', async () => {
+    const host = standInHost('never-starts')
+    const { outcome } = await host.run(plan('a', 1500))
+    expect(outcome).toMatchObject({ status: 'error', errorName: 'Timeout' })
+    expect(outcome.status === 'error' && outcome.message).toMatch(/did not start within 2 s \(Node, the harness or the CUDA context did not come up\)/)
+  })
+
+  it("names the process whose GPU lock a host that never starts was waiting for", async () => {
+    const holder = spawn('sleep', ['60'])
+    children.push(holder)
+    const host = standInHost('waits-for-lock', { KB_STAND_IN_OWNER: String(holder.pid) })
+    const { outcome } = await host.run(plan('a', 1500))
+    expect(outcome.status === 'error' && outcome.message).toContain(`waiting for the GPU's lock, held by process ${holder.pid} (sleep 60)`)
+  })
+
+  it('kills a host that never answers a case, and the next case gets a fresh host', async () => {
+    const host = standInHost('answers')
+    const { outcome } = await host.run(plan('hang', 1000))
+    expect(outcome).toMatchObject({ status: 'error', errorName: 'Timeout' })
+    expect(outcome.status === 'error' && outcome.message).toMatch(/case 'hang' did not finish within 1 s \(stopped after \d+\.\d s: a kernel that never ends/)
+    expect((await host.run(plan('b'))).outcome.status).toBe('ok')
+  })
+})
+
+describe("a run's device hosts", () => {
+  const dir = useScratch('kb-run-')
+
+  it('are waited for at the end of the run, and one that never exits is killed and named', async () => {
+    const env = { KERNELBENCH_RUN_DIR: dir() }
+    const polite = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 300)'])
+    const stubborn = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"])
+    children.push(polite, stubborn)
+    registerHost(polite, env)
+    registerHost(stubborn, env)
+    expect(liveHosts(dir()).sort()).toEqual([polite.pid, stubborn.pid].sort())
+    const killed = await endRun(dir(), 2000)
+    expect(killed).toEqual([stubborn.pid])
+    await gone(stubborn.pid!)
+    expect(polite.exitCode).toBe(0)
+    expect(fs.existsSync(dir())).toBe(false)
+  })
+
+  it('leave no host behind when their worker is killed in the middle of a case', async () => {
+    // A worker (a plain Node process here) starts a host that is busy in a loop, as one blocked in a kernel is, then
+    // is killed: the host's own watch (src/engine/host/orphan-watch.ts) ends it once orphaned.
+    const worker = spawn(
+      process.execPath,
+      [
+        ...tsxExecArgv(),
+        '-e',
+        `const { spawn } = require('node:child_process')
+         const host = spawn(process.execPath, [...${JSON.stringify(tsxExecArgv())}, '-e', "import('${path.join(PACKAGE_ROOT, 'src/engine/host/orphan-watch.ts')}').then((m) => { m.dieWhenOrphaned(200); console.log('busy'); for (;;) {} })"], { stdio: ['ignore', 'inherit', 'inherit'] })
+         console.log(host.pid)`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    children.push(worker)
+    let output = ''
+    worker.stdout!.setEncoding('utf8')
+    while (!/^\d+\nbusy/m.test(output)) output += (await once(worker.stdout!, 'data'))[0]
+    const hostPid = Number(output.split('\n')[0])
+    worker.kill('SIGKILL')
+    expect(await gone(hostPid)).toBe(true)
+  })
+})
