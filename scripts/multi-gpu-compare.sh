@@ -6,9 +6,12 @@
 #   cold    every GPU, the compile cache emptied first                    -> cold.json
 #   one     GPU 0 only, warm cache                                        -> one.json
 #   all     every GPU, warm cache                                         -> all.json
+#   all:N   every GPU, warm cache, N times in a row                       -> all-1.json … all-N.json
 #   shards  two shards with the blob reporter, then --merge-reports       -> merged.json
 #   compare medians of all.json against one.json; rows of merged.json against all.json
-# Each run's output goes to <out-dir>/<stage>.log, its exit code and wall time to <out-dir>/walls.txt.
+# Each run's output goes to <out-dir>/<stage>.log, its exit code and wall time to <out-dir>/walls.txt, with the
+# vitest-kernel-bench processes still alive a second after it exited (none should be).
+# A run that has not ended after KB_RUN_LIMIT_S seconds (default 300) is killed and counted as hung.
 set -uo pipefail
 out=$(realpath -m "${1:?usage: scripts/multi-gpu-compare.sh <out-dir> [stage...]}")
 shift
@@ -26,10 +29,12 @@ timed() {
   shift
   local start code tenths
   start=$(date +%s%N)
-  env "$@" >"$out/$name.log" 2>&1
+  timeout -k 5 "${KB_RUN_LIMIT_S:-300}" env "$@" >"$out/$name.log" 2>&1
   code=$?
   tenths=$((($(date +%s%N) - start) / 100000000))
-  printf '%s: exit %d, %d.%d s\n' "$name" "$code" $((tenths / 10)) $((tenths % 10)) | tee -a "$out/walls.txt"
+  sleep 1
+  left=$(pgrep -fc 'src/engine/host/|vitest.mjs' || true)
+  printf '%s: exit %d, %d.%d s, processes left %d\n' "$name" "$code" $((tenths / 10)) $((tenths % 10)) "$left" | tee -a "$out/walls.txt"
 }
 
 for stage in $stages; do
@@ -40,6 +45,11 @@ for stage in $stages; do
       ;;
     one) timed one KERNELBENCH_DEVICES=0 KERNELBENCH_JSON="$out/one.json" "${vitest[@]}" bench --run ;;
     all) timed all KERNELBENCH_DEVICES=all KERNELBENCH_JSON="$out/all.json" "${vitest[@]}" bench --run ;;
+    all:*)
+      for ((i = 1; i <= ${stage#all:}; i++)); do
+        timed "all-$i" KERNELBENCH_DEVICES=all KERNELBENCH_JSON="$out/all-$i.json" "${vitest[@]}" bench --run
+      done
+      ;;
     shards)
       rm -rf "$out/blobs"
       for i in 1 2; do
