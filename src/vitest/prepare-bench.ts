@@ -31,8 +31,11 @@ export interface PreparedKernelBench {
   header: KernelBenchResult
   /** The test cases the spec selects. */
   cases: readonly TestCase[]
-  /** Verifies one case (and in bench mode times it). Rejects on a skipped bench. */
-  runCase(c: TestCase): Promise<CaseResult>
+  /**
+   * Verifies one case (and in bench mode times it). Rejects on a skipped bench. `extraLane`: run by a bench's second or
+   * later lane, which yields GPUs to other benches (GpuPool.run).
+   */
+  runCase(c: TestCase, extraLane?: boolean): Promise<CaseResult>
   /** Verifies one case under compute-sanitizer's memcheck: its first bad access fails it. */
   sanitizeCase(c: TestCase): Promise<CaseResult>
 }
@@ -54,13 +57,13 @@ function skippedBench(header: KernelBenchResult, cases: readonly TestCase[], ski
 }
 
 /** Runs one case of a compiled bench on a free GPU of the pool and collects its outcome with the case's figures. */
-type CaseRunner = (c: TestCase, mode: CasePlan['mode'], options: MeasureOptions, sanitizer?: string) => Promise<CaseResult>
+type CaseRunner = (c: TestCase, mode: CasePlan['mode'], options: MeasureOptions, sanitizer?: string, extraLane?: boolean) => Promise<CaseResult>
 
 function caseRunner(spec: ResolvedSpec, plan: CasePlanner, pool: GpuPool): CaseRunner {
   const { problem, dtype } = spec
-  return async (c, mode, options, sanitizer) => {
+  return async (c, mode, options, sanitizer, extraLane) => {
     const start = performance.now()
-    const { outcome, gpu, phases } = await pool.run(plan(c, mode, options), sanitizer)
+    const { outcome, gpu, phases } = await pool.run(plan(c, mode, options), sanitizer, extraLane)
     const result: CaseResult = {
       name: c.name,
       params: { ...c.params },
@@ -103,5 +106,5 @@ export async function prepareKernelBench(name: string, spec: ResolvedSpec, conte
     const slow = { ...options, caseTimeoutMs: options.caseTimeoutMs * SANITIZER_SLOWDOWN }
     return { ...(await run(c, 'verify', slow, findSanitizer(findNvcc(settings.nvcc)))), name: memcheckName(c) }
   }
-  return { header, cases, runCase: (c) => run(c, context.mode, options), sanitizeCase }
+  return { header, cases, runCase: (c, extraLane) => run(c, context.mode, options, undefined, extraLane), sanitizeCase }
 }

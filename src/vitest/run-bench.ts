@@ -11,12 +11,15 @@ function smallestCase(problem: Problem, dtype: Dtype, cases: readonly TestCase[]
   return cases.reduce((best, c) => (problem.bytes(c, dtype) < problem.bytes(best, dtype) ? c : best))
 }
 
-/** Runs `run` over the items, at most `width` at a time, and gives the results in the items' order. */
-async function runAtMost<T, R>(items: readonly T[], width: number, run: (item: T, index: number) => Promise<R>): Promise<R[]> {
+/**
+ * Runs `run` over the items in `width` lanes at most, and gives the results in the items' order. `run` learns its
+ * lane's number (0 for the first).
+ */
+async function runAtMost<T, R>(items: readonly T[], width: number, run: (item: T, index: number, lane: number) => Promise<R>): Promise<R[]> {
   const results: R[] = []
   let next = 0
-  const lane = async () => {
-    for (let index = next++; index < items.length; index = next++) results[index] = await run(items[index]!, index)
+  const lane = async (_: unknown, number: number) => {
+    for (let index = next++; index < items.length; index = next++) results[index] = await run(items[index]!, index, number)
   }
   await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, lane))
   return results
@@ -24,7 +27,8 @@ async function runAtMost<T, R>(items: readonly T[], width: number, run: (item: T
 
 /**
  * Runs every case of a resolved spec (after a memcheck run of the smallest, in sanitize mode), as many at once as
- * the run has GPUs: each case claims a free GPU (src/engine/worker/gpu-pool.ts), so one bench file can fill them all.
+ * the run has GPUs: each case claims a free GPU (src/engine/worker/gpu-pool.ts), so one bench file can fill them all
+ * when no other bench needs them.
  */
 export async function runResolvedBench(name: string, spec: ResolvedSpec, context: BenchContext): Promise<KernelBenchResult> {
   const { header: result, cases, runCase, sanitizeCase } = await prepareKernelBench(name, spec, context)
@@ -36,9 +40,10 @@ export async function runResolvedBench(name: string, spec: ResolvedSpec, context
     result.cases.push(await sanitizeCase(smallest))
   }
   const first = result.cases.length
-  const timed = await runAtMost(cases, result.devices?.length ?? 1, (c, index) => {
+  // One lane per GPU; the extra lanes take a GPU only when no other bench wants it (src/engine/worker/gpu-pool.ts).
+  const timed = await runAtMost(cases, result.devices?.length ?? 1, (c, index, lane) => {
     context.onCase?.(first + index, total, c.name)
-    return runCase(c)
+    return runCase(c, lane > 0)
   })
   result.cases.push(...timed)
   return result

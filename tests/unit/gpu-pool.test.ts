@@ -81,6 +81,29 @@ describe('claiming a free GPU for a case', () => {
     expect((await claimFirstFree(two, dir())).gpu.index).toBe(0)
   })
 
+  it("an extra lane takes only a GPU that has stayed free for its yield time, and a claim meanwhile starts it again", async () => {
+    const one = [two[0]!]
+    const started = performance.now()
+    const first = await claimFirstFree(one, dir(), Infinity, 200)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(200)
+    first.release()
+
+    // A first lane (no yield) claims the GPU while the extra lane waits: the extra lane gets it only once it has been
+    // free for the whole yield time after that claim's release.
+    let extraAt: number | undefined
+    const extra = claimFirstFree(one, dir(), Infinity, 300).then((claim) => {
+      extraAt = performance.now()
+      return claim
+    })
+    const quick = await claimFirstFree(one, dir())
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(extraAt).toBeUndefined()
+    const releasedAt = performance.now()
+    quick.release()
+    ;(await extra).release()
+    expect(extraAt! - releasedAt).toBeGreaterThanOrEqual(300 - 15)
+  })
+
   it('names the holders when every GPU is held by a claim older than any case may take', async () => {
     const holder = spawn('sleep', ['60'])
     try {

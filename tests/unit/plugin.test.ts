@@ -1,10 +1,13 @@
 // The plugin's config hook: `vitest run` gets KernelTestReporter where Vitest's default reporter would be (so skip
 // reasons show), other reporters are kept; the workers get the measurement options resolved once and the
 // allowAboveRoofline default. Its configureVitest hook tells each project's workers whether they benchmark, makes
-// `vitest list` run the test files, and gives Vitest 4's `vitest bench` the blob reporter.
+// `vitest list` run the test files, gives Vitest 4's `vitest bench` the blob reporter, and gives the run a folder for
+// its device hosts that Vitest's close waits on.
+import fs from 'node:fs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ViteUserConfig } from 'vitest/config'
 import { createVitest, ReportersMap } from 'vitest/node'
+import { RUN_DIR_ENV } from '../../src/engine/worker/host-registry.js'
 import { DEFAULT_MEASURE_OPTIONS } from '../../src/spec/options.js'
 import { kernelBenchPlugin, type KernelBenchPluginOptions } from '../../src/plugin.js'
 import { RUN_KEY, SETTINGS_KEY } from '../../src/vitest/registry.js'
@@ -30,15 +33,48 @@ const isKernelTestReporter = (r: unknown) => r instanceof KernelTestReporter
 function configureVitest(projectConfig: object, mode: string, vitestConfig: object = {}) {
   const values = new Map<string, unknown>()
   const project = { config: { root: '/project', ...projectConfig }, provide: (key: string, value: unknown) => values.set(key, value) }
-  const vitest = { mode, config: { snapshotOptions: { updateSnapshot: 'new' }, ...vitestConfig }, collect: async () => ({}) }
+  const closers: Array<() => Promise<void>> = []
+  const vitest = {
+    mode,
+    config: { snapshotOptions: { updateSnapshot: 'new' }, ...vitestConfig },
+    collect: async () => ({}),
+    onClose: (close: () => Promise<void>) => closers.push(close),
+  }
+  // The hook gives the run a folder for its device hosts, named in this process's environment: put the outer run's back.
+  const outerRun = process.env[RUN_DIR_ENV]
   ;(kernelBenchPlugin().configureVitest as (context: object) => void)({ project, vitest })
-  return { run: values.get(RUN_KEY), config: vitest.config }
+  const runDir = process.env[RUN_DIR_ENV]
+  restoreRunDir(outerRun)
+  const close = () => Promise.all(closers.splice(0).map((closer) => closer()))
+  openRuns.push(close)
+  return { run: values.get(RUN_KEY), config: vitest.config, runDir, close }
 }
+
+/** Puts back the run folder this test process had (none: the variable unset, not the string 'undefined'). */
+function restoreRunDir(outer: string | undefined): void {
+  if (outer === undefined) delete process.env[RUN_DIR_ENV]
+  else process.env[RUN_DIR_ENV] = outer
+}
+
+/** The runs configureVitest started, closed after each test so none leaves its folder behind. */
+const openRuns: Array<() => Promise<unknown>> = []
+afterEach(async () => {
+  await Promise.all(openRuns.splice(0).map((close) => close()))
+})
 
 const provided = (projectConfig: object, mode: string, updateSnapshot = 'new') =>
   configureVitest(projectConfig, mode, { snapshotOptions: { updateSnapshot } }).run
 
 describe('kernelBenchPlugin', () => {
+  it("gives each run a folder for its device hosts, and Vitest's close waits for them and removes it", async () => {
+    const { runDir, close } = configureVitest({}, 'benchmark')
+    expect(runDir).toBeDefined()
+    expect(runDir).not.toBe(process.env[RUN_DIR_ENV])
+    expect(fs.existsSync(runDir!)).toBe(true)
+    await close()
+    expect(fs.existsSync(runDir!)).toBe(false)
+  })
+
   it("puts KernelTestReporter in place of Vitest's default reporter, named or implied", () => {
     for (const reporters of [undefined, 'default', ['default'], [['default']]] as Array<Reporters | undefined>) {
       const result = configure(reporters === undefined ? {} : { reporters }).reporters
@@ -78,10 +114,19 @@ describe('kernelBenchPlugin', () => {
   it('makes `vitest list` run the test files, once for all projects: static parsing finds no kernelBench entry', async () => {
     const calls: unknown[][] = []
     const project = { config: { root: '/project' }, provide: () => {} }
-    const vitest = { mode: 'test', config: { snapshotOptions: {} }, collect: async (...args: unknown[]) => void calls.push(args) }
+    const closers: Array<() => Promise<void>> = []
+    const vitest = {
+      mode: 'test',
+      config: { snapshotOptions: {} },
+      collect: async (...args: unknown[]) => void calls.push(args),
+      onClose: (close: () => Promise<void>) => closers.push(close),
+    }
     const hook = kernelBenchPlugin().configureVitest as (context: object) => void
+    const outerRun = process.env[RUN_DIR_ENV]
     hook({ project, vitest })
     hook({ project: { ...project, config: { root: '/project', benchmark: { enabled: true } } }, vitest })
+    restoreRunDir(outerRun)
+    openRuns.push(() => Promise.all(closers.map((close) => close())))
     await vitest.collect(['sgemm'], { staticParse: true, staticParseConcurrency: 2 })
     expect(calls).toEqual([[['sgemm'], { staticParse: false, staticParseConcurrency: 2 }]])
   })

@@ -18,6 +18,13 @@ export type DeviceSelection = 'all' | readonly number[]
 const CLAIM_POLL_MS = 10
 /** What a claim may last beyond a host's start and its case: the retirement of the host before (client.ts). */
 const CLAIM_MARGIN_MS = 60_000
+/**
+ * How long a GPU must have been free before a bench's extra lane takes it. A first lane polls every CLAIM_POLL_MS,
+ * so while any bench waits for a GPU a freed one goes to a first lane; an extra lane takes only a GPU nobody wants.
+ * An extra lane costs a second device host for the solution (a process and a CUDA context, ~0.1–0.4 s of the GPU's
+ * time), worth it only where the GPU would otherwise stand idle.
+ */
+const EXTRA_LANE_YIELD_MS = 3 * CLAIM_POLL_MS
 
 /**
  * Reads `KERNELBENCH_DEVICES` ('all' or a comma-separated list of indices) or the older single
@@ -125,16 +132,18 @@ export class GpuPool {
 
   /**
    * Runs a case on the first free GPU of the set (waiting for one), on that GPU's host for this worker; in sanitize
-   * mode on a host that runs under compute-sanitizer. Never rejects for the case's own faults (see DeviceHost.run).
+   * mode on a host that runs under compute-sanitizer. `extraLane`: a bench's second or later lane, which yields to
+   * every first lane (EXTRA_LANE_YIELD_MS). Never rejects for the case's own faults (see DeviceHost.run).
    */
-  async run(plan: CasePlan, sanitizer?: string): Promise<PooledOutcome> {
+  async run(plan: CasePlan, sanitizer?: string, extraLane = false): Promise<PooledOutcome> {
     const status = await this.ready()
     if (!status.available) throw new Error(`no GPU to run on: ${status.reason}`)
     const claiming = performance.now()
     // A claim lasts a host's retirement and start and one case, each bounded (client.ts): a claim older than all of
     // them together belongs to a stuck process.
     const stuckAfterMs = 2 * plan.options.caseTimeoutMs + CLAIM_MARGIN_MS
-    const { gpu, release } = await claimFirstFree(claimOrder(status.devices, this.lastUsed), undefined, stuckAfterMs)
+    const order = claimOrder(status.devices, this.lastUsed)
+    const { gpu, release } = await claimFirstFree(order, undefined, stuckAfterMs, extraLane ? EXTRA_LANE_YIELD_MS : 0)
     const gpuWait = performance.now() - claiming
     try {
       this.lastUsed = gpu.index
@@ -171,18 +180,26 @@ const claimedHere = new Set<string>()
  * Waits until one of the GPUs (tried in order) can be claimed; returns it with the function that releases it.
  * `dir` holds the claim files (the temp folder, shared by every run on the machine). Rejects, naming the holders, when
  * every GPU is held by a claim of another process older than `stuckAfterMs`: every case ends, or is killed, before.
+ * `yieldMs`: take only a GPU seen free (no claim) for at least this long, leaving it to quicker claimants.
  */
 export async function claimFirstFree(
   order: readonly GpuListing[],
   dir = os.tmpdir(),
   stuckAfterMs = Infinity,
+  yieldMs = 0,
 ): Promise<{ gpu: GpuListing; release: () => void }> {
+  /** When each GPU was first seen free in a row of looks. */
+  const freeSince = new Map<number, number>()
   for (;;) {
     /** The claims of other processes seen in this round, with their age (a claim file is made anew by each claim). */
     const others: { gpu: GpuListing; owner: number; ageMs: number }[] = []
     for (const gpu of order) {
       const file = claimPath(gpu.pciBusId, dir)
-      if (claimedHere.has(file)) continue // a lane of this worker: its own request's time limit bounds it
+      if (claimedHere.has(file)) {
+        freeSince.delete(gpu.index)
+        continue // a lane of this worker: its own request's time limit bounds it
+      }
+      if (yieldMs > 0 && !freeLongEnough(file, gpu.index, freeSince, yieldMs)) continue
       const attempt = tryLock(file)
       if (typeof attempt === 'function') {
         claimedHere.add(file)
@@ -205,6 +222,17 @@ export async function claimFirstFree(
     }
     await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS))
   }
+}
+
+/** Whether the GPU has been seen free (no claim file) for `yieldMs`, counting from the first look that saw it free. */
+function freeLongEnough(file: string, index: number, freeSince: Map<number, number>, yieldMs: number): boolean {
+  if (fs.existsSync(file)) {
+    freeSince.delete(index)
+    return false
+  }
+  const since = freeSince.get(index) ?? performance.now()
+  freeSince.set(index, since)
+  return performance.now() - since >= yieldMs
 }
 
 /** How long ago the claim in `file` was made (0 if it is gone): each claim writes a new file. */
