@@ -84,14 +84,14 @@ describe('claiming a free GPU for a case', () => {
   it("an extra lane takes only a GPU that has stayed free for its yield time, and a claim meanwhile starts it again", async () => {
     const one = [two[0]!]
     const started = performance.now()
-    const first = await claimFirstFree(one, dir(), Infinity, 200)
+    const first = await claimFirstFree(one, dir(), Infinity, () => 200)
     expect(performance.now() - started).toBeGreaterThanOrEqual(200)
     first.release()
 
     // A first lane (no yield) claims the GPU while the extra lane waits: the extra lane gets it only once it has been
     // free for the whole yield time after that claim's release.
     let extraAt: number | undefined
-    const extra = claimFirstFree(one, dir(), Infinity, 300).then((claim) => {
+    const extra = claimFirstFree(one, dir(), Infinity, () => 300).then((claim) => {
       extraAt = performance.now()
       return claim
     })

@@ -216,6 +216,11 @@ export class DeviceHost {
     pending.resolve(this.withSanitizerReport(outcome), phases)
   }
 
+  /** Whether the current host process serves this case's solution, so that the case needs no new host. */
+  serves(plan: CasePlan): boolean {
+    return this.child !== undefined && this.tenant === solutionKey(plan)
+  }
+
   /**
    * Runs one case, in a fresh host process if the current one has run another solution; never rejects: faults,
    * crashes and timeouts come back as error outcomes.

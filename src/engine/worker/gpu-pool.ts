@@ -19,12 +19,12 @@ const CLAIM_POLL_MS = 10
 /** What a claim may last beyond a host's start and its case: the retirement of the host before (client.ts). */
 const CLAIM_MARGIN_MS = 60_000
 /**
- * How long a GPU must have been free before a bench's extra lane takes it. A first lane polls every CLAIM_POLL_MS,
- * so while any bench waits for a GPU a freed one goes to a first lane; an extra lane takes only a GPU nobody wants.
- * An extra lane costs a second device host for the solution (a process and a CUDA context, ~0.1–0.4 s of the GPU's
- * time), worth it only where the GPU would otherwise stand idle.
+ * How long a GPU must have been free before a bench's extra lane takes it where the solution has no device host yet.
+ * Such a host costs ~0.4–0.6 s of the GPU's time (a process retired, a CUDA context made; 2 × H100, 2026-11-25), worth
+ * paying only where the GPU would otherwise stand idle: first lanes poll every CLAIM_POLL_MS, so a GPU free this long
+ * is one no other bench wants, not one between another bench's cases.
  */
-const EXTRA_LANE_YIELD_MS = 3 * CLAIM_POLL_MS
+const EXTRA_LANE_YIELD_MS = 300
 
 /**
  * Reads `KERNELBENCH_DEVICES` ('all' or a comma-separated list of indices) or the older single
@@ -132,8 +132,9 @@ export class GpuPool {
 
   /**
    * Runs a case on the first free GPU of the set (waiting for one), on that GPU's host for this worker; in sanitize
-   * mode on a host that runs under compute-sanitizer. `extraLane`: a bench's second or later lane, which yields to
-   * every first lane (EXTRA_LANE_YIELD_MS). Never rejects for the case's own faults (see DeviceHost.run).
+   * mode on a host that runs under compute-sanitizer. `extraLane`: a bench's second or later lane, which yields a GPU
+   * where the solution has no host yet to every first lane (EXTRA_LANE_YIELD_MS). Never rejects for the case's own
+   * faults (see DeviceHost.run).
    */
   async run(plan: CasePlan, sanitizer?: string, extraLane = false): Promise<PooledOutcome> {
     const status = await this.ready()
@@ -143,7 +144,8 @@ export class GpuPool {
     // them together belongs to a stuck process.
     const stuckAfterMs = 2 * plan.options.caseTimeoutMs + CLAIM_MARGIN_MS
     const order = claimOrder(status.devices, this.lastUsed)
-    const { gpu, release } = await claimFirstFree(order, undefined, stuckAfterMs, extraLane ? EXTRA_LANE_YIELD_MS : 0)
+    const yieldMs = (gpu: GpuListing) => (extraLane && !this.host(gpu.index, sanitizer).serves(plan) ? EXTRA_LANE_YIELD_MS : 0)
+    const { gpu, release } = await claimFirstFree(order, undefined, stuckAfterMs, yieldMs)
     const gpuWait = performance.now() - claiming
     try {
       this.lastUsed = gpu.index
@@ -180,13 +182,14 @@ const claimedHere = new Set<string>()
  * Waits until one of the GPUs (tried in order) can be claimed; returns it with the function that releases it.
  * `dir` holds the claim files (the temp folder, shared by every run on the machine). Rejects, naming the holders, when
  * every GPU is held by a claim of another process older than `stuckAfterMs`: every case ends, or is killed, before.
- * `yieldMs`: take only a GPU seen free (no claim) for at least this long, leaving it to quicker claimants.
+ * `yieldMs`: take a GPU only once it has been seen free (no claim) for at least this long, leaving it to quicker
+ * claimants.
  */
 export async function claimFirstFree(
   order: readonly GpuListing[],
   dir = os.tmpdir(),
   stuckAfterMs = Infinity,
-  yieldMs = 0,
+  yieldMs: (gpu: GpuListing) => number = () => 0,
 ): Promise<{ gpu: GpuListing; release: () => void }> {
   /** When each GPU was first seen free in a row of looks. */
   const freeSince = new Map<number, number>()
@@ -199,7 +202,8 @@ export async function claimFirstFree(
         freeSince.delete(gpu.index)
         continue // a lane of this worker: its own request's time limit bounds it
       }
-      if (yieldMs > 0 && !freeLongEnough(file, gpu.index, freeSince, yieldMs)) continue
+      const patience = yieldMs(gpu)
+      if (patience > 0 && !freeLongEnough(file, gpu.index, freeSince, patience)) continue
       const attempt = tryLock(file)
       if (typeof attempt === 'function') {
         claimedHere.add(file)
