@@ -105,6 +105,17 @@ describe("a run's device hosts", () => {
     expect(fs.existsSync(dir())).toBe(false)
   })
 
+  it('kill at once a host started once the run has begun to end (a spare started as the last case ended)', async () => {
+    const env = { KERNELBENCH_RUN_DIR: dir() }
+    const ending = endRun(dir(), 60_000)
+    const late = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'])
+    children.push(late)
+    registerHost(late, env)
+    const [, signal] = (await once(late, 'exit')) as [number | null, string | null]
+    expect(signal).toBe('SIGKILL')
+    expect(await ending).toEqual([])
+  })
+
   it('leave no host behind when their worker is killed in the middle of a case', async () => {
     // A worker (a plain Node process here) starts a host that is busy in a loop, as one blocked in a kernel is, then
     // is killed: the host's own watch (src/engine/host/orphan-watch.ts) ends it once orphaned.

@@ -14,7 +14,10 @@ export const RUN_DIR_ENV = 'KERNELBENCH_RUN_DIR'
 /** How often the end of a run looks whether its hosts are gone. */
 const POLL_MS = 50
 
-/** Records a host process in the run's folder until it exits (nothing outside a run: a CLI ends its own hosts). */
+/**
+ * Records a host process in the run's folder until it exits (nothing outside a run: a CLI ends its own hosts). A host
+ * started once the run has begun to end (its folder gone, see endRun) is killed at once: nothing would wait for it.
+ */
 export function registerHost(child: ChildProcess, env: NodeJS.ProcessEnv = process.env): void {
   const dir = env[RUN_DIR_ENV]
   if (!dir || child.pid === undefined) return
@@ -22,7 +25,8 @@ export function registerHost(child: ChildProcess, env: NodeJS.ProcessEnv = proce
   try {
     fs.writeFileSync(file, '')
   } catch {
-    return // the run's folder is gone: the run is ending, and its end no longer waits
+    child.kill('SIGKILL')
+    return
   }
   child.once('exit', () => fs.rmSync(file, { force: true }))
 }
@@ -47,16 +51,24 @@ export function liveHosts(dir: string): number[] {
 
 /**
  * Waits until every host of the run has exited, for at most `graceMs`; kills the ones left with SIGKILL and returns
- * their pids. Removes the run's folder.
+ * their pids. The folder is moved aside first, so that a host started from now on (a spare started as the last case
+ * ended) finds no folder and is killed by registerHost, rather than slipping in after the last look; it is removed
+ * at the end.
  */
 export async function endRun(dir: string, graceMs: number): Promise<number[]> {
+  const ending = `${dir}.ending`
+  try {
+    fs.renameSync(dir, ending)
+  } catch {
+    return [] // ended already
+  }
   const deadline = performance.now() + graceMs
-  let left = liveHosts(dir)
+  let left = liveHosts(ending)
   while (left.length > 0 && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
-    left = liveHosts(dir)
+    left = liveHosts(ending)
   }
   for (const pid of left) process.kill(pid, 'SIGKILL')
-  fs.rmSync(dir, { recursive: true, force: true })
+  fs.rmSync(ending, { recursive: true, force: true })
   return left
 }
