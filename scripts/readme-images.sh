@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's chart images from real results: docs/images/roofline.svg (the first roofline of the report, as the
+# The chart images of docs/charts.md from real results: docs/images/roofline.svg (the first roofline of the report, as the
 # `report` command draws it) and docs/images/roofline.png (the browser test's screenshot of that chart in Chromium).
 #   scripts/readme-images.sh <results.json>…      e.g. the kernelbench.json of `npx vitest bench --run` on a GPU
 set -euo pipefail

@@ -1,4 +1,4 @@
-// The calibration in reports (README, "Self-calibration"): what each timer read on kernels that hold the GPU for a
+// The calibration in reports (docs/calibration.md): what each timer read on kernels that hold the GPU for a
 // known time (offset = median − held, ratio = median / held), the memory-bound kernels as ratios to the profiler's
 // and ncu's readings, a timer's offset on the GPU (the median of its offsets on the held kernels), a line for the
 // device header and the tables the CLI prints. Pure.

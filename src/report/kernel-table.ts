@@ -428,12 +428,14 @@ function caseTable(result: KernelBenchResult): string[] {
 
 /**
  * What a bench's title adds to its name: the problem, the dtype and the solution; not the problem where the name
- * already starts with it ('sum-dim', 'sum-dim: sum.cu' as `init` names a bench), so that it is not said twice.
+ * already starts with it ('sum-dim', 'sum-dim: sum.cu' as `init` names a bench), nor the dtype where the name has it
+ * as a word ('relu float16', as the example benches are named), so that neither is said twice.
  */
 export function benchDetails(result: Pick<KernelBenchResult, 'bench' | 'problem' | 'dtype' | 'solution'>): string[] {
   const { bench, problem, dtype, solution } = result
   const named = bench.startsWith(problem) && !/^[\p{L}\p{N}]/u.test(bench.slice(problem.length))
-  return [...(named ? [] : [problem]), dtype, solution]
+  const typed = bench.split(/[^\p{L}\p{N}]+/u).includes(dtype)
+  return [...(named ? [] : [problem]), ...(typed ? [] : [dtype]), solution]
 }
 
 export function renderKernelResult(result: KernelBenchResult): string {

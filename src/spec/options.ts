@@ -140,9 +140,13 @@ function checkOption(key: keyof MeasureOptions, value: unknown, label: string): 
   if (wrong) throw new Error(`${label} ${wrong}`)
 }
 
-/** "unknown option 'targetCV' (did you mean 'targetCv'?)": `known` are the names the option could have meant. */
+/**
+ * "unknown option 'targetCV' (did you mean 'targetCv'?)": `known` are the names the option could have meant. Where none
+ * is close ('warmup' is four edits from 'warmupRuns'), every known name is listed, so the message still says what to
+ * write.
+ */
 export function unknownOptionMessage(key: string, known: readonly string[]): string {
-  return `unknown option '${key}'${didYouMean(key, known)}`
+  return `unknown option '${key}'${didYouMean(key, known) || ` (the options are: ${known.join(', ')})`}`
 }
 
 /**

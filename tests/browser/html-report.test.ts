@@ -1,7 +1,7 @@
 // The HTML report in a real browser: headless Chromium (Debian's package, driven by playwright-core) opens the page
 // rendered from recorded results, and every chart must be drawn with the points its data gives, inside its SVG,
 // with no console error. It screenshots the first roofline; KERNELBENCH_UPDATE_SCREENSHOT=1 saves it as the
-// README's docs/images/roofline.png, and KERNELBENCH_SCREENSHOT_RESULTS (results files, comma-separated) draws
+// docs/images/roofline.png of docs/charts.md, and KERNELBENCH_SCREENSHOT_RESULTS (results files, comma-separated) draws
 // real results instead of the fixtures (scripts/readme-images.sh sets both).
 import fs from 'node:fs'
 import path from 'node:path'
@@ -63,7 +63,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))(`the HTML report in Chromium${fs.exist
     expect(errors).toEqual([])
   })
 
-  it('screenshots the first roofline (saved for the README with KERNELBENCH_UPDATE_SCREENSHOT=1)', async () => {
+  it('screenshots the first roofline (saved for docs/charts.md with KERNELBENCH_UPDATE_SCREENSHOT=1)', async () => {
     const tab = await browser.newPage({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 2 })
     await tab.goto(pathToFileURL(page).href)
     const target = process.env.KERNELBENCH_UPDATE_SCREENSHOT === '1' ? SCREENSHOT : path.join(dir, 'roofline.png')

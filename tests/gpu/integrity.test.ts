@@ -1,6 +1,5 @@
-// Hostile and careless solutions, one planted per class the harness defends against (README: "What the harness
-// defends against"): each is refused with its message, or measured right; the honest solution beside them keeps its
-// number. Skipped, with the reason, where no GPU is usable.
+// Hostile and careless solutions, one planted per class the harness defends against (docs/defences.md): each is
+// refused with its message, or measured right; the honest solution beside them keeps its number. Skipped, with the reason, where no GPU is usable.
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'

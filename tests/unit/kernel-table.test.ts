@@ -116,6 +116,13 @@ describe('renderKernelResult', () => {
     expect(benchDetails({ bench: 'sum-dim', problem: 'sum-dim', dtype: 'float32', solution: 's.cu' })).toEqual(['float32', 's.cu'])
   })
 
+  it('does not repeat the dtype where the bench is named with it', () => {
+    expect(benchDetails({ bench: 'relu float32', problem: 'relu', dtype: 'float32', solution: 'relu_f32.cu' })).toEqual(['relu_f32.cu'])
+    expect(benchDetails({ bench: 'tiled (float16)', problem: 'relu', dtype: 'float16', solution: 'r.cu' })).toEqual(['relu', 'r.cu'])
+    // A dtype inside another word is not the dtype: bfloat16 does not name float16.
+    expect(benchDetails({ bench: 'relu bfloat16', problem: 'relu', dtype: 'float16', solution: 'r.cu' })).toEqual(['float16', 'r.cu'])
+  })
+
   it('shows verified cases without timing as verified (vitest run)', () => {
     const text = plain(renderKernelResult(result([vectorCase(N20, ok()), vectorCase(N26, ok())], { mode: 'verify' })))
     expect(text).toMatchInlineSnapshot(`

@@ -71,7 +71,13 @@ describe('resolveMeasureOptions: errors', () => {
   it('names an unknown option, and the known one it is closest to', () => {
     expect(resolve({ targetCV: 0.01 })).toThrow("unknown option 'targetCV' (did you mean 'targetCv'?)")
     expect(resolve({ flsuh: 'read' })).toThrow("unknown option 'flsuh' (did you mean 'flush'?)")
-    expect(resolve({ colour: 'red' })).toThrow(/^unknown option 'colour'$/)
+  })
+
+  it('lists every option where none is close to the unknown one', () => {
+    const all = Object.keys(DEFAULT_MEASURE_OPTIONS)
+    expect(resolve({ warmup: 5 })).toThrow(`unknown option 'warmup' (the options are: ${all.join(', ')})`)
+    expect(resolve({ colour: 'red' })).toThrow(`unknown option 'colour' (the options are: ${all.join(', ')})`)
+    expect(all).toContain('warmupRuns')
   })
 
   it("treats Object.prototype's names as unknown options too", () => {

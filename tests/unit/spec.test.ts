@@ -112,6 +112,18 @@ describe('option names and the solution', () => {
     expect(resolve({ problem: vectorAddition, solution, targetCV: 0.1 })).toThrow("unknown option 'targetCV' (did you mean 'targetCv'?)")
   })
 
+  it('an unknown option with no close name gets the list of every option a spec takes', () => {
+    let message = ''
+    try {
+      resolve({ problem: vectorAddition, solution, warmup: 3 })()
+    } catch (error) {
+      message = (error as Error).message
+    }
+    const listed = /^kernelBench\('x'\): unknown option 'warmup' \(the options are: (.*)\)$/.exec(message)
+    const names = listed?.[1]?.split(', ') ?? []
+    expect(names).toEqual(expect.arrayContaining(['problem', 'solution', 'dtype', 'cases', 'minTflops', 'warmupRuns', 'targetCv', 'timing']))
+  })
+
   it('a missing solution says what it must be', () => {
     expect(resolve({ problem: vectorAddition })).toThrow(
       "kernelBench('x'): option solution must be the path of a .cu file, or of a TypeScript/JavaScript module exporting defineSolution(...), relative to the bench file (got undefined)",

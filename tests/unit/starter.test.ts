@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { scratchFolder } from '../helpers/scratch.js'
 import * as problems from '../../problems/index.js'
-import { matrixMultiplication, vectorAddition } from '../../problems/index.js'
+import { matrixMultiplication, softmax, vectorAddition } from '../../problems/index.js'
 import { compile } from '../../src/compile/nvcc.js'
 import type { Dtype } from '../../src/spec/dtype.js'
 import { defineProblem, type Problem } from '../../src/spec/problem.js'
@@ -151,6 +151,16 @@ describe('the .cu starter', () => {
     expect(source).toContain('i += (size_t)gridDim.x * blockDim.x')
     expect(source).toContain('d_output[i] = 0.0f;')
     expect(source).toContain('vector_addition_kernel<<<blocks, threads>>>(d_input1, d_input2, d_output, n);')
+    expect(source).toContain('// it writes zeros: verification fails until the kernel computes the real thing.')
+    expect(source).toContain('// any grid covers the output with a grid-stride loop; tune it for your kernel')
+  })
+
+  it('says so where the kernel writes nothing, and mentions no loop it does not have (softmax)', () => {
+    const source = starterSource(softmax, 'float32')
+    expect(source).toContain('__global__ void softmax_kernel(const float* input, int dim, float* output, const size_t* shape, size_t ndim) {\n  // TODO: write output')
+    expect(source).toContain('// its kernel does not write output yet: verification fails (never written) until it does.')
+    expect(source).toContain('// a placeholder: size the grid for the kernel you write')
+    expect(source).not.toMatch(/loop/)
   })
 
   it('leaves an output of unknown size to the user and includes the half-precision headers it needs', () => {
@@ -195,7 +205,7 @@ describe('the .cu starter', () => {
 describe('the bench file', () => {
   it('imports the problem from vitest-kernel-bench/problems and points at the solution next to it', () => {
     expect(benchSource({ problem: matrixMultiplication, importName: 'matmul' }, 'float32', '/work/kernels/sgemm.cu')).toBe(
-      `// Verifies and times sgemm.cu on the matrix-multiplication problem: \`npx vitest bench\`.
+      `// Verifies and times sgemm.cu on the matrix-multiplication problem: \`npx vitest bench --run\`.
 import { kernelBench } from 'vitest-kernel-bench'
 import { matmul } from 'vitest-kernel-bench/problems'
 

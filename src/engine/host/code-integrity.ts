@@ -8,7 +8,7 @@
 // - JavaScript: the built-in functions the harness calls (Array, Math, typed arrays, performance, process.send) must
 //   be the same function objects, so a TypeScript solution cannot replace them. (koffi's exports replace themselves
 //   when it first loads its native part; the harness's bindings of CUDA are frozen objects instead.)
-// What stays possible for a determined native solution is said in the README ("What the harness defends against").
+// What stays possible for a determined native solution is said in docs/defences.md.
 import fs from 'node:fs'
 
 /** A solution rewrote code or built-ins of the process that times it; the device host is replaced after it. */

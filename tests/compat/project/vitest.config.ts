@@ -1,5 +1,6 @@
-// The README's first benchmark, as a fresh project has it: .ci/compat copies this folder next to an install of the
-// packed package and of one Vitest major.
+// The README's quick start, as a fresh project has it: .ci/compat copies this folder next to an install of the
+// packed package and of one Vitest major. The README shows this file and kernels/sgemm.bench.ts as they are, below
+// this comment (tests/unit/readme.test.ts).
 import { defineConfig } from 'vitest/config'
 import { kernelBenchPlugin } from 'vitest-kernel-bench/plugin'
 
