@@ -36,6 +36,13 @@ export interface MedianEstimate {
   n: number
 }
 
+/** The spread between runs of one case (relative, 0.008 = 0.8%): measured from `runs` recorded runs, or assumed. */
+export interface RunSpread {
+  spread: number
+  runs: number
+  measured: boolean
+}
+
 export type ChangeVerdictKind = 'regression' | 'improvement' | 'unchanged' | 'inconclusive'
 
 export interface ChangeVerdict {
@@ -183,7 +190,8 @@ export function streamDoubts(name: string, samples: readonly number[], confidenc
   ]
 }
 
-function formatLevel(confidence: number): string {
+/** A confidence as a percentage: '95%', '99.9%'. */
+export function formatLevel(confidence: number): string {
   return `${Number((confidence * 100).toFixed(2))}%`
 }
 
@@ -250,22 +258,22 @@ export function formatChangeInterval(interval: ChangeInterval): string {
  * - the whole interval within ±tolerance: unchanged;
  * - otherwise the interval straddles a tolerance line: inconclusive, because it is too wide (half-width above the
  *   tolerance) or because the change is too close to the tolerance to tell.
+ * The reason does not repeat the interval: callers show it (formatChangeInterval) with their own context.
  */
 export function judgeChange(estimate: ChangeEstimate, tolerance: number): ChangeVerdict {
   if (!(tolerance >= 0 && Number.isFinite(tolerance))) throw new RangeError(`tolerance must be a finite number >= 0, got ${tolerance}`)
   const { interval, doubts } = estimate
   if (doubts.length > 0 || !interval) return { kind: 'inconclusive', reason: doubts.join('; ') || 'no interval' }
-  const shown = `${formatChangeInterval(interval)} at ${formatLevel(interval.confidence)}`
   const limit = `tolerance ${formatFraction(tolerance)}`
-  if (interval.high < -tolerance) return { kind: 'regression', reason: `${shown}: the whole interval is slower than the ${limit}` }
-  if (interval.low > tolerance) return { kind: 'improvement', reason: `${shown}: the whole interval is faster than the ${limit}` }
-  if (interval.low >= -tolerance && interval.high <= tolerance) return { kind: 'unchanged', reason: `${shown}: the whole interval is within the ${limit}` }
+  if (interval.high < -tolerance) return { kind: 'regression', reason: `the whole interval is slower than the ${limit}` }
+  if (interval.low > tolerance) return { kind: 'improvement', reason: `the whole interval is faster than the ${limit}` }
+  if (interval.low >= -tolerance && interval.high <= tolerance) return { kind: 'unchanged', reason: `the whole interval is within the ${limit}` }
   const halfWidth = (interval.high - interval.low) / 2
   return {
     kind: 'inconclusive',
     reason:
       halfWidth > tolerance
-        ? `${shown}: the interval is too wide to judge (half-width ${formatFraction(halfWidth)} above the ${limit})`
-        : `${shown}: the interval straddles the ${limit}, so the change may or may not exceed it`,
+        ? `the interval is too wide to judge (half-width ${formatFraction(halfWidth)} above the ${limit})`
+        : `the interval straddles the ${limit}, so the change may or may not exceed it`,
   }
 }

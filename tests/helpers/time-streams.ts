@@ -1,4 +1,6 @@
-// Seeded random streams for the statistics tests: the same numbers on every machine and run.
+// Streams of kernel times for the statistics tests: seeded random ones (the same numbers on every machine and run),
+// and ideal ones with an exact median.
+import { normalQuantile } from '../../src/shared/median-change.js'
 
 /** mulberry32: a 32-bit generator of uniform numbers in [0, 1), enough for simulations of a few thousand streams. */
 export function seededUniform(seed: number): () => number {
@@ -21,4 +23,13 @@ export function seededNormal(seed: number): () => number {
 /** `n` kernel times around `median` ms with coefficient of variation `cv` (normal noise, so the median is `median`). */
 export function timeStream(normal: () => number, n: number, median: number, cv: number): number[] {
   return Array.from({ length: n }, () => median * (1 + cv * normal()))
+}
+
+/**
+ * `n` (odd) times whose median is exactly `median` and whose spread is a normal's with coefficient of variation
+ * `cv`: the normal's quantiles at (i + ½)/n, so tests of exact figures need no random numbers.
+ */
+export function idealStream(n: number, median: number, cv: number): number[] {
+  if (n % 2 === 0) throw new Error(`idealStream: n must be odd so that the median is a sample, got ${n}`)
+  return Array.from({ length: n }, (_, i) => median * (1 + cv * normalQuantile((i + 0.5) / n)))
 }
