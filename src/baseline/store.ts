@@ -138,7 +138,7 @@ function validateEntry(file: string, key: string, raw: unknown): BaselineEntry {
     measuredAt: str('measuredAt'),
   }
   if (!isDate(entry.measuredAt)) bad(`has "measuredAt" = ${JSON.stringify(entry.measuredAt)}, not a date`)
-  // Entries written before the gate kept runs have none; they are still read (verdict.ts entryRuns).
+  // Entries written before the gate kept runs have none; they are still read and judged (docs/ci-gate.md).
   if (raw.runs !== undefined) {
     if (!Array.isArray(raw.runs) || raw.runs.length === 0) bad('has "runs" that is not a non-empty array')
     const runs = raw.runs as unknown[]

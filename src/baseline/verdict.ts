@@ -114,7 +114,7 @@ export function baselineRun(m: Measurement, confidence: number, measuredAt: stri
 }
 
 /** An entry's runs; an entry from before runs were kept is one run whose median's uncertainty is its sample cv. */
-export function entryRuns(entry: BaselineEntry): BaselineRun[] {
+function entryRuns(entry: BaselineEntry): BaselineRun[] {
   return entry.runs ?? [{ runtimeMs: entry.runtimeMs, medianSe: entry.cv, n: 0, measuredAt: entry.measuredAt }]
 }
 

@@ -52,7 +52,7 @@ export interface ChangeVerdict {
 }
 
 /** Below this many samples a stream is not tested for two modes: a fifth of it would be a handful of samples. */
-export const BIMODALITY_MIN_SAMPLES = 20
+const BIMODALITY_MIN_SAMPLES = 20
 /** Each mode must hold this share of the stream: a rarer cluster of slow samples only nudges the median. */
 const MODE_MIN_SHARE = 0.2
 /** Ashman's D above which two groups are separate modes; one normal stream split at its mean gives D ≈ 2.65. */
