@@ -20,10 +20,13 @@ import {
 } from './store.js'
 import {
   DEFAULT_VERDICT_OPTIONS,
+  baselineRun,
   checkFloors,
   compareToBaseline,
   formatTflops,
+  resolveVerdictOptions,
   type BaselineEntry,
+  type BaselineRun,
   type Floors,
   type Measurement,
   type VerdictOptions,
@@ -33,39 +36,42 @@ import {
 export interface BaselineOptions extends Partial<VerdictOptions> {
   /** Where the baseline files live, relative to the project root (default '__kernelbench__'). Commit it. */
   dir?: string
+  /** How many runs `vitest bench -u` keeps per case, the newest (default 5): their spread is the between-run term. */
+  keepRuns?: number
 }
 
 /** BaselineOptions with every default applied: what the plugin passes to the workers. */
 export interface BaselineSettings extends VerdictOptions {
   dir: string
+  keepRuns: number
 }
 
-const BASELINE_OPTION_KEYS: ReadonlySet<string> = new Set(['tolerance', 'noiseFactor', 'failOnImprovement', 'dir'])
+const DEFAULT_KEEP_RUNS = 5
+const BASELINE_OPTION_KEYS: ReadonlySet<string> = new Set([...Object.keys(DEFAULT_VERDICT_OPTIONS), 'dir', 'keepRuns'])
+/** Options of earlier versions, with what replaced them. */
+const REPLACED_OPTIONS: Readonly<Record<string, string>> = {
+  noiseFactor:
+    "baseline option 'noiseFactor' is gone: the gate judges the interval of the change of the medians (docs/ci-gate.md); remove it, and set `confidence` (default 0.95) to widen or narrow the interval",
+}
 
-/** Defaults (DEFAULT_VERDICT_OPTIONS, dir '__kernelbench__') filled in; a bad or unknown option throws with its name. */
+/** Defaults (DEFAULT_VERDICT_OPTIONS, dir '__kernelbench__', keepRuns 5) filled in; a bad or unknown option throws with its name. */
 export function resolveBaselineSettings(options: BaselineOptions = {}): BaselineSettings {
   for (const key of Object.keys(options)) {
+    if (REPLACED_OPTIONS[key]) throw new Error(REPLACED_OPTIONS[key])
     if (!BASELINE_OPTION_KEYS.has(key)) throw new Error(`unknown baseline option '${key}'`)
   }
-  const settings: BaselineSettings = {
-    tolerance: options.tolerance ?? DEFAULT_VERDICT_OPTIONS.tolerance,
-    noiseFactor: options.noiseFactor ?? DEFAULT_VERDICT_OPTIONS.noiseFactor,
-    failOnImprovement: options.failOnImprovement ?? DEFAULT_VERDICT_OPTIONS.failOnImprovement,
-    dir: options.dir ?? BASELINE_DIR,
+  const { dir = BASELINE_DIR, keepRuns = DEFAULT_KEEP_RUNS, ...verdictOptions } = options
+  let verdict: VerdictOptions
+  try {
+    verdict = resolveVerdictOptions(verdictOptions)
+  } catch (error) {
+    throw new Error(`baseline option ${(error as Error).message}`)
   }
-  for (const key of ['tolerance', 'noiseFactor'] as const) {
-    const value = settings[key]
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      throw new Error(`baseline option ${key} must be a finite number >= 0 (got ${String(value)})`)
-    }
+  if (!Number.isInteger(keepRuns) || keepRuns < 1) throw new Error(`baseline option keepRuns must be an integer >= 1 (got ${String(keepRuns)})`)
+  if (typeof dir !== 'string' || dir === '') {
+    throw new Error(`baseline option dir must be a non-empty path (got ${JSON.stringify(dir)})`)
   }
-  if (typeof settings.failOnImprovement !== 'boolean') {
-    throw new Error(`baseline option failOnImprovement must be a boolean (got ${String(settings.failOnImprovement)})`)
-  }
-  if (typeof settings.dir !== 'string' || settings.dir === '') {
-    throw new Error(`baseline option dir must be a non-empty path (got ${JSON.stringify(settings.dir)})`)
-  }
-  return settings
+  return { ...verdict, dir, keepRuns }
 }
 
 /** The spec's rules for the guard, checked once (src/vitest/resolve-spec.ts resolveSpec). */
@@ -90,21 +96,36 @@ export interface GuardContext {
   now?: Date
 }
 
-/** The measurement a case is judged by: TFLOPS from the median runtime, and the samples' cv as its noise. */
+/** The measurement a case is judged by: TFLOPS from the median runtime, the samples' cv, and the kept samples. */
 export function caseMeasurement(c: CaseResult): Measurement | undefined {
-  if (c.outcome.status !== 'ok' || !c.summary) return undefined
-  return { tflops: tflops(c.flops, c.summary.median), runtimeMs: c.summary.median, cv: c.summary.cv }
+  if (c.outcome.status !== 'ok' || !c.summary || !c.outcome.timing) return undefined
+  return { tflops: tflops(c.flops, c.summary.median), runtimeMs: c.summary.median, cv: c.summary.cv, samplesMs: c.outcome.timing.samplesMs }
 }
 
-function updatedVerdict(m: Measurement, gpu: string, previous: BaselineEntry | undefined): Omit<CaseVerdict, 'floors'> {
+/**
+ * This run recorded (`vitest bench -u`): appended to the entry's runs, the newest `keepRuns` kept, so that their
+ * spread measures the between-run term. The runs start again from this one when the previous entry was recorded on
+ * another GPU or before runs were kept, or when this run is a regression or an improvement against them (the code's
+ * speed changed, and runs of the old code would only widen the spread).
+ */
+function recordRun(m: Measurement, gpu: string, previous: BaselineEntry | undefined, settings: BaselineSettings, measuredAt: string): { entry: BaselineEntry; verdict: Omit<CaseVerdict, 'floors'> } {
+  const run = baselineRun(m, settings.confidence, measuredAt)
+  const entry = (runs: BaselineRun[]): BaselineEntry => ({ tflops: m.tflops, runtimeMs: m.runtimeMs, cv: m.cv, gpu, measuredAt, runs })
   const recorded = `baseline recorded: ${formatTflops(m.tflops)} TFLOPS ±${formatFraction(m.cv)} on ${gpu}`
-  if (previous?.gpu !== gpu) return { kind: 'updated', fails: false, message: `${recorded} (no previous baseline on this GPU)` }
-  const change = m.tflops / previous.tflops - 1
+  if (previous?.gpu !== gpu) return { entry: entry([run]), verdict: { kind: 'updated', fails: false, message: `${recorded} (no previous baseline on this GPU)` } }
+  const against = compareToBaseline(m, gpu, previous, settings)
+  if (!('change' in against)) throw new Error(`a baseline on ${gpu} was not compared: ${against.message}`)
+  const earlier = previous.runs?.length ?? 0
+  const restart = !previous.runs
+    ? 'the previous entry kept no runs, so they start again with this one'
+    : against.kind === 'regression' || against.kind === 'improvement'
+      ? `${against.kind}: the ${earlier} earlier run${earlier === 1 ? ' is' : 's are'} dropped`
+      : undefined
+  const runs = previous.runs && !restart ? [...previous.runs, run].slice(-settings.keepRuns) : [run]
+  const was = `was ${formatTflops(m.tflops / (1 + against.change))}, ${formatFraction(against.change, true)}`
   return {
-    kind: 'updated',
-    change,
-    fails: false,
-    message: `${recorded} (was ${formatTflops(previous.tflops)}, ${formatFraction(change, true)})`,
+    entry: entry(runs),
+    verdict: { kind: 'updated', change: against.change, fails: false, message: `${recorded} (${was}; ${restart ?? `${against.kind}: ${runs.length} runs kept`})` },
   }
 }
 
@@ -128,8 +149,8 @@ function aboveRooflineVerdict(line: Roofline, medianMs: number): Omit<CaseVerdic
  * mode, were skipped, or have no device come back unchanged.
  *
  * Each case is keyed by bench name, case name, dtype and GPU name (never by position). Not in update mode, it
- * is compared with its baseline (compareToBaseline with the settings). In update mode, the measurements of all
- * timed cases replace their entries (others in the file are kept) in one atomic write. Cases without a FLOP
+ * is compared with its baseline (compareToBaseline with the settings). In update mode, every timed case's run is
+ * added to its entry (recordRun; others in the file are kept) in one atomic write. Cases without a FLOP
  * count have no TFLOPS and are 'untracked'. A case above 100% of the datasheet roofline fails ('above-roofline')
  * unless the rules allow it. Throws BaselineFileError when the baseline file is malformed.
  */
@@ -151,11 +172,22 @@ export function guardResult(result: KernelBenchResult, context: GuardContext): K
     const key: BaselineKey = { bench: result.bench, caseName: c.name, dtype: result.dtype, gpu }
     const baseline = lookup(previous, key)
     if (context.update) {
-      updates.push([key, { ...m, gpu, measuredAt }])
-      return updatedVerdict(m, gpu, baseline)
+      const recorded = recordRun(m, gpu, baseline, settings, measuredAt)
+      updates.push([key, recorded.entry])
+      return recorded.verdict
     }
     const v = compareToBaseline(m, gpu, baseline, settings)
-    return { kind: v.kind, ...('change' in v && { change: v.change }), message: v.message, fails: v.fails }
+    if (!('change' in v)) return { kind: v.kind, message: v.message, fails: v.fails }
+    return {
+      kind: v.kind,
+      change: v.change,
+      ...(v.interval && { interval: { low: v.interval.low, high: v.interval.high, confidence: v.interval.confidence } }),
+      reason: v.reason,
+      tolerance: settings.tolerance,
+      runSpread: v.runSpread,
+      message: v.message,
+      fails: v.fails,
+    }
   }
 
   const cases = result.cases.map((c): CaseResult => {

@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import type { BaselineEntry } from './verdict.js'
+import type { BaselineEntry, BaselineRun } from './verdict.js'
 import { writeFileAtomic } from '../cache/atomic-write.js'
 
 export interface BaselineKey {
@@ -98,6 +98,19 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
+function isDate(v: unknown): v is string {
+  return typeof v === 'string' && !Number.isNaN(Date.parse(v))
+}
+
+function validateRun(raw: unknown): string | undefined {
+  if (!isRecord(raw)) return 'is not an object'
+  if (!(typeof raw.runtimeMs === 'number' && Number.isFinite(raw.runtimeMs) && raw.runtimeMs > 0)) return `has "runtimeMs" = ${JSON.stringify(raw.runtimeMs)}, expected a finite number > 0`
+  if (!(typeof raw.medianSe === 'number' && Number.isFinite(raw.medianSe) && raw.medianSe >= 0)) return `has "medianSe" = ${JSON.stringify(raw.medianSe)}, expected a finite number >= 0`
+  if (!(Number.isInteger(raw.n) && (raw.n as number) >= 1)) return `has "n" = ${JSON.stringify(raw.n)}, expected an integer >= 1`
+  if (!isDate(raw.measuredAt)) return `has "measuredAt" = ${JSON.stringify(raw.measuredAt)}, not a date`
+  return undefined
+}
+
 function validateEntry(file: string, key: string, raw: unknown): BaselineEntry {
   const bad = (what: string): never => {
     throw new BaselineFileError(file, `entry "${key}" ${what}`)
@@ -124,7 +137,17 @@ function validateEntry(file: string, key: string, raw: unknown): BaselineEntry {
     gpu: str('gpu'),
     measuredAt: str('measuredAt'),
   }
-  if (Number.isNaN(Date.parse(entry.measuredAt))) bad(`has "measuredAt" = ${JSON.stringify(entry.measuredAt)}, not a date`)
+  if (!isDate(entry.measuredAt)) bad(`has "measuredAt" = ${JSON.stringify(entry.measuredAt)}, not a date`)
+  // Entries written before the gate kept runs have none; they are still read and judged (docs/ci-gate.md).
+  if (raw.runs !== undefined) {
+    if (!Array.isArray(raw.runs) || raw.runs.length === 0) bad('has "runs" that is not a non-empty array')
+    const runs = raw.runs as unknown[]
+    runs.forEach((run, i) => {
+      const problem = validateRun(run)
+      if (problem) bad(`run ${i} ${problem}`)
+    })
+    entry.runs = runs as BaselineRun[]
+  }
   const k = parseKeyString(key)
   if (k === undefined) bad('has a key that is not "bench › case › dtype › gpu"')
   else if (k.gpu !== entry.gpu) bad(`is keyed for GPU "${k.gpu}" but records "gpu" = "${entry.gpu}"`)
@@ -187,7 +210,8 @@ function sortedFile(file: BaselineFile): BaselineFile {
   const entries: Record<string, BaselineEntry> = {}
   for (const k of Object.keys(file.entries).sort()) {
     const e = file.entries[k]!
-    entries[k] = { tflops: e.tflops, runtimeMs: e.runtimeMs, cv: e.cv, gpu: e.gpu, measuredAt: e.measuredAt }
+    const runs = e.runs?.map((r) => ({ runtimeMs: r.runtimeMs, medianSe: r.medianSe, n: r.n, measuredAt: r.measuredAt }))
+    entries[k] = { tflops: e.tflops, runtimeMs: e.runtimeMs, cv: e.cv, gpu: e.gpu, measuredAt: e.measuredAt, ...(runs && { runs }) }
   }
   return { version: 1, entries }
 }

@@ -29,14 +29,8 @@ export function formatPercent(value: number | undefined): string {
   return value === undefined || !Number.isFinite(value) ? '—' : `${value.toFixed(value < 10 ? 1 : 0)}%`
 }
 
-/** A fraction (0.05) as a percentage (5.0%): one decimal, or two significant digits when smaller than 0.1%. */
-export function formatFraction(ratio: number, signed = false): string {
-  const p = ratio * 100
-  const abs = Math.abs(p)
-  const body = abs !== 0 && abs < 0.1 ? abs.toPrecision(2) : abs.toFixed(1)
-  const sign = p < 0 ? '-' : signed ? '+' : ''
-  return `${sign}${body}%`
-}
+// In shared/ so that the CI gate's statistics word their reasons as the reports word their figures.
+export { formatFraction } from '../shared/fraction.js'
 
 /** A coefficient of variation as ±percent, two decimals under 1% so that low noise does not read as zero. */
 export function formatCv(cv: number): string {

@@ -7,7 +7,7 @@ import { caseFigures, geometricMeanOmitted, geometricMeans } from './kernel-tabl
 import type { Roofline } from './metrics.js'
 
 /** Bump on any change a reader of the file could notice, and update docs/result-schema.md with it. */
-export const RESULTS_FILE_VERSION = 1
+export const RESULTS_FILE_VERSION = 2
 export const RESULTS_FILE_SCHEMA = 'vitest-kernel-bench/results'
 
 /** One benchmark of the run as the reporter saw it: its result, if it produced one, and Vitest's verdict on it. */

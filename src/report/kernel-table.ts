@@ -6,6 +6,7 @@
 import pc from 'picocolors'
 import { geometricMean } from '../shared/stats.js'
 import type { StopReason } from '../shared/stopping.js'
+import { formatChangeInterval } from '../shared/median-change.js'
 import type { DeviceReport, GpuRef, MeasuredCeilings } from '../shared/messages.js'
 import { caseFailures, type CaseResult, type CaseVerdict, type DeviceRecords, type KernelBenchResult } from '../shared/results.js'
 import { calibrationLine, timerOffsetMs } from './calibration.js'
@@ -310,6 +311,17 @@ export function countersNotes(result: KernelBenchResult): string[] {
   return [...byReason].map(([reason, cases]) => `no counters for ${cases.join(', ')}: ${reason}`)
 }
 
+/** A verdict's change as the tables show it: with its interval when the guard compared one, '-3.1% [-3.6%, -2.6%]'. */
+export function baselineChange(v: CaseVerdict): string | undefined {
+  if (v.change === undefined) return undefined
+  return v.interval ? formatChangeInterval({ change: v.change, ...v.interval }) : formatFraction(v.change, true)
+}
+
+/** The lines under the table for the cases the guard could not judge against their baseline, each with why. */
+export function inconclusiveNotes(result: KernelBenchResult): string[] {
+  return result.cases.flatMap((c) => (c.verdict?.kind === 'inconclusive' ? [`inconclusive ${c.name}: ${c.verdict.reason ?? c.verdict.message}`] : []))
+}
+
 export interface GeometricMeans {
   cases: number
   runtimeMs: number
@@ -368,20 +380,22 @@ function caseRow(result: KernelBenchResult, c: CaseResult, columns: readonly Fig
   return 'status' in cells ? [c.name, paint(cells.status)] : [c.name, ...columns.map((k) => paint(cells.figures[k]))]
 }
 
-/** The 'vs baseline' cell: the TFLOPS change (red slower, green faster, dim within the bound), flagged on a floor. */
+/** The 'vs baseline' cell: the TFLOPS change with its interval and the verdict (red slower, green faster, yellow inconclusive, dim unchanged), flagged on a floor. */
 function verdictCell(v: CaseVerdict): string {
-  const text = baselineCell(v, v.change === undefined ? undefined : formatFraction(v.change, true))
+  const text = baselineCell(v, baselineChange(v))
   return v.floors.length > 0 ? `${text} ${pc.red('✗ floor')}` : text
 }
 
 function baselineCell(v: CaseVerdict, change: string | undefined): string {
   switch (v.kind) {
     case 'regression':
-      return pc.red(change ?? 'slower')
+      return pc.red(`${change} regression`)
     case 'improvement':
-      return pc.green(change ?? 'faster')
-    case 'same':
-      return pc.dim(change ?? 'same')
+      return pc.green(`${change} improvement`)
+    case 'unchanged':
+      return pc.dim(`${change} unchanged`)
+    case 'inconclusive':
+      return pc.yellow(`${change} inconclusive`)
     case 'no-baseline':
       return pc.dim('new')
     case 'other-gpu':
@@ -450,6 +464,7 @@ export function renderKernelResult(result: KernelBenchResult): string {
   const offset = largeOffsetNote(result)
   if (offset) lines.push(pc.yellow(`  ${offset}`))
   lines.push(...countersNotes(result).map((note) => pc.dim(`  ${note}`)))
+  lines.push(...inconclusiveNotes(result).map((note) => pc.yellow(`  ${note}`)))
   const sol = solNote(result)
   if (sol) lines.push(pc.red(pc.bold(`  ${sol}`)))
   return lines.join('\n')

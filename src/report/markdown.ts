@@ -19,6 +19,8 @@ import {
   largeOffsetNote,
   paddingFallbackNotes,
   countersNotes,
+  baselineChange,
+  inconclusiveNotes,
   solNote,
   type Cell,
   type FigureColumn,
@@ -46,7 +48,8 @@ const COLUMN_TITLE: Record<OtherColumn, string> = {
 const VERDICT_WORDS: Record<CaseVerdict['kind'], string> = {
   regression: 'regression',
   improvement: 'improvement',
-  same: 'same',
+  unchanged: 'unchanged',
+  inconclusive: '⚠ inconclusive',
   'no-baseline': 'no baseline',
   'other-gpu': 'other GPU',
   updated: 'baseline recorded',
@@ -77,7 +80,8 @@ function fenced(text: string): string {
 
 function verdictCell(v: CaseVerdict | undefined): string {
   if (!v) return '—'
-  const change = v.change === undefined ? '' : ` ${formatFraction(v.change, true)}`
+  const shown = baselineChange(v)
+  const change = shown === undefined ? '' : ` ${escape(shown)}`
   const text = `${v.fails ? '✗ ' : ''}${VERDICT_WORDS[v.kind]}${change}${v.floors.length > 0 ? ' · ✗ floor violated' : ''}`
   return v.fails || v.floors.length > 0 ? `**${text}**` : text
 }
@@ -110,6 +114,7 @@ function notes(result: KernelBenchResult): string[] {
   const offset = largeOffsetNote(result)
   if (offset) lines.push(escape(offset))
   lines.push(...countersNotes(result).map(escape))
+  lines.push(...inconclusiveNotes(result).map((note) => `_${escape(note)}_`))
   const throttled = figures.some((f) => f.droppedThrottled > 0)
   const interfered = figures.some((f) => f.droppedInterference > 0)
   if (throttled || interfered) {

@@ -1,6 +1,7 @@
 // What a kernelBench produces: plain data that travels from the Vitest worker to the reporter in task.meta.
 import type { Dtype } from '../spec/dtype.js'
 import type { SampleSummary } from './stats.js'
+import type { ChangeVerdictKind, RunSpread } from './median-change.js'
 import type { Calibration, CaseOutcome, DeviceReport, GpuRef, MeasuredCeilings } from './messages.js'
 import type { MeasureOptions } from '../spec/options.js'
 import type { PhaseTimes } from './phases.js'
@@ -25,7 +26,7 @@ export interface CaseResult {
 }
 
 /** How a timed case compares with its stored baseline (src/baseline/verdict.ts compareToBaseline decides). */
-export type BaselineComparison = 'regression' | 'improvement' | 'same' | 'no-baseline' | 'other-gpu'
+export type BaselineComparison = ChangeVerdictKind | 'no-baseline' | 'other-gpu'
 
 /**
  * A timed case against its stored baseline and the spec's floors (the CI guard, src/baseline/guard.ts).
@@ -39,6 +40,14 @@ export interface CaseVerdict {
   kind: BaselineComparison | 'updated' | 'untracked' | 'above-roofline'
   /** measured / baseline − 1 in TFLOPS (negative = slower), when a baseline from this GPU was compared. */
   change?: number
+  /** The interval of `change` at `confidence` (docs/ci-gate.md), when one exists. */
+  interval?: { low: number; high: number; confidence: number }
+  /** Why the comparison came out as it did: the interval against the tolerance, or why it cannot be judged. */
+  reason?: string
+  /** The tolerance the change was judged against (fraction of speed). */
+  tolerance?: number
+  /** The spread between runs added to the interval: measured from the baseline's runs, or assumed. */
+  runSpread?: RunSpread
   message: string
   /** Whether the baseline comparison (or the roofline check) fails the run. */
   fails: boolean
@@ -100,7 +109,7 @@ export function caseFailures(c: CaseResult): string[] {
 export function failureMessage(result: KernelBenchResult): string | undefined {
   const failures = result.cases.flatMap((c) => caseFailures(c).map((m) => `✗ case '${c.name}': ${m}`))
   if (failures.length === 0) return undefined
-  const comparedFails = (v: CaseVerdict | undefined) => v?.fails === true && (v.kind === 'regression' || v.kind === 'improvement')
+  const comparedFails = (v: CaseVerdict | undefined) => v?.fails === true && v.change !== undefined
   if (result.baseline && result.cases.some((c) => comparedFails(c.verdict))) {
     failures.push(`  baseline: ${result.baseline.file} (if the change is intended, update it with \`vitest bench -u\`)`)
   }

@@ -1,8 +1,9 @@
 // Kernel results in expect(): measureKernel() times a solution from inside any test, and the matchers judge the
-// result as the CI guard does: TFLOPS from the median runtime, and a comparison that must clear the samples' noise.
+// result as the CI guard does: TFLOPS from the median runtime, and a comparison by the interval of the change of medians.
 import { expect, inject, type TestContext } from 'vitest'
 import { caseMeasurement, resolveBaselineSettings } from '../baseline/guard.js'
-import { compareToBaseline, formatTflops, type Measurement, type VerdictOptions } from '../baseline/verdict.js'
+import { formatTflops, type Measurement, type VerdictOptions } from '../baseline/verdict.js'
+import { compareStreams, formatChangeInterval, judgeChange } from '../shared/median-change.js'
 import { resolveSpec, type KernelBenchSpec } from './resolve-spec.js'
 import { runResolvedBench } from './run-bench.js'
 import type { Dtype } from '../spec/dtype.js'
@@ -48,27 +49,33 @@ export const kernelMatchers = {
   },
 
   /**
-   * Faster than `other` on every case both timed, by more than the CI guard's bound: max(tolerance, noiseFactor ×
-   * the two cvs combined), with the plugin's `baseline` options unless given. Results from different GPUs never pass.
+   * Faster than `other` on every case both timed, as the CI guard judges a change (docs/ci-gate.md): the interval of
+   * the change of the two medians lies wholly above the tolerance, with the plugin's `baseline` tolerance and
+   * confidence unless given. A case too noisy to judge does not pass. Results from different GPUs never pass.
    */
-  toOutperform(received: KernelBenchResult, other: KernelBenchResult, options: Partial<VerdictOptions> = {}) {
-    const settings = { ...(inject(SETTINGS_KEY)?.baseline ?? resolveBaselineSettings()), ...options }
-    const theirs = new Map(timedCases(other).map((c) => [c.name, c.m]))
+  toOutperform(received: KernelBenchResult, other: KernelBenchResult, options: Partial<Pick<VerdictOptions, 'tolerance' | 'confidence'>> = {}) {
+    const { tolerance, confidence } = { ...(inject(SETTINGS_KEY)?.baseline ?? resolveBaselineSettings()), ...options }
     const gpu = received.device?.name ?? 'unknown GPU'
+    const otherGpu = other.device?.name ?? 'unknown GPU'
+    const theirs = new Map(timedCases(other).map((c) => [c.name, c.m]))
     const verdicts = timedCases(received).flatMap(({ name, m }) => {
       const baseline = theirs.get(name)
       if (!baseline) return []
-      return [{ name, verdict: compareToBaseline(m, gpu, { ...baseline, gpu: other.device?.name ?? 'unknown GPU', measuredAt: '' }, settings) }]
+      if (otherGpu !== gpu) return [{ name, improved: false, message: `${other.bench} was measured on ${otherGpu}, not compared with ${gpu}` }]
+      const estimate = compareStreams(baseline.samplesMs, m.samplesMs, confidence)
+      const verdict = judgeChange(estimate, tolerance)
+      const change = estimate.interval ? formatChangeInterval(estimate.interval) : 'no interval'
+      return [{ name, improved: verdict.kind === 'improvement', message: `${formatTflops(m.tflops)} vs ${formatTflops(baseline.tflops)} TFLOPS, ${change}: ${verdict.kind}, ${verdict.reason}` }]
     })
-    const notFaster = verdicts.filter((v) => v.verdict.kind !== 'improvement')
+    const notFaster = verdicts.filter((v) => !v.improved)
     const pass = verdicts.length > 0 && notFaster.length === 0
-    const details = (vs: typeof verdicts) => vs.map((v) => `  ${v.name}: ${v.verdict.message}`).join('\n')
+    const details = (vs: typeof verdicts) => vs.map((v) => `  ${v.name}: ${v.message}`).join('\n')
     const message = () =>
       verdicts.length === 0
         ? `${received.bench} and ${other.bench} have no timed case in common`
         : pass
           ? `expected ${received.bench} not to outperform ${other.bench}, but it does on every case:\n${details(verdicts)}`
-          : `${received.bench} does not outperform ${other.bench} beyond the noise on:\n${details(notFaster)}`
+          : `${received.bench} does not outperform ${other.bench} beyond the tolerance on:\n${details(notFaster)}`
     return { pass, message }
   },
 }
@@ -77,7 +84,7 @@ expect.extend(kernelMatchers)
 
 interface KernelMatchers<R = unknown> {
   toReachTflops(tflops: number): R
-  toOutperform(other: KernelBenchResult, options?: Partial<VerdictOptions>): R
+  toOutperform(other: KernelBenchResult, options?: Partial<Pick<VerdictOptions, 'tolerance' | 'confidence'>>): R
 }
 
 declare module 'vitest' {

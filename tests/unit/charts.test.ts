@@ -139,7 +139,7 @@ describe('the scaling, sample and baseline charts', () => {
     expect(withBaseline.map((b) => b.bench.result.bench)).toEqual(['tiled sgemm'])
     const chart = byId(withBaseline[0]!.charts, 'baseline-tiled-sgemm')
     expect(chart.points).toBe(3)
-    expect(texts(chart, 'g[aria-label="y-axis tick label"] text')).toEqual(['4096x4096x4096 +0.8%', '8192x4096x8192 -12.3%', '4096x8192x4096 +9.5%'])
+    expect(texts(chart, 'g[aria-label="y-axis tick label"] text')).toEqual(['4096x4096x4096 -1.6%', '8192x4096x8192 -12.3%', '4096x8192x4096 +9.5%'])
   })
 
   it('give every chart a unique id, numbering benches of the same name', () => {

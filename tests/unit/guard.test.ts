@@ -14,6 +14,8 @@ import { renderKernelResult } from '../../src/report/kernel-table.js'
 import { failureMessage, type CaseResult, type KernelBenchResult } from '../../src/shared/results.js'
 import { vectorAddition } from '../../problems/index.js'
 import { makeScratch, removeScratch } from '../helpers/scratch.js'
+import { idealStream } from '../helpers/time-streams.js'
+import { summarize } from '../../src/shared/stats.js'
 
 const H100 = 'NVIDIA H100 80GB HBM3'
 const A100 = 'NVIDIA A100-SXM4-80GB'
@@ -37,8 +39,15 @@ function device(name = H100): DeviceReport {
   }
 }
 
-/** A timed case whose median is `medianMs` (so FLOPS / medianMs TFLOPS) with coefficient of variation `cv`. */
+/**
+ * A timed case of 101 samples whose median is exactly `medianMs` (so FLOPS / medianMs TFLOPS) and whose coefficient
+ * of variation is about `cv`.
+ */
+/** A 2% tolerance and 0.5% assumed spread, for which the figures below were worked out (the defaults are tested apart). */
+const TIGHT = { tolerance: 0.02, runSpread: 0.005 }
+
 function timedCase(name: string, medianMs: number, cv = 0.005, flops = FLOPS): CaseResult {
+  const samplesMs = idealStream(101, medianMs, cv)
   return {
     name,
     params: { n: 4096 },
@@ -48,9 +57,9 @@ function timedCase(name: string, medianMs: number, cv = 0.005, flops = FLOPS): C
       status: 'ok',
       outputs: [],
       verificationSkipped: false,
-      timing: { samplesMs: [medianMs], droppedThrottled: 0, meanSmClockMHz: 1980, maxSmClockMHz: 1980, stopReason: 'target-cv', wallMs: 100, callsPerSample: 1, checkedCalls: 3, droppedInterference: 0 },
+      timing: { samplesMs, droppedThrottled: 0, meanSmClockMHz: 1980, maxSmClockMHz: 1980, stopReason: 'target-cv', wallMs: 100, callsPerSample: 1, checkedCalls: 3, droppedInterference: 0 },
     },
-    summary: { n: 50, mean: medianMs, median: medianMs, min: medianMs, max: medianMs, stdev: medianMs * cv, cv },
+    summary: summarize(samplesMs),
   }
 }
 
@@ -75,7 +84,7 @@ const NOW = new Date('2026-01-02T03:04:05.000Z')
 
 /** The guard's context; `floors` and `allowAboveRoofline` go into its rules. */
 function context({ floors = {}, allowAboveRoofline = false, ...overrides }: Partial<GuardContext & GuardRules> = {}): GuardContext {
-  return { benchFile, root, rules: { floors, allowAboveRoofline }, settings: resolveBaselineSettings(), update: false, now: NOW, ...overrides }
+  return { benchFile, root, rules: { floors, allowAboveRoofline }, settings: resolveBaselineSettings(TIGHT), update: false, now: NOW, ...overrides }
 }
 
 beforeEach(() => {
@@ -99,7 +108,7 @@ describe('guardResult', () => {
     expect(failureMessage(judged)).toBeUndefined()
   })
 
-  it('update mode writes a baseline that a normal run reads back as same', () => {
+  it('update mode writes a baseline that a normal run reads back as unchanged', () => {
     const first = guardResult(benchResult('sgemm', [timedCase('4096', 10, 0.004), timedCase('2048', 2, 0.01)]), context({ update: true }))
     expect(first.baseline).toEqual({ file: baselineFile(), written: true })
     expect(first.cases.map((c) => c.verdict!.kind)).toEqual(['updated', 'updated'])
@@ -107,15 +116,42 @@ describe('guardResult', () => {
 
     const stored = readBaseline(baselineFile())!
     const key = keyString({ bench: 'sgemm', caseName: '4096', dtype: 'float32', gpu: H100 })
-    expect(stored.entries[key]).toEqual({ tflops: 10, runtimeMs: 10, cv: 0.004, gpu: H100, measuredAt: NOW.toISOString() })
+    const summary = first.cases[0]!.summary!
+    expect(stored.entries[key]).toEqual({
+      tflops: 10,
+      runtimeMs: 10,
+      cv: summary.cv,
+      gpu: H100,
+      measuredAt: NOW.toISOString(),
+      runs: [{ runtimeMs: 10, medianSe: expect.closeTo(0.0005, 4), n: 101, measuredAt: NOW.toISOString() }],
+    })
     expect(Object.keys(stored.entries)).toHaveLength(2)
 
-    // A slightly different second run, well within the 5% tolerance.
-    const second = guardResult(benchResult('sgemm', [timedCase('4096', 10.1, 0.004), timedCase('2048', 2, 0.01)]), context())
-    expect(second.cases.map((c) => c.verdict!.kind)).toEqual(['same', 'same'])
-    expect(second.cases[0]!.verdict!.change).toBeCloseTo(10 / 10.1 - 1, 12)
+    // A second run 0.5% slower: within the 2% tolerance even with the assumed between-run spread.
+    const second = guardResult(benchResult('sgemm', [timedCase('4096', 10.05, 0.004), timedCase('2048', 2, 0.01)]), context())
+    expect(second.cases.map((c) => c.verdict!.kind)).toEqual(['unchanged', 'unchanged'])
+    const v = second.cases[0]!.verdict!
+    expect(v.change).toBeCloseTo(10 / 10.05 - 1, 12)
+    expect(v).toMatchObject({ tolerance: 0.02, runSpread: { spread: 0.005, runs: 1, measured: false }, interval: { confidence: 0.95 } })
+    expect(v.interval!.low).toBeLessThan(v.change!)
+    expect(v.interval!.high).toBeGreaterThan(v.change!)
     expect(second.baseline!.written).toBe(false)
     expect(failureMessage(second)).toBeUndefined()
+  })
+
+  it('update mode adds runs up to keepRuns, so the spread is measured; a changed speed starts the runs again', () => {
+    const settings = resolveBaselineSettings({ ...TIGHT, keepRuns: 3 })
+    const key = keyString({ bench: 'sgemm', caseName: '4096', dtype: 'float32', gpu: H100 })
+    const runsKept = () => readBaseline(baselineFile())!.entries[key]!.runs!.map((r) => r.runtimeMs)
+    for (const medianMs of [10, 10.05, 9.95, 10.02]) guardResult(benchResult('sgemm', [timedCase('4096', medianMs)]), context({ settings, update: true }))
+    expect(runsKept()).toEqual([10.05, 9.95, 10.02])
+    const judged = guardResult(benchResult('sgemm', [timedCase('4096', 10)]), context({ settings })).cases[0]!.verdict!
+    expect(judged.runSpread).toMatchObject({ runs: 3, measured: true })
+    expect(judged.message).toContain('from 3 runs')
+
+    const faster = guardResult(benchResult('sgemm', [timedCase('4096', 8)]), context({ settings, update: true })).cases[0]!.verdict!
+    expect(faster.message).toMatch(/\(was 9\.99, \+25\.1%; improvement: the 3 earlier runs are dropped\)$/)
+    expect(runsKept()).toEqual([8])
   })
 
   it('update mode reports the change against the previous baseline and keeps other entries', () => {
@@ -123,36 +159,55 @@ describe('guardResult', () => {
     const again = guardResult(benchResult('sgemm', [timedCase('4096', 8)]), context({ update: true }))
     const v = again.cases[0]!.verdict!
     expect(v.change).toBeCloseTo(0.25, 12)
-    expect(v.message).toContain('(was 10.0, +25.0%)')
+    expect(v.message).toContain('(was 10.0, +25.0%; improvement: the 1 earlier run is dropped)')
     const entries = readBaseline(baselineFile())!.entries
     expect(Object.keys(entries)).toHaveLength(2)
     expect(entries[keyString({ bench: 'sgemm', caseName: '4096', dtype: 'float32', gpu: H100 })]!.tflops).toBeCloseTo(12.5, 12)
   })
 
-  it('a slower run is a failing regression whose message names the case, values, noise and rule', () => {
+  it('an old baseline file (no runs) is read, judged, and replaced by one with runs on -u', () => {
+    const key = keyString({ bench: 'sgemm', caseName: '4096', dtype: 'float32', gpu: H100 })
+    fs.mkdirSync(path.dirname(baselineFile()), { recursive: true })
+    const old = { version: 1, entries: { [key]: { tflops: 10, runtimeMs: 10, cv: 0.005, gpu: H100, measuredAt: '2025-06-01T00:00:00.000Z' } } }
+    fs.writeFileSync(baselineFile(), JSON.stringify(old, null, 2))
+    const slower = guardResult(benchResult('sgemm', [timedCase('4096', 12.5)]), context()).cases[0]!.verdict!
+    expect(slower).toMatchObject({ kind: 'regression', fails: true })
+    expect(slower.message).toContain('re-record it with `vitest bench -u`')
+    const recorded = guardResult(benchResult('sgemm', [timedCase('4096', 10)]), context({ update: true })).cases[0]!.verdict!
+    expect(recorded.message).toContain('the previous entry kept no runs, so they start again with this one')
+    expect(readBaseline(baselineFile())!.entries[key]!.runs).toHaveLength(1)
+  })
+
+  it('a slower run is a failing regression whose message names the case, the interval, the tolerance and the spread', () => {
     guardResult(benchResult('sgemm', [timedCase('4096', 10, 0)]), context({ update: true }))
-    // 12.5 ms → 8 TFLOPS, -20%; cv 1.2% → bound max(5%, 3 × 1.2%) = 5%.
+    // 12.5 ms → 8 TFLOPS, -20%.
     const judged = guardResult(benchResult('sgemm', [timedCase('4096', 12.5, 0.012)]), context())
     const v = judged.cases[0]!.verdict!
     expect(v.kind).toBe('regression')
     expect(v.fails).toBe(true)
     expect(v.change).toBeCloseTo(-0.2, 12)
-    expect(v.message).toBe(
-      'regression: 8.00 TFLOPS vs baseline 10.0 (-20.0%), beyond the bound 5.0% = max(tolerance 5.0%, 3 × noise 1.2%)',
+    expect(v.message).toMatch(
+      /^regression: slower than baseline by 20\.0% \[18\.9%, 21\.1%\] \(tolerance 2\.0%; between-run spread 0\.5% assumed, not measured from 1 run \(`vitest bench -u` again records more\); 95% interval; 8\.00 TFLOPS vs 10\.0 in the baseline\)$/,
     )
     const message = failureMessage(judged)!
-    expect(message).toContain(`sgemm (matrix-multiplication, float32):\n✗ case '4096': regression: 8.00 TFLOPS vs baseline 10.0`)
+    expect(message).toContain(`sgemm (matrix-multiplication, float32):\n✗ case '4096': regression: slower than baseline by 20.0%`)
     expect(message).toContain(`baseline: ${baselineFile()}`)
     expect(message).toContain('vitest bench -u')
   })
 
-  it('uses the configured tolerance and noise factor', () => {
+  it('uses the configured tolerance, failOnImprovement and failOnInconclusive', () => {
     guardResult(benchResult('sgemm', [timedCase('4096', 10, 0)]), context({ update: true }))
-    const loose = resolveBaselineSettings({ tolerance: 0.25 })
-    expect(guardResult(benchResult('sgemm', [timedCase('4096', 12.5, 0)]), context({ settings: loose })).cases[0]!.verdict!.kind).toBe('same')
-    const strict = resolveBaselineSettings({ failOnImprovement: true })
+    const loose = resolveBaselineSettings({ ...TIGHT, tolerance: 0.25 })
+    expect(guardResult(benchResult('sgemm', [timedCase('4096', 12.5, 0)]), context({ settings: loose })).cases[0]!.verdict!.kind).toBe('unchanged')
+    const strict = resolveBaselineSettings({ ...TIGHT, failOnImprovement: true })
     const faster = guardResult(benchResult('sgemm', [timedCase('4096', 8, 0)]), context({ settings: strict })).cases[0]!.verdict!
     expect(faster).toMatchObject({ kind: 'improvement', fails: true })
+    const near = (settings = resolveBaselineSettings(TIGHT)) => guardResult(benchResult('sgemm', [timedCase('4096', 10.15)]), context({ settings }))
+    expect(near().cases[0]!.verdict).toMatchObject({ kind: 'inconclusive', fails: false })
+    expect(failureMessage(near())).toBeUndefined()
+    const judged = near(resolveBaselineSettings({ ...TIGHT, failOnInconclusive: true }))
+    expect(judged.cases[0]!.verdict).toMatchObject({ kind: 'inconclusive', fails: true })
+    expect(failureMessage(judged)).toContain('fails because failOnInconclusive is set')
   })
 
   it('update mode does not judge regressions', () => {
@@ -214,8 +269,8 @@ describe('guardResult', () => {
     // Reordered cases compare against their own entries (a positional key would cross 2048 and 4096 over).
     const reordered = guardResult(benchResult('tiled', [timedCase('2048', 2), timedCase('4096', 10)]), context())
     expect(reordered.cases.map((c) => [c.name, c.verdict!.kind])).toEqual([
-      ['2048', 'same'],
-      ['4096', 'same'],
+      ['2048', 'unchanged'],
+      ['4096', 'unchanged'],
     ])
   })
 
@@ -245,10 +300,21 @@ describe('guardResult', () => {
 
 describe('settings and floors', () => {
   it('resolveBaselineSettings fills the defaults and rejects bad options', () => {
-    expect(resolveBaselineSettings()).toEqual({ tolerance: 0.05, noiseFactor: 3, failOnImprovement: false, dir: '__kernelbench__' })
-    expect(() => resolveBaselineSettings({ tolerance: -1 })).toThrow(/tolerance/)
-    expect(() => resolveBaselineSettings({ noiseFactor: Number.NaN })).toThrow(/noiseFactor/)
+    expect(resolveBaselineSettings()).toEqual({
+      tolerance: 0.05,
+      confidence: 0.95,
+      runSpread: 0.015,
+      failOnImprovement: false,
+      failOnInconclusive: false,
+      dir: '__kernelbench__',
+      keepRuns: 5,
+    })
+    expect(() => resolveBaselineSettings({ tolerance: -1 })).toThrow(/baseline option tolerance/)
+    expect(() => resolveBaselineSettings({ confidence: 1 })).toThrow(/baseline option confidence/)
+    expect(() => resolveBaselineSettings({ keepRuns: 0 })).toThrow(/baseline option keepRuns must be an integer >= 1/)
+    expect(() => resolveBaselineSettings({ failOnInconclusive: 'yes' } as never)).toThrow(/failOnInconclusive must be a boolean/)
     expect(() => resolveBaselineSettings({ tolerence: 0.1 } as never)).toThrow(/unknown baseline option 'tolerence'/)
+    expect(() => resolveBaselineSettings({ noiseFactor: 3 } as never)).toThrow(/baseline option 'noiseFactor' is gone: .*remove it/)
   })
 
   it('resolveSpec separates the guard rules from measurement options and checks them', () => {
@@ -272,7 +338,7 @@ describe('failureMessage and the table', () => {
       ...timedCase('4096', 12.5),
       verdict: { kind: 'regression', change: -0.2, message: 'regression: 8.00 TFLOPS vs baseline 10.0 (-20.0%), …', fails: true, floors: [] },
     }
-    const fine: CaseResult = { ...timedCase('2048', 2), verdict: { kind: 'same', change: 0, message: 'same', fails: false, floors: [] } }
+    const fine: CaseResult = { ...timedCase('2048', 2), verdict: { kind: 'unchanged', change: 0, message: 'unchanged', fails: false, floors: [] } }
     const result = { ...benchResult('sgemm', [wrong, slow, fine]), baseline: { file: '/p/__kernelbench__/x.json', written: false } }
     expect(failureMessage(result)).toBe(
       'sgemm (matrix-multiplication, float32):\n' +
@@ -295,8 +361,8 @@ describe('failureMessage and the table', () => {
     const lines = stripVTControlCharacters(renderKernelResult(judged)).split('\n')
     expect(lines[1]).toMatch(/vs baseline$/)
     const cell = (name: string) => lines.find((l) => l.trimStart().startsWith(`${name} `))!
-    expect(cell('4096')).toMatch(/-20\.0% ✗ floor$/)
-    expect(cell('2048')).toMatch(/\+25\.0%$/)
+    expect(cell('4096')).toMatch(/-20\.0% \[-21\.1%, -18\.9%\] regression ✗ floor$/)
+    expect(cell('2048')).toMatch(/\+25\.0% \[\+2\d\.\d%, \+2\d\.\d%\] improvement$/)
     expect(cell('512')).toMatch(/ new ✗ floor$/)
     expect(cell('1024')).toMatch(/ other GPU$/)
   })

@@ -54,8 +54,8 @@ function documentedPaths(doc: string): Set<string> {
 }
 
 describe('the results file schema', () => {
-  it('is version 1, a constant the document states', () => {
-    expect(RESULTS_FILE_VERSION).toBe(1)
+  it('is version 2, a constant the document states', () => {
+    expect(RESULTS_FILE_VERSION).toBe(2)
     expect(SCHEMA_DOC).toContain(`Schema version: **${RESULTS_FILE_VERSION}**`)
     const file = readBack([loadFixture('sgemm-verdicts')])
     expect(file.schema).toBe(RESULTS_FILE_SCHEMA)
@@ -92,7 +92,7 @@ describe('buildResultsFile', () => {
     expect(first!.summary).toEqual(original.summary)
     expect(first!.outcome).toEqual(original.outcome) // raw samples and clocks included
     expect(first!.verdict).toEqual(original.verdict)
-    expect(result.cases.map((c) => c.verdict?.kind)).toEqual(['same', 'regression', 'improvement', 'no-baseline'])
+    expect(result.cases.map((c) => c.verdict?.kind)).toEqual(['inconclusive', 'regression', 'improvement', 'no-baseline'])
   })
 
   it('adds metrics from the median to timed cases only, and geometric means per bench where no case failed', () => {

@@ -31,12 +31,18 @@ describe('renderMarkdown goldens', () => {
 describe('renderMarkdown marks', () => {
   it('puts the CI guard verdict in the last column, bold when it fails the run', () => {
     const sgemm = renderMarkdown([loadFixture('sgemm-verdicts')])
-    expect(verdictOf(sgemm, '4096x4096x4096')).toBe('same +0.8%')
-    expect(verdictOf(sgemm, '8192x4096x8192')).toBe('**✗ regression -12.3% · ✗ floor violated**')
-    expect(verdictOf(sgemm, '4096x8192x4096')).toBe('improvement +9.5%')
+    expect(verdictOf(sgemm, '4096x4096x4096')).toBe('⚠ inconclusive -1.6% \\[-2.2%, -0.9%\\]')
+    expect(verdictOf(sgemm, '8192x4096x8192')).toBe('**✗ regression -12.3% \\[-12.9%, -11.7%\\] · ✗ floor violated**')
+    expect(verdictOf(sgemm, '4096x8192x4096')).toBe('improvement +9.5% \\[+8.8%, +10.3%\\]')
     expect(verdictOf(sgemm, '8192x8192x8192')).toBe('**no baseline · ✗ floor violated**')
     expect(verdictOf(renderMarkdown([loadFixture('skipped-verification-throttled')]), '4096x4096x4096')).toBe('other GPU')
     expect(verdictOf(renderMarkdown([loadFixture('sol-over-100')]), 'n = 2^26')).toBe('baseline recorded')
+  })
+
+  it('says under the table why a case could not be judged against its baseline, never passing it silently', () => {
+    expect(renderMarkdown([loadFixture('sgemm-verdicts')])).toContain(
+      '> _inconclusive 4096x4096x4096: the interval straddles the tolerance 2.0%, so the change may or may not exceed it_',
+    )
   })
 
   it('has the columns of the terminal table, with the CV next to the median', () => {

@@ -10,7 +10,8 @@ import { COLORS, POINTS_CLASS, renderSvg, slug, type Chart } from './plot.js'
 const VERDICT_COLOR: Record<CaseVerdict['kind'], string> = {
   regression: COLORS.failed,
   improvement: '#16a34a',
-  same: COLORS.muted,
+  unchanged: COLORS.muted,
+  inconclusive: COLORS.flagged,
   updated: COLORS.muted,
   'no-baseline': COLORS.muted,
   'other-gpu': COLORS.muted,
@@ -50,7 +51,7 @@ function baselineChart(bench: BenchEntry, rows: readonly Compared[]): Chart {
   return {
     id: `baseline-${slug(bench.result.bench)}`,
     title: `Against the baseline · ${bench.result.bench}`,
-    caption: `${rows.length} cases compared with ${bench.result.baseline?.file ?? 'the baseline'}; red: regression, green: improvement, grey: within the bound.`,
+    caption: `${rows.length} cases compared with ${bench.result.baseline?.file ?? 'the baseline'}; red: regression, green: improvement, amber: inconclusive, grey: unchanged.`,
     svg,
     points: rows.length,
   }
