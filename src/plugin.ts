@@ -106,8 +106,11 @@ function replaceDefaultReporter(reporters: Reporters | undefined, ours: (options
 const collectingByRunning = new WeakSet<Vitest>()
 const endingRuns = new WeakSet<Vitest>()
 
-/** How long a run's close waits for its device hosts to tear their contexts down before it kills them. */
-const HOSTS_EXIT_GRACE_MS = 30_000
+/**
+ * How long a run's close waits for its device hosts to tear their contexts down before it kills them (a second or two
+ * is usual): inside Vitest's teardownTimeout, after which Vitest ends the process whatever is left.
+ */
+const hostsExitGraceMs = (vitest: Vitest) => Math.max(1000, Math.min(30_000, (vitest.config.teardownTimeout ?? 10_000) - 2000))
 
 /**
  * Gives the run a folder of its own for its device hosts (src/engine/worker/host-registry.ts) and makes Vitest's close
@@ -118,11 +121,12 @@ function endHostsWithRun(vitest: Vitest): void {
   endingRuns.add(vitest)
   const dir = startRun()
   vitest.onClose(async () => {
-    const killed = await endRun(dir, HOSTS_EXIT_GRACE_MS)
+    const graceMs = hostsExitGraceMs(vitest)
+    const killed = await endRun(dir, graceMs)
     if (killed.length > 0) {
       vitest.logger.error(
         `vitest-kernel-bench: ${killed.length} device host process(es) (${killed.join(', ')}) had not exited ` +
-          `${HOSTS_EXIT_GRACE_MS / 1000} s after the run; killed`,
+          `${graceMs / 1000} s after the run; killed`,
       )
     }
   })
