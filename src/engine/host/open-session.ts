@@ -16,7 +16,8 @@ import type { HostConfig, HostMessage } from '../../shared/messages.js'
 export function lockGpu(pciBusId: string, device: number): () => void {
   return acquireGpuLock(lockPath(pciBusId), (owner) => {
     process.stderr.write(`vitest-kernel-bench: waiting for GPU ${device} (${pciBusId}), in use by process ${owner}\n`)
-    process.send?.({ type: 'waiting', owner: Number(owner) } satisfies HostMessage)
+    // Not while exiting after the worker let go: a send on a closed channel would end the host with an error.
+    if (process.connected) process.send?.({ type: 'waiting', owner: Number(owner) } satisfies HostMessage)
   })
 }
 

@@ -190,9 +190,15 @@ it("shrinks a property's failure to the smallest failing shape, with the seed (o
 
 it('registers the kernel matchers on the expect of the installed Vitest', async () => {
   const { kernelMatchers } = await import('vitest-kernel-bench')
-  // 2 TFLOP in 100 ms: 20 TFLOPS, and the same case 50% slower.
+  // 2 TFLOP in 100 ms: 20 TFLOPS, and the same case 50% slower; 21 samples within ±1% of the median, enough for the
+  // interval of the change that toOutperform judges.
+  const samplesMs = (median: number) => Array.from({ length: 21 }, (_, i) => median * (1 + (i - 10) / 1000))
   const timed = (bench: string, median: number) =>
-    ({ bench, device: { name: 'GPU' }, cases: [{ name: 'c', flops: 2e12, outcome: { status: 'ok' }, summary: { median, cv: 0.01 } }] }) as never
+    ({
+      bench,
+      device: { name: 'GPU' },
+      cases: [{ name: 'c', flops: 2e12, outcome: { status: 'ok', timing: { samplesMs: samplesMs(median) } }, summary: { median, cv: 0.01 } }],
+    }) as never
   expect(Object.keys(kernelMatchers).sort()).toEqual(['toOutperform', 'toReachTflops'])
   expect(timed('fast', 100)).toReachTflops(20)
   expect(timed('fast', 100)).not.toReachTflops(21)
