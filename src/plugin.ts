@@ -8,7 +8,7 @@ import type { Plugin } from 'vite'
 import type { ViteUserConfig } from 'vitest/config'
 import type { Vitest } from 'vitest/node'
 import { resolveBaselineSettings, type BaselineOptions } from './baseline/guard.js'
-import { prepareBlobReports } from './vitest/blob-reports.js'
+import { prepareBenchReporters } from './vitest/bench-reporters.js'
 import type { PluginSettings } from './vitest/plugin-settings.js'
 import { resolveCompileJobs } from './cache/build-locks.js'
 import { checkDeviceSelection, deviceSelectionFromEnv } from './engine/worker/gpu-pool.js'
@@ -200,7 +200,7 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
     },
     // Per project, as Vitest 5 adds a benchmark project next to each project when benchmarks run.
     configureVitest({ project, vitest }) {
-      if (vitest4) prepareBlobReports(vitest)
+      if (vitest4) prepareBenchReporters(vitest)
       collectByRunning(vitest)
       endHostsWithRun(vitest)
       const run: RunContext = {

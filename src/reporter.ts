@@ -19,7 +19,7 @@ import type { ReportedBench, ToolVersions } from './report/json.js'
 import { deviceLine, renderDeviceHeader, renderKernelResult } from './report/kernel-table.js'
 import { outputFiles, resolveReportSettings, type ReportOptions, type ReportSettings } from './report/options.js'
 import { CASE_ARTIFACT } from './vitest/registry.js'
-import { runPhases, timeLine, type RunTime } from './report/phases.js'
+import { countLine, runPhases, timeLine, type RunTime } from './report/phases.js'
 import { ProgressLine } from './report/progress-line.js'
 import type { KernelBenchProgress, KernelBenchResult } from './shared/results.js'
 
@@ -87,8 +87,22 @@ function skipReasonLines(testModule: TestModule, shown: { renderSucceed: boolean
 
 type DefaultReporterOptions = NonNullable<ConstructorParameters<typeof DefaultReporter>[0]>
 
+/** Vitest's default reporter, but a skipped test is never shown as passed. */
+class SkipAwareReporter extends DefaultReporter {
+  /**
+   * Vitest marks every test slower than slowTestThreshold with ✓, a skipped one too, and a kernelBench without a GPU
+   * is slow and skipped (it compiles first): such a test keeps Vitest's skipped mark, ↓.
+   */
+  protected override printTestCase(moduleState: Parameters<DefaultReporter['printTestCase']>[0], test: TestCase): void {
+    const { duration = 0 } = test.diagnostic() ?? {}
+    const task = this.ctx.state.idMap.get(test.id)
+    if (!task || test.result().state !== 'skipped' || duration <= this.ctx.config.slowTestThreshold) return super.printTestCase(moduleState, test)
+    this.log(` ${this.getTestIndentation(task)}${pc.yellow('↓')} ${this.getTestName(task)}${this.getTestCaseSuffix(test)}`)
+  }
+}
+
 /** `vitest run`'s reporter (the plugin puts it where Vitest's default one would be): the default, plus skip reasons. */
-export class KernelTestReporter extends DefaultReporter {
+export class KernelTestReporter extends SkipAwareReporter {
   protected override printTestModule(testModule: TestModule): void {
     super.printTestModule(testModule)
     const shown = { renderSucceed: this.renderSucceed, hideSkippedTests: this.ctx.config.hideSkippedTests }
@@ -105,7 +119,7 @@ function hasRankedFirst(task: RunnerTask): boolean {
   return task.type === 'suite' ? task.tasks.some(hasRankedFirst) : task.result?.benchmark?.rank === 1
 }
 
-export class KernelBenchReporter extends DefaultReporter {
+export class KernelBenchReporter extends SkipAwareReporter {
   /** What the last device header said, but the clock (it changes while a run goes on), to print it again for another GPU. */
   private headerGpu?: string
   private readonly modulesSeen = new Set<TestModule>()
@@ -210,6 +224,8 @@ export class KernelBenchReporter extends DefaultReporter {
     const time = this.runTime(testModules)
     this.writeOutputs(testModules, { final: true, time })
     if (time) this.log(pc.dim(timeLine(time)))
+    const benches = testModules.filter((m) => this.isBench(m)).flatMap((m) => Array.from(m.children.allTests(), (test) => test.result().state))
+    if (benches.length > 0) this.log(countLine(benches))
     super.onTestRunEnd(testModules, unhandledErrors, reason)
   }
 

@@ -1,6 +1,6 @@
-// The run's time account: where a `vitest bench` run's wall time went, summed over its benches and cases from the
-// phases each result carries (src/shared/phases.ts), with the reporter's own time. One line in the summary, and the
-// JSON file's top-level `time`.
+// The run's account: where a `vitest bench` run's wall time went, summed over its benches and cases from the phases
+// each result carries (src/shared/phases.ts), with the reporter's own time (one line in the summary, and the JSON
+// file's top-level `time`); and the closing count of benches passed, failed and skipped.
 import { CASE_PHASES, sumPhases, type CasePhase, type PhaseTimes } from '../shared/phases.js'
 import type { KernelBenchResult } from '../shared/results.js'
 
@@ -51,4 +51,11 @@ export function timeLine({ wallMs, reportingMs, phases }: RunTime): string {
     `waiting for compiles ${formatDuration(phases.compile ?? 0)}`,
     `reporting ${formatDuration(reportingMs)}`,
   ].join(' · ')
+}
+
+/** "benches: 3 passed · 1 failed · 12 skipped (16)" from the state of each bench (Vitest's test states). */
+export function countLine(states: readonly string[]): string {
+  const count = (state: string) => states.filter((s) => s === state).length
+  const parts = ['passed', 'failed', 'skipped'].map((state) => `${count(state)} ${state}`)
+  return `benches: ${parts.join(' · ')} (${states.length})`
 }

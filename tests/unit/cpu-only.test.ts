@@ -39,7 +39,8 @@ describe.skipIf(skipReason !== undefined)(`CPU-only CI${skipReason ? ` (skipped:
   let bench: { code: number; output: string }
   let passing: { code: number; output: string }
   beforeAll(async () => {
-    ;[run, bench, passing] = await Promise.all([vitest('run'), vitest('bench', '--run'), vitest('run', '-t', 'compiles')])
+    // A threshold of 0 makes every test slow, which Vitest marks ✓ whatever its state.
+    ;[run, bench, passing] = await Promise.all([vitest('run'), vitest('bench', '--run', '--slowTestThreshold=0'), vitest('run', '-t', 'compiles')])
   })
 
   const solutions = path.join(root, 'tests/fixtures/solutions')
@@ -76,6 +77,9 @@ describe.skipIf(skipReason !== undefined)(`CPU-only CI${skipReason ? ` (skipped:
     for (const line of expectedErrors) expect(lines).toContain(line)
     expect(lines).toContain('compiles vector-addition · float32 · ../../problems/vector-addition/solutions/vector_add.cu')
     expect(lines.find((l) => l.startsWith('  skipped: '))).toMatch(skipped)
+    expect(lines.find((l) => l.includes(' compiles '))).toMatch(/^ +↓ compiles \d+ms$/)
+    expect(lines.find((l) => l.startsWith('time: '))).toMatch(/waiting for compiles \d+\.\d s/)
+    expect(lines).toContain('benches: 0 passed · 3 failed · 1 skipped (4)')
   })
 
   it('points at the user\'s file, not at this package: no code frame of ours', () => {

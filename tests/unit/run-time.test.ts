@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { runPhases, timeLine } from '../../src/report/phases.js'
+import { countLine, runPhases, timeLine } from '../../src/report/phases.js'
 import type { KernelBenchResult } from '../../src/shared/results.js'
 
 /** A result with only what the account reads: the bench's phases and its cases' phases. */
@@ -23,4 +23,8 @@ describe('the run time account', () => {
   it('says so when no case has an account (nothing ran on a GPU)', () => {
     expect(timeLine({ wallMs: 900, reportingMs: 12, phases: {} })).toBe('time: wall 0.9 s · cases 0.0 s · waiting for compiles 0.0 s · reporting 0.0 s')
   })
+})
+
+it('closes a run with the count of benches passed, failed and skipped', () => {
+  expect(countLine(['passed', 'skipped', 'failed', 'skipped', 'pending'])).toBe('benches: 1 passed · 1 failed · 2 skipped (5)')
 })

@@ -1,8 +1,9 @@
-// Blob reports under Vitest 4.1, for a run sharded over several hosts: each runs `vitest bench --shard=i/M
-// --reporter=blob`, then `vitest bench --merge-reports` replays their results through the reporters. Vitest 4.1 has
-// two gaps there, filled here (Vitest 5 has neither):
+// Vitest's built-in reporters under `vitest bench` with Vitest 4.1, and blob reports for a run sharded over several
+// hosts: each runs `vitest bench --shard=i/M --reporter=blob`, then `vitest bench --merge-reports` replays their
+// results through the reporters. Vitest 4.1 has two gaps there, filled here (Vitest 5 has neither):
 // - `vitest bench` builds its reporters from the benchmark ones (`default`, `verbose`, or a module to import), so
-//   `--reporter=blob` fails to import a module named 'blob'. The name is replaced by Vitest's own blob reporter.
+//   `--reporter=json` (or blob, junit, dot…) fails to import a module named 'json'. Such a name is replaced by
+//   Vitest's own reporter of that name, which reports a kernelBench as the test it is.
 // - `--merge-reports` looks a file's results up under an id it computes from the file's path relative to this
 //   host's root, where the blob holds the file's absolute path on the host that ran it: blobs recorded in another
 //   directory (another host's checkout) reach the reporters as no files at all, and the merge fails. Here the
@@ -10,18 +11,31 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { parse } from 'flatted'
-import { ReportersMap, type TestProject, type TestSpecification, type Vitest } from 'vitest/node'
+import * as vitestNode from 'vitest/node'
+import type { TestProject, TestSpecification, Vitest } from 'vitest/node'
 
 const prepared = new WeakSet<Vitest>()
 
-/** Makes `--reporter=blob` and `--merge-reports` work for `vitest bench` under Vitest 4.1; once per Vitest instance. */
-export function prepareBlobReports(vitest: Vitest): void {
+/**
+ * The benchmark reporters with each name of a built-in test reporter that `vitest bench` does not know (json, blob,
+ * junit…) replaced by that reporter; its options are Vitest's own (`--outputFile`).
+ */
+export function withTestReporters(reporters: readonly unknown[]): unknown[] {
+  // Read from the namespace: Vitest 5, which never calls this, exports no BenchmarkReportsMap.
+  const { BenchmarkReportsMap, ReportersMap } = vitestNode
+  return reporters.map((reporter) =>
+    typeof reporter === 'string' && !(reporter in BenchmarkReportsMap) && reporter in ReportersMap
+      ? new ReportersMap[reporter as keyof typeof ReportersMap]({})
+      : reporter,
+  )
+}
+
+/** Makes Vitest's built-in reporters and `--merge-reports` work for `vitest bench` under Vitest 4.1; once per Vitest instance. */
+export function prepareBenchReporters(vitest: Vitest): void {
   if (prepared.has(vitest)) return
   prepared.add(vitest)
   const benchmark = vitest.config.benchmark
-  if (vitest.mode === 'benchmark' && benchmark) {
-    benchmark.reporters = (benchmark.reporters as unknown[]).map((reporter) => (reporter === 'blob' ? new ReportersMap.blob({}) : reporter)) as never
-  }
+  if (vitest.mode === 'benchmark' && benchmark) benchmark.reporters = withTestReporters(benchmark.reporters as unknown[]) as never
   if (vitest.config.mergeReports) useRecordedFileIds(vitest, vitest.config.mergeReports)
 }
 
