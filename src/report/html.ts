@@ -1,7 +1,7 @@
 // The run as one self-contained HTML page: the devices, versions and sources, the roofline per GPU and dtype, the
-// scaling charts per problem, and per bench its sample distributions, baseline comparison and options. The charts
-// are SVG drawn at report time and the styles are inline: the page loads nothing, and needs no script (a point's
-// details are its SVG <title>, which browsers show on hover). Pure.
+// scaling charts per problem, and per bench its sample distributions, changes against the baseline and options. The
+// charts are SVG drawn at report time and the styles are inline: the page loads nothing, and needs no script (a
+// point's details are its SVG <title>, which browsers show on hover). Pure.
 import { allCharts, type ReportCharts } from './charts/index.js'
 import type { ReportSource } from './charts/cases.js'
 import type { Chart } from './charts/plot.js'

@@ -11,6 +11,7 @@ import { allCharts, reportCharts } from '../../src/report/charts/index.js'
 import type { ReportSource } from '../../src/report/charts/cases.js'
 import type { Chart } from '../../src/report/charts/plot.js'
 import { renderHtml } from '../../src/report/html.js'
+import { buildResultsFile, serializeResultsFile, type ResultsFile } from '../../src/report/json.js'
 import { outputFiles, resolveReportSettings } from '../../src/report/options.js'
 import { writeReports } from '../../src/report/files.js'
 import { loadFixture } from '../fixtures/results/index.js'
@@ -138,8 +139,41 @@ describe('the scaling, sample and baseline charts', () => {
     const withBaseline = charts.benches.filter((b) => b.charts.some((c) => c.id.startsWith('baseline-')))
     expect(withBaseline.map((b) => b.bench.result.bench)).toEqual(['tiled sgemm'])
     const chart = byId(withBaseline[0]!.charts, 'baseline-tiled-sgemm')
+    // The fourth case has no baseline: not compared, so not drawn.
     expect(chart.points).toBe(3)
-    expect(texts(chart, 'g[aria-label="y-axis tick label"] text')).toEqual(['4096x4096x4096 -1.6%', '8192x4096x8192 -12.3%', '4096x8192x4096 +9.5%'])
+  })
+
+  it('draw each compared case\'s change as a point on its interval, coloured by the verdict, and list those without one', async () => {
+    // The recorded verdicts (inconclusive, regression, improvement), one made unchanged and one without an interval.
+    const bench = loadFixture('sgemm-verdicts')
+    const cases = bench.result!.cases
+    const judged = cases[0]!.verdict!
+    cases[3]!.verdict = { ...judged, kind: 'unchanged', change: 0.004, interval: { low: -0.006, high: 0.014, confidence: 0.95 }, reason: 'the whole interval is within the tolerance 2.0%' }
+    const reason = 'too few samples in the run (4) for a 95% interval of its median'
+    const { interval: _, ...withoutInterval } = judged
+    cases.push({ ...cases[0]!, name: '2048x2048x2048', verdict: { ...withoutInterval, change: -0.03, reason } })
+    const file = JSON.parse(serializeResultsFile(buildResultsFile([bench], FIXTURE_TOOLS, FIXTURE_ENDED))) as ResultsFile
+    const chart = byId(allCharts(reportCharts([{ name: 'synthetic.json', file }])), 'baseline-tiled-sgemm')
+
+    // Per case: its change and interval, verdict and colour.
+    const expected = [
+      ['4096x4096x4096', '-1.6% [-2.2%, -0.9%]', 'inconclusive: the interval straddles the tolerance 2.0%, so the change may or may not exceed it', '#d97706'],
+      ['8192x4096x8192', '-12.3% [-12.9%, -11.7%]', 'regression: the whole interval is slower than the tolerance 2.0%', '#dc2626'],
+      ['4096x8192x4096', '+9.5% [+8.8%, +10.3%]', 'improvement: the whole interval is faster than the tolerance 2.0%', '#16a34a'],
+      ['8192x8192x8192', '+0.4% [-0.6%, +1.4%]', 'unchanged: the whole interval is within the tolerance 2.0%', '#9ca3af'],
+    ]
+    expect(chart.points).toBe(4)
+    expect(texts(chart, 'g[aria-label="y-axis tick label"] text')).toEqual(expected.map(([name, change]) => `${name} ${change}`))
+    const dots = [...svgOf(chart).querySelectorAll('g.points > circle')]
+    expect(dots.map((d) => d.getAttribute('fill'))).toEqual(expected.map((e) => e[3]))
+    expect(dots.map((d) => d.querySelector('title')?.textContent)).toEqual(expected.map(([name, change, verdict]) => `${name}: ${change} (95% interval) · ${verdict}`))
+    // One bar per interval in its verdict's colour, a rule at 0 and one at each side of the tolerance.
+    const bars = [...svgOf(chart).querySelectorAll('g.interval line')]
+    expect(bars.map((b) => b.getAttribute('stroke'))).toEqual(expected.map((e) => e[3]))
+    expect(svgOf(chart).querySelectorAll('g.zero line')).toHaveLength(1)
+    expect(svgOf(chart).querySelectorAll('g.tolerance line')).toHaveLength(2)
+    expect(texts(chart, 'g.no-interval text')).toEqual([`2048x2048x2048: -3.0%, no interval: ${reason}`])
+    await expect(`${chart.svg}\n`).toMatchFileSnapshot('./__golden__/charts/baseline-tiled-sgemm.svg')
   })
 
   it('give every chart a unique id, numbering benches of the same name', () => {

@@ -1,64 +1,101 @@
-// The CI guard's comparison per bench: each judged case's TFLOPS in its baseline (hollow) and now (filled), joined
-// by an arrow coloured by the verdict. The baseline's figure is the one the guard compared against:
-// now / (1 + change).
+// The CI gate's judgement per bench: each compared case's change of speed against its baseline as a point, its
+// interval as a bar, with rules at 0 and at ± the tolerance, coloured by the verdict. A case without an interval
+// (too few samples) cannot be drawn as one, so it is listed under the plot with the reason, in the SVG itself so the
+// standalone file says it too.
 import * as Plot from '@observablehq/plot'
 import type { CaseVerdict } from '../../shared/results.js'
-import { formatFlops, formatFraction } from '../format.js'
+import { formatChangeInterval, formatLevel, type ChangeInterval, type ChangeVerdictKind } from '../../shared/median-change.js'
+import { formatFraction } from '../format.js'
 import type { BenchEntry, CasePoint } from './cases.js'
 import { COLORS, POINTS_CLASS, renderSvg, slug, type Chart } from './plot.js'
 
-const VERDICT_COLOR: Record<CaseVerdict['kind'], string> = {
+const VERDICT_COLOR: Record<ChangeVerdictKind, string> = {
   regression: COLORS.failed,
   improvement: '#16a34a',
   unchanged: COLORS.muted,
   inconclusive: COLORS.flagged,
-  updated: COLORS.muted,
-  'no-baseline': COLORS.muted,
-  'other-gpu': COLORS.muted,
-  untracked: COLORS.muted,
-  'above-roofline': COLORS.failed,
 }
 
-interface Compared {
+interface Judged {
+  name: string
+  kind: ChangeVerdictKind
+  change: number
+  reason: string
+  tolerance?: number
+  interval?: CaseVerdict['interval']
+}
+
+interface Drawn extends Judged {
   label: string
-  before: number
-  after: number
-  verdict: CaseVerdict
+  interval: ChangeInterval
 }
 
-function compared(p: CasePoint): Compared | undefined {
-  const verdict = p.case.verdict
-  if (!p.figures || verdict?.change === undefined) return undefined
-  const after = p.figures.flopsPerSecond / 1e12
-  return { label: `${p.case.name} ${formatFraction(verdict.change, true)}`, before: after / (1 + verdict.change), after, verdict }
+const isJudged = (kind: CaseVerdict['kind']): kind is ChangeVerdictKind => kind in VERDICT_COLOR
+
+/** The gate's judgement of a case, when it compared the case with a baseline ('updated' wrote one instead). */
+function judged(p: CasePoint): Judged | undefined {
+  const v = p.case.verdict
+  if (!v || v.change === undefined || !isJudged(v.kind)) return undefined
+  return { name: p.case.name, kind: v.kind, change: v.change, reason: v.reason ?? v.message, tolerance: v.tolerance, interval: v.interval }
 }
 
-function baselineChart(bench: BenchEntry, rows: readonly Compared[]): Chart {
-  const color = (d: Compared) => VERDICT_COLOR[d.verdict.kind]
+const NOTE_LINE = 16
+/** The room below the frame for the x axis; the notes go under it. */
+const AXIS_ROOM = 40
+const MARGIN_LEFT = 260
+
+function baselineChart(bench: BenchEntry, cases: readonly Judged[]): Chart {
+  const drawn: Drawn[] = cases.flatMap((c) => {
+    if (!c.interval) return []
+    const interval = { change: c.change, ...c.interval }
+    return [{ ...c, interval, label: `${c.name} ${formatChangeInterval(interval)}` }]
+  })
+  const notes = cases.filter((c) => !c.interval).map((c) => `${c.name}: ${formatFraction(c.change, true)}, no interval: ${c.reason}`)
+  const tolerances = [...new Set(cases.flatMap((c) => (c.tolerance === undefined ? [] : [c.tolerance])))]
+  const color = (d: Judged) => VERDICT_COLOR[d.kind]
+  const notesHeight = notes.length * NOTE_LINE
   const svg = renderSvg({
     width: 720,
-    height: 70 + rows.length * 36,
-    marginLeft: 220,
-    x: { grid: true, label: 'TFLOP/s: baseline (hollow) → now (filled) →' },
-    y: { domain: rows.map((r) => r.label), label: null },
+    height: 70 + drawn.length * 36 + notesHeight,
+    marginLeft: MARGIN_LEFT,
+    marginBottom: AXIS_ROOM + notesHeight,
+    x: { grid: true, percent: true, label: 'change of speed (%): slower ← → faster', labelOffset: AXIS_ROOM - 8, tickFormat: (v: number) => (v > 0 ? `+${v}` : `${v}`) },
+    y: { domain: drawn.map((d) => d.label), label: null },
     color: { type: 'identity' },
     marks: [
-      Plot.arrow(rows, { x1: 'before', x2: 'after', y: 'label', stroke: color, headLength: 6, insetEnd: 5, insetStart: 5, className: 'change' }),
-      Plot.dot(rows, { x: 'before', y: 'label', r: 4.5, stroke: color, fill: 'white', title: (d) => `baseline ${formatFlops(d.before * 1e12)}`, className: 'baseline' }),
-      Plot.dot(rows, { x: 'after', y: 'label', r: 4.5, fill: color, title: (d) => `${formatFlops(d.after * 1e12)} now: ${d.verdict.message}`, className: POINTS_CLASS }),
+      Plot.ruleX([0], { stroke: COLORS.roof, className: 'zero' }),
+      Plot.ruleX(
+        tolerances.flatMap((t) => [-t, t]),
+        { stroke: COLORS.practical, strokeDasharray: '4,3', className: 'tolerance' },
+      ),
+      Plot.ruleY(drawn, { y: 'label', x1: (d: Drawn) => d.interval.low, x2: (d: Drawn) => d.interval.high, stroke: color, strokeWidth: 3, className: 'interval' }),
+      Plot.dot(drawn, {
+        x: 'change',
+        y: 'label',
+        r: 4.5,
+        fill: color,
+        title: (d: Drawn) => `${d.name}: ${formatChangeInterval(d.interval)} (${formatLevel(d.interval.confidence)} interval) · ${d.kind}: ${d.reason}`,
+        className: POINTS_CLASS,
+      }),
+      ...notes.map((note, i) =>
+        Plot.text([note], { frameAnchor: 'bottom-left', dx: 10 - MARGIN_LEFT, dy: AXIS_ROOM + 8 + i * NOTE_LINE, text: (d: string) => d, textAnchor: 'start', fill: COLORS.flagged, className: 'no-interval' }),
+      ),
     ],
   })
+  const tolerance = tolerances.map((t) => `±${formatFraction(t)}`).join(', ')
   return {
     id: `baseline-${slug(bench.result.bench)}`,
     title: `Against the baseline · ${bench.result.bench}`,
-    caption: `${rows.length} cases compared with ${bench.result.baseline?.file ?? 'the baseline'}; red: regression, green: improvement, amber: inconclusive, grey: unchanged.`,
+    caption:
+      `${cases.length} cases compared with ${bench.result.baseline?.file ?? 'the baseline'}: the change of speed and its interval, ` +
+      `the tolerance${tolerance ? ` (${tolerance})` : ''} dashed; red: regression, green: improvement, amber: inconclusive, grey: unchanged.`,
     svg,
-    points: rows.length,
+    points: drawn.length,
   }
 }
 
-/** The bench's chart, when the guard compared one of its cases with a baseline from this GPU. */
+/** The bench's chart, when the gate compared one of its cases with a baseline from this GPU. */
 export function benchBaseline(bench: BenchEntry, points: readonly CasePoint[]): Chart | undefined {
-  const rows = points.filter((p) => p.bench === bench).flatMap((p) => compared(p) ?? [])
-  return rows.length > 0 ? baselineChart(bench, rows) : undefined
+  const cases = points.filter((p) => p.bench === bench).flatMap((p) => judged(p) ?? [])
+  return cases.length > 0 ? baselineChart(bench, cases) : undefined
 }

@@ -12,7 +12,7 @@ export interface ReportCharts {
   rooflines: Chart[]
   /** Per problem: throughput, then bandwidth, against size. */
   scaling: Chart[]
-  /** Per bench with a result: its sample distributions, its baseline comparison and what bounds its cases, when it has them. */
+  /** Per bench with a result: its sample distributions, its changes against the baseline and what bounds its cases, when it has them. */
   benches: { bench: BenchEntry; charts: Chart[] }[]
 }
 
