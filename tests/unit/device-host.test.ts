@@ -5,41 +5,17 @@ import { once } from 'node:events'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { DeviceHost } from '../../src/engine/worker/client.js'
 import { endRun, liveHosts, registerHost } from '../../src/engine/worker/host-registry.js'
 import { tsxExecArgv } from '../../src/engine/worker/process-entry.js'
-import type { CasePlan } from '../../src/shared/messages.js'
-import { DEFAULT_MEASURE_OPTIONS } from '../../src/spec/options.js'
 import { PACKAGE_ROOT } from '../../src/spec/paths.js'
 import { useScratch } from '../helpers/scratch.js'
+import { plan, standInHost } from '../helpers/stand-in-host.js'
 
-const standIn = { file: path.join(PACKAGE_ROOT, 'tests/fixtures/stand-in-host.ts'), execArgv: tsxExecArgv() }
-const hosts: DeviceHost[] = []
 const children: ChildProcess[] = []
 
 afterEach(() => {
-  for (const host of hosts.splice(0)) host.close()
   for (const child of children.splice(0)) child.kill('SIGKILL')
-  delete process.env.KB_STAND_IN
-  delete process.env.KB_STAND_IN_OWNER
-  delete process.env.KB_STAND_IN_STUBBORN
 })
-
-/** A DeviceHost whose processes are stand-ins behaving as `behaviour` (the environment is read when one starts). */
-function standInHost(behaviour: string, extra: Record<string, string> = {}): DeviceHost {
-  Object.assign(process.env, { KB_STAND_IN: behaviour, ...extra })
-  const host = new DeviceHost({ device: 0, cacheDir: '/nonexistent' }, standIn)
-  hosts.push(host)
-  return host
-}
-
-function plan(caseName: string, caseTimeoutMs = 60_000): CasePlan {
-  return {
-    caseName,
-    solution: { library: '/stand-in/solution.so', symbol: 'solution' },
-    options: { ...DEFAULT_MEASURE_OPTIONS, caseTimeoutMs },
-  } as unknown as CasePlan
-}
 
 /** Whether the process runs (it may be reaped a moment after it is killed: waits, however slow the machine). */
 async function gone(pid: number): Promise<true> {

@@ -26,6 +26,7 @@ import type {
 import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
 import { registerHost } from './host-registry.js'
 import { engineProcess } from './process-entry.js'
+import { readProcessState, restoreProcessState } from './process-state.js'
 import { firstSanitizerError } from './sanitizer.js'
 
 export type HostStatus =
@@ -69,6 +70,26 @@ interface Spawned {
  * kill has not ended after as long again is left behind (the next host's start then names it if it holds the lock).
  */
 const RETIRE_GRACE_MS = 10_000
+
+/** The worker's scheduling when it loaded this module: what every host it starts must inherit (process-state.ts). */
+const workerState = readProcessState()
+/** Set once a change of the worker's scheduling could not be put back: every later case is refused with it. */
+let workerTainted: string | undefined
+
+/**
+ * The refusal of a case before or during which the worker's scheduling changed (put back where it can be), or of any
+ * case once a change could not be put back; undefined while the worker is as it started.
+ */
+function workerStateRefusal(when: 'before' | 'during'): ErrorOutcome | undefined {
+  const found = restoreProcessState(workerState)
+  if (found && !found.restored) {
+    workerTainted ??= `something changed this Vitest worker's scheduling (${found.change}) and it could not be put back`
+  }
+  const why = found
+    ? `${when} this case, something changed this Vitest worker's scheduling: ${found.change} (a solution reaching its parent process, on this GPU or on another GPU of this worker); the device hosts the worker starts inherit it, so the case is refused${found.restored ? ' (the worker was put back as it was)' : ''}`
+    : workerTainted && `${workerTainted}, and the device hosts it starts would inherit it: the case is refused; run again`
+  return why ? { status: 'error', errorName: 'WorkerStateChanged', message: why } : undefined
+}
 
 /** Which solution a case calls: a host process serves one for its whole life. */
 function solutionKey(plan: CasePlan): string {
@@ -230,6 +251,8 @@ export class DeviceHost {
   }
 
   private async runNow(plan: CasePlan): Promise<CaseRun> {
+    const refused = workerStateRefusal('before')
+    if (refused) return { outcome: refused, phases: {} }
     const starting = performance.now()
     const tenant = solutionKey(plan)
     if (this.tenant !== undefined && this.tenant !== tenant) await this.retire()
@@ -245,7 +268,7 @@ export class DeviceHost {
     const answer = this.request<CaseOutcome>((id) => ({ type: 'run', id, plan }), `case '${plan.caseName}'`, plan.options.caseTimeoutMs)
     this.prepareSpare()
     const { outcome, phases } = await answer
-    return { outcome, phases: sumPhases([phases, { hostStart, gpuWait }]) }
+    return { outcome: workerStateRefusal('during') ?? outcome, phases: sumPhases([phases, { hostStart, gpuWait }]) }
   }
 
   /**

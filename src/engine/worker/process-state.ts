@@ -1,0 +1,49 @@
+// What a solution could change in the worker from its device host, to reach the hosts the worker starts later:
+// the worker's scheduling priority (niceness, set with setpriority on the parent's pid) and the CPUs it may run on
+// (sched_setaffinity on the parent). A host is a child of the worker and inherits both, so a solution that lowers
+// the worker's priority or pins it to one CPU would slow every later solution's host. The worker reads both when it
+// loads, compares after every case, puts back what it can and refuses its cases while it cannot.
+import fs from 'node:fs'
+import os from 'node:os'
+
+export interface ProcessState {
+  /** Niceness, as os.getPriority gives it (-20 … 19). */
+  nice: number
+  /** The CPUs the process may run on, as Linux lists them ('0-31'); '' where there is no procfs. */
+  cpus: string
+}
+
+/** The scheduling state of a process (this one by default). */
+export function readProcessState(pid = process.pid): ProcessState {
+  let cpus = ''
+  try {
+    cpus = /^Cpus_allowed_list:\s*(.*)$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]?.trim() ?? ''
+  } catch {
+    // not Linux: the CPU set is not compared
+  }
+  return { nice: os.getPriority(pid), cpus }
+}
+
+/**
+ * Puts the process's state back to `expected` where it changed: the niceness by setpriority (raising the priority
+ * back needs the privilege to, which a plain user lacks), the CPU set not at all (Node has no call for it). Returns
+ * what changed, and whether all of it could be put back; undefined when nothing changed.
+ */
+export function restoreProcessState(expected: ProcessState, pid = process.pid): { change: string; restored: boolean } | undefined {
+  const now = readProcessState(pid)
+  const changes: string[] = []
+  let restored = true
+  if (now.nice !== expected.nice) {
+    changes.push(`its niceness from ${expected.nice} to ${now.nice}`)
+    try {
+      os.setPriority(pid, expected.nice)
+    } catch {
+      restored = false
+    }
+  }
+  if (now.cpus !== expected.cpus) {
+    changes.push(`the CPUs it may run on from ${expected.cpus} to ${now.cpus}`)
+    restored = false
+  }
+  return changes.length > 0 ? { change: changes.join(' and '), restored } : undefined
+}
