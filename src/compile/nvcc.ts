@@ -89,8 +89,8 @@ function symbolHint(symbol: string): string {
 
 /** What to do about a header the compiler could not find: which toolkit package has it, or build.includeDirs. */
 function missingHeaderHint(log: string): string | undefined {
-  const match = /fatal error: ([^\s:]+): No such file or directory|cannot open source file "([^"]+)"/.exec(log)
-  const header = match?.[1] ?? match?.[2]
+  // The host compiler preprocesses, so the message is gcc's.
+  const header = /fatal error: ([^\s:]+): No such file or directory/.exec(log)?.[1]
   if (!header) return undefined
   const library = CUDA_LIBRARIES.find((l) => path.basename(header).startsWith(l.prefix))
   const install = library
