@@ -6,6 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { waitForLock, waitForLockSync, type Attempt } from '../cache/lock-file.js'
 import { DEFAULT_TOOLKIT_ROOTS, findOnPath, toolkitRoots } from './toolkit.js'
+import { CUDA_LIBRARIES } from '../spec/build.js'
 import { jobSlotsDir, resolveCompileJobs, tryJobSlot, tryLibraryLock } from '../cache/build-locks.js'
 
 export class NvccNotFoundError extends Error {
@@ -41,6 +42,8 @@ export class CompileError extends SourceError {
     readonly source: string,
     readonly diagnostics: readonly CompilerDiagnostic[],
     readonly log: string,
+    /** What to do about it, where the log tells (a missing header). */
+    hint?: string,
   ) {
     const first = diagnostics[0]
     const where = first ? `${first.file}:${first.line}` : source
@@ -48,9 +51,53 @@ export class CompileError extends SourceError {
       `nvcc failed to compile ${where}\n` +
         (diagnostics.length
           ? diagnostics.map((d) => `  ${d.file}:${d.line}: ${d.message}`).join('\n')
-          : log.trim().split('\n').slice(-20).join('\n')),
+          : log.trim().split('\n').slice(-20).join('\n')) +
+        (hint ? `\n${hint}` : ''),
     )
   }
+}
+
+/** The library compiled but does not link: symbols defined nowhere (`-z defs`), or a library the linker lacks. */
+export class LinkError extends SourceError {
+  constructor(
+    readonly source: string,
+    readonly undefinedSymbols: readonly string[],
+    readonly log: string,
+  ) {
+    const missing = [...log.matchAll(/cannot find -l(\S+?):/g)].map((m) => m[1]!)
+    const lines = [
+      ...missing.map((name) => {
+        const known = CUDA_LIBRARIES.find((l) => l.name === name)
+        return `the linker found no library '${name}' (lib${name}.so)${known ? `: install the CUDA toolkit's ${known.title} package next to nvcc` : ''}`
+      }),
+      ...(undefinedSymbols.length ? [`undefined symbols: ${undefinedSymbols.join(', ')}`, ...undefinedSymbols.map(symbolHint).filter(unique)] : []),
+    ]
+    super(`${path.basename(source)} compiled but does not link:\n${lines.map((l) => `  ${l}`).join('\n')}`)
+  }
+}
+
+function unique(item: string, index: number, items: readonly string[]): boolean {
+  return items.indexOf(item) === index
+}
+
+function symbolHint(symbol: string): string {
+  const library = CUDA_LIBRARIES.find((l) => symbol.startsWith(l.prefix))
+  return library
+    ? `${symbol} is ${library.title}'s: link it with the bench's build: { libraries: ['${library.name}'] }`
+    : `${symbol} is defined in none of the solution's files: add the file that defines it to build.sources, or its library to build.libraries`
+}
+
+/** What to do about a header the compiler could not find: which toolkit package has it, or build.includeDirs. */
+function missingHeaderHint(log: string): string | undefined {
+  // The host compiler preprocesses, so the message is gcc's.
+  const header = /fatal error: ([^\s:]+): No such file or directory/.exec(log)?.[1]
+  if (!header) return undefined
+  const library = CUDA_LIBRARIES.find((l) => path.basename(header).startsWith(l.prefix))
+  const install = library
+    ? `it is ${library.title}'s, which this CUDA toolkit lacks (CPU-only CUDA images often do): install the toolkit's ` +
+      `${library.title} development package (apt: ${library.dev}-X-Y for CUDA X.Y), or `
+    : ''
+  return `header ${header} not found: ${install}give the folder that holds it in the bench's build: { includeDirs: [...] } (relative to the bench file)`
 }
 
 /** The solution's parameters do not match the problem's signature (found by the compiler, see wrapperSource). */
@@ -148,8 +195,14 @@ export interface CompileRequest {
   prototype?: string
   /** Other spellings of the same prototype the solution may use instead (see compile). */
   alternatives?: readonly string[]
-  /** Extra preprocessor definitions, e.g. { KB_T: 'float' } for a reference written for any dtype. */
-  defines?: Readonly<Record<string, string>>
+  /** Preprocessor definitions, e.g. { KB_T: 'float' } for a reference written for any dtype; true defines the name alone. */
+  defines?: Readonly<Record<string, string | number | true>>
+  /** Absolute folders searched for headers. */
+  includeDirs?: readonly string[]
+  /** Absolute paths of more files compiled and linked into the library. */
+  sources?: readonly string[]
+  /** Libraries linked in (`-l<name>`). */
+  libraries?: readonly string[]
   arch: string
   flags?: readonly string[]
   nvcc?: string
@@ -214,27 +267,33 @@ function nvccArgs(req: CompileRequest, input: string, output: string): string[] 
     // A library that lacks the entry point (or anything else) fails here, not at load time.
     '-Xlinker',
     '-z,defs',
-    ...Object.entries(req.defines ?? {}).map(([k, v]) => `-D${k}=${v}`),
+    ...Object.entries(req.defines ?? {}).map(([k, v]) => (v === true ? `-D${k}` : `-D${k}=${v}`)),
+    ...(req.includeDirs ?? []).map((dir) => `-I${dir}`),
     '-o',
     output,
     input,
+    ...(req.sources ?? []),
+    // After the inputs, which the linker resolves against them.
+    ...(req.libraries ?? []).map((name) => `-l${name}`),
   ]
 }
 
-const LOCAL_INCLUDE = /^\s*#\s*include\s*"([^"]+)"/gm
+const INCLUDE = /^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)/gm
 
 /**
- * The text of every file a source includes with quotes, transitively, found next to the including file: an
- * edited header must change the cache key. (System headers belong to the toolkit, which the nvcc path covers.)
+ * The text of every file a source includes, transitively, as the compiler finds it: a quoted name next to the
+ * including file, then in `includeDirs`; a bracketed one in `includeDirs` only. An edited header must change the
+ * cache key. (Other system headers belong to the toolkit, which the nvcc path covers.)
  */
-export function includedTexts(file: string, text: string, seen = new Set<string>([path.resolve(file)])): string[] {
+export function includedTexts(file: string, text: string, includeDirs: readonly string[] = [], seen = new Set<string>([path.resolve(file)])): string[] {
   const texts: string[] = []
-  for (const [, name] of text.matchAll(LOCAL_INCLUDE)) {
-    const included = path.resolve(path.dirname(file), name!)
-    if (seen.has(included) || !fs.existsSync(included)) continue
+  for (const [, quoted, bracketed] of text.matchAll(INCLUDE)) {
+    const folders = quoted === undefined ? includeDirs : [path.dirname(file), ...includeDirs]
+    const included = folders.map((dir) => path.resolve(dir, (quoted ?? bracketed)!)).find((candidate) => fs.existsSync(candidate))
+    if (included === undefined || seen.has(included)) continue
     seen.add(included)
     const content = fs.readFileSync(included, 'utf8')
-    texts.push(content, ...includedTexts(included, content, seen))
+    texts.push(content, ...includedTexts(included, content, includeDirs, seen))
   }
   return texts
 }
@@ -292,8 +351,13 @@ function planBuild(req: CompileRequest): BuildPlan {
     throw new Error(`solution file not found: ${req.source}`)
   }
   const spellings = req.prototype ? [req.prototype, ...(req.alternatives ?? [])] : [undefined]
-  const includes = includedTexts(req.source, sourceText)
-  const units = spellings.map((prototype) => translationUnit({ ...req, prototype }, nvcc, [sourceText, ...includes]))
+  const texts = [sourceText, ...includedTexts(req.source, sourceText, req.includeDirs)]
+  for (const extra of req.sources ?? []) {
+    if (!fs.existsSync(extra)) throw new Error(`build source not found: ${extra}`)
+    const text = fs.readFileSync(extra, 'utf8')
+    texts.push(text, ...includedTexts(extra, text, req.includeDirs))
+  }
+  const units = spellings.map((prototype) => translationUnit({ ...req, prototype }, nvcc, texts))
   return { nvcc, sourceText, units }
 }
 
@@ -366,7 +430,9 @@ function buildError(req: CompileRequest, wrapper: string, input: string, log: st
   if (req.prototype && entry && mismatched) {
     return new SignatureMismatchError(req.source, req.prototype, findDeclaration(req.source, sourceText, entry))
   }
-  return new CompileError(req.source, diagnostics, log)
+  const undefinedSymbols = [...new Set([...log.matchAll(/undefined reference to `([^'`]+)'/g)].map((m) => m[1]!))]
+  if (undefinedSymbols.length > 0 || /cannot find -l/.test(log)) return new LinkError(req.source, undefinedSymbols, log)
+  return new CompileError(req.source, diagnostics, log, missingHeaderHint(log))
 }
 
 /**

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { compileReference, type BuildSettings } from '../compile/harness.js'
 import { compile, DEFAULT_NVCC_FLAGS, findNvcc, NvccNotFoundError, SourceError } from '../compile/nvcc.js'
 import type { CallTarget, ModuleTarget, ReferencePlan } from '../shared/messages.js'
+import { MODULE_SOLUTION } from '../spec/build.js'
 import type { Dtype } from '../spec/dtype.js'
 import type { Problem } from '../spec/problem.js'
 import { cPrototype, cPrototypeAlternatives, koffiParams } from '../spec/signature.js'
@@ -22,19 +23,34 @@ export async function referencePlan(problem: Problem, dtype: Dtype, build: Build
 
 class SolutionNotFoundError extends SourceError {}
 
-const MODULE_SOLUTION = /\.(ts|mts|js|mjs)$/
+/** The solution and the paths of its build settings, absolute. */
+export interface SolutionFiles {
+  file: string
+  includeDirs: readonly string[]
+  sources: readonly string[]
+}
 
-/** The solution's absolute path; a missing file fails with the bench that names it and where it was looked for. */
-export function solutionFile(name: string, spec: ResolvedSpec, benchFile: string): string {
-  const file = path.resolve(path.dirname(benchFile), spec.solution)
-  if (!fs.existsSync(file)) {
-    throw new SolutionNotFoundError(
-      `solution file not found: ${file}\n` +
-        `  kernelBench '${name}' in ${path.basename(benchFile)} names solution '${spec.solution}', ` +
-        "which is resolved against the bench file's folder",
-    )
+/**
+ * The solution's absolute path and its build settings' folders and sources; a missing one fails with the bench that
+ * names it and where it was looked for.
+ */
+export function solutionFiles(name: string, spec: ResolvedSpec, benchFile: string): SolutionFiles {
+  const found = (option: string, relative: string, what: string) => {
+    const file = path.resolve(path.dirname(benchFile), relative)
+    if (!fs.existsSync(file)) {
+      throw new SolutionNotFoundError(
+        `${what} not found: ${file}\n` +
+          `  kernelBench '${name}' in ${path.basename(benchFile)} names ${option} '${relative}', ` +
+          "which is resolved against the bench file's folder",
+      )
+    }
+    return file
   }
-  return file
+  return {
+    file: found('solution', spec.solution, 'solution file'),
+    includeDirs: (spec.build.includeDirs ?? []).map((dir) => found('build.includeDirs', dir, 'include folder')),
+    sources: (spec.build.sources ?? []).map((source) => found('build.sources', source, 'build source')),
+  }
 }
 
 /**
@@ -44,18 +60,26 @@ export function solutionFile(name: string, spec: ResolvedSpec, benchFile: string
  */
 export async function solutionTarget(
   spec: ResolvedSpec,
-  file: string,
+  { file, includeDirs, sources }: SolutionFiles,
   settings: PluginSettings,
   build: BuildSettings,
 ): Promise<CallTarget | ModuleTarget> {
   if (MODULE_SOLUTION.test(file)) return { module: file }
   const { problem, dtype, options } = spec
-  const flags = [...(settings.nvccFlags ?? DEFAULT_NVCC_FLAGS), ...(options.timing === 'graph' ? ['--default-stream', 'per-thread'] : [])]
+  const flags = [
+    ...(settings.nvccFlags ?? DEFAULT_NVCC_FLAGS),
+    ...(options.timing === 'graph' ? ['--default-stream', 'per-thread'] : []),
+    ...(spec.build.flags ?? []),
+  ]
   const compiled = await compile({
     source: file,
     prototype: cPrototype(problem.signature, dtype),
     alternatives: cPrototypeAlternatives(problem.signature, dtype),
     flags,
+    defines: spec.build.defines,
+    includeDirs,
+    sources,
+    libraries: spec.build.libraries,
     ...build,
   })
   return { library: compiled.path, source: file, entry: 'solution', params: koffiParams(problem.signature) }
@@ -71,7 +95,7 @@ const CPU_ONLY_ARCH = 'sm_90a'
  * CPU-only CI: without a GPU the solution and reference still compile, so a compile error, a signature mismatch
  * or a missing file fails here, with the compiler's file and line. Returns what was checked, for the skip reason.
  */
-export async function compileWithoutGpu(spec: ResolvedSpec, file: string, settings: PluginSettings): Promise<string> {
+export async function compileWithoutGpu(spec: ResolvedSpec, files: SolutionFiles, settings: PluginSettings): Promise<string> {
   const arch = settings.arch ?? CPU_ONLY_ARCH
   try {
     findNvcc(settings.nvcc)
@@ -82,7 +106,7 @@ export async function compileWithoutGpu(spec: ResolvedSpec, file: string, settin
   const build = buildSettings(settings, arch)
   // A TypeScript solution is set up on the GPU, and a cuBLAS reference has nothing to compile.
   const compiled = [
-    ...('module' in (await solutionTarget(spec, file, settings, build)) ? [] : ['solution']),
+    ...('module' in (await solutionTarget(spec, files, settings, build)) ? [] : ['solution']),
     ...((await referencePlan(spec.problem, spec.dtype, build)).kind === 'library' ? ['reference'] : []),
   ]
   const checked = compiled.length === 0 ? 'nothing to compile' : `${compiled.join(' and ')} compiled and signature-checked for ${arch}`
@@ -97,13 +121,13 @@ export async function compileWithoutGpu(spec: ResolvedSpec, file: string, settin
  */
 export function startCompiles(name: string, resolved: ResolvedSpec, benchFile: string, settings: PluginSettings): void {
   const start = async () => {
-    const file = solutionFile(name, resolved, benchFile)
+    const files = solutionFiles(name, resolved, benchFile)
     const status = await poolFor(settings).ready()
     // Without a GPU, the CPU-only CI target; a GPU that failed to come up fails the bench when it runs.
     const arch = status.available ? status.arch : status.noGpu ? (settings.arch ?? CPU_ONLY_ARCH) : undefined
     if (arch === undefined) return
     const build = buildSettings(settings, arch)
-    await Promise.allSettled([solutionTarget(resolved, file, settings, build), referencePlan(resolved.problem, resolved.dtype, build)])
+    await Promise.allSettled([solutionTarget(resolved, files, settings, build), referencePlan(resolved.problem, resolved.dtype, build)])
   }
   start().catch(() => {})
 }

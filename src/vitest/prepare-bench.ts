@@ -11,7 +11,7 @@ import { summarize } from '../shared/stats.js'
 import type { MeasureOptions } from '../spec/options.js'
 import type { TestCase } from '../spec/problem.js'
 import { casePlanner, type CasePlanner } from './case-plan.js'
-import { compileWithoutGpu, referencePlan, solutionFile, solutionTarget } from './compile-bench.js'
+import { compileWithoutGpu, referencePlan, solutionFiles, solutionTarget } from './compile-bench.js'
 import { deviceRecords } from './device-records.js'
 import { buildSettings, poolFor, type PluginSettings } from './plugin-settings.js'
 import type { ResolvedSpec } from './resolve-spec.js'
@@ -82,7 +82,7 @@ function caseRunner(spec: ResolvedSpec, plan: CasePlanner, pool: GpuPool): CaseR
 export async function prepareKernelBench(name: string, spec: ResolvedSpec, context: BenchContext): Promise<PreparedKernelBench> {
   const { options, cases } = spec
   const header = emptyResult(name, spec, context.mode)
-  const file = solutionFile(name, spec, context.file)
+  const files = solutionFiles(name, spec, context.file)
   const { settings } = context
   const pool = poolFor(settings)
   const status = await pool.ready()
@@ -90,7 +90,7 @@ export async function prepareKernelBench(name: string, spec: ResolvedSpec, conte
     if (!status.noGpu) throw new Error(`the GPU could not be prepared: ${status.reason}`)
     // The bench waited for its compiles here too: the run's time line counts them (src/report/phases.ts).
     const compiling = performance.now()
-    const checked = await compileWithoutGpu(spec, file, settings)
+    const checked = await compileWithoutGpu(spec, files, settings)
     header.phases = { compile: performance.now() - compiling }
     return skippedBench(header, cases, `no usable CUDA GPU: ${status.reason} — ${checked}`)
   }
@@ -102,7 +102,7 @@ export async function prepareKernelBench(name: string, spec: ResolvedSpec, conte
   const build = buildSettings(settings, status.arch)
   // Both builds were started when the file was collected (startCompiles): the solution's error comes first.
   const compiling = performance.now()
-  const solution = await solutionTarget(spec, file, settings, build)
+  const solution = await solutionTarget(spec, files, settings, build)
   const reference = await referencePlan(spec.problem, spec.dtype, build)
   header.phases = { compile: performance.now() - compiling }
   const run = caseRunner(spec, casePlanner(name, spec, solution, reference), pool)

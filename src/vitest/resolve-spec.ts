@@ -3,6 +3,7 @@
 // environment's, beside the CI guard's rules.
 import type { GuardRules } from '../baseline/guard.js'
 import type { Floors } from '../baseline/verdict.js'
+import { checkBuild, type BenchBuild } from '../spec/build.js'
 import type { Dtype } from '../spec/dtype.js'
 import * as problems from '../../problems/index.js'
 import { DEFAULT_MEASURE_OPTIONS, measureOptionsFromEnv, resolveMeasureOptions, unknownOptionMessage, type MeasureOptions } from '../spec/options.js'
@@ -33,6 +34,11 @@ export interface KernelBenchSpec<D extends Dtype = Dtype> extends Partial<Measur
    * for a GPU whose peak entry is wrong. Default: the plugin's `allowAboveRoofline`, else false.
    */
   allowAboveRoofline?: boolean
+  /**
+   * The .cu solution's own build settings (defines, include folders, more sources, libraries, nvcc flags), added to
+   * the plugin's `nvccFlags` for this bench's solution only; paths are relative to the bench file.
+   */
+  build?: BenchBuild
 }
 
 /** A spec checked and merged once: dtype, selected cases, measurement options and the CI guard's rules. */
@@ -45,10 +51,11 @@ export interface ResolvedSpec {
   /** Defaults, then the plugin's options, the spec's, and the environment's (docs/protocol.md). */
   options: MeasureOptions
   guard: GuardRules
+  build: BenchBuild
 }
 
 /** The names a spec takes besides the measurement options. */
-const SPEC_KEYS = ['problem', 'solution', 'dtype', 'cases', 'allowAboveRoofline', 'minTflops', 'minGflops', 'maxRuntimeMs', 'minSolPercent'] as const
+const SPEC_KEYS = ['problem', 'solution', 'dtype', 'cases', 'allowAboveRoofline', 'build', 'minTflops', 'minGflops', 'maxRuntimeMs', 'minSolPercent'] as const
 
 /** Every name a kernelBench spec takes, for did-you-mean. */
 const KERNEL_BENCH_KEYS: readonly string[] = [...SPEC_KEYS, ...Object.keys(DEFAULT_MEASURE_OPTIONS)]
@@ -113,7 +120,7 @@ export function resolveSpec(spec: KernelBenchSpec, settings: PluginSettings, ent
 function checkedSpec(spec: KernelBenchSpec, settings: PluginSettings): ResolvedSpec {
   if (typeof spec !== 'object' || spec === null) throw new Error(`the spec must be an object { problem, solution, … } (got ${shown(spec)})`)
   checkOptionNames(spec, KERNEL_BENCH_KEYS)
-  const { problem: given, solution: path, dtype: requestedDtype, cases: selection, allowAboveRoofline, ...rest } = spec
+  const { problem: given, solution: path, dtype: requestedDtype, cases: selection, allowAboveRoofline, build, ...rest } = spec
   const problem = checkProblem(given)
   const solution = checkSolution(path)
   const { floors, rest: measure } = splitFloors(rest)
@@ -127,6 +134,7 @@ function checkedSpec(spec: KernelBenchSpec, settings: PluginSettings): ResolvedS
     cases: selectCases(problem, dtype, selection),
     options: resolveMeasureOptions(settings.measure, measure, measureOptionsFromEnv(process.env)),
     guard: { floors, allowAboveRoofline: allow },
+    build: build === undefined ? {} : checkBuild(build, solution),
   }
 }
 

@@ -49,6 +49,12 @@ describe.skipIf(!gpu.available)(onGpuTitle('on the GPU'), { timeout: 300_000 }, 
     }
   })
 
+  it('a .cu solution calling cuBLAS verifies on every default case, linked with build: { libraries: [cublas] }', async () => {
+    const result = await run({ problem: matrixMultiplication, solution: fixture('cublas_sgemm.cu'), build: { libraries: ['cublas'] } })
+    expect(failureMessage(result)).toBeUndefined()
+    expect(result.cases.map((c) => c.outcome.status)).toEqual(matrixMultiplication.cases('float32').map(() => 'ok'))
+  })
+
   it('names the case, first bad index, expected and got values and max error of a wrong answer', async () => {
     const result = await run({ problem: vectorAddition, solution: fixture('wrong_vector_add.cu'), cases: small })
     const message = failureMessage(result)
