@@ -18,6 +18,7 @@ export interface BenchBuild {
 
 /** A TypeScript or JavaScript solution module: the device host imports it, nvcc never sees it. */
 export const MODULE_SOLUTION = /\.(ts|mts|js|mjs)$/
+export const TYPESCRIPT_SOLUTION = /\.m?ts$/
 
 const BUILD_KEYS = ['defines', 'includeDirs', 'sources', 'libraries', 'flags'] as const satisfies ReadonlyArray<keyof BenchBuild>
 

@@ -1,12 +1,16 @@
 // A bench's compiles: the solution (a .cu file compiled against the problem's prototype, or a TypeScript/JavaScript
 // module the device host imports) and the reference, cached by content hash (src/compile/). The runner starts a file's
 // builds as soon as it is collected; without a GPU they still compile, for the CPU-only CI target.
+import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { compileReference, type BuildSettings } from '../compile/harness.js'
 import { compile, DEFAULT_NVCC_FLAGS, findNvcc, NvccNotFoundError, SourceError } from '../compile/nvcc.js'
+import { typeCheck } from '../compile/typecheck.js'
+import { engineProcess } from '../engine/worker/process-entry.js'
 import type { CallTarget, ModuleTarget, ReferencePlan } from '../shared/messages.js'
-import { MODULE_SOLUTION } from '../spec/build.js'
+import { MODULE_SOLUTION, TYPESCRIPT_SOLUTION } from '../spec/build.js'
 import type { Dtype } from '../spec/dtype.js'
 import type { Problem } from '../spec/problem.js'
 import { cPrototype, cPrototypeAlternatives, koffiParams } from '../spec/signature.js'
@@ -91,26 +95,53 @@ export async function solutionTarget(
  */
 const CPU_ONLY_ARCH = 'sm_90a'
 
+class SolutionImportError extends SourceError {}
+
+/** Longer than tsx needs to import a solution and its imports, short enough that a module that hangs fails the bench. */
+const IMPORT_CHECK_TIMEOUT_MS = 60_000
+
+/**
+ * Without a GPU, a TypeScript/JavaScript solution is type-checked (TypeScript only) and imported in a process of its
+ * own, which checks that its default export is defineSolution(...). Running setup needs a GPU, so the per-call
+ * function and its parameters are not checked. Returns what was checked, for the skip reason.
+ */
+export async function checkModuleSolution(file: string, benchFile: string): Promise<string> {
+  const notTypeChecked = TYPESCRIPT_SOLUTION.test(file) ? typeCheck(file, benchFile) : 'JavaScript'
+  const check = engineProcess('solution-check')
+  try {
+    await promisify(execFile)(process.execPath, [...check.execArgv, check.file, file], { timeout: IMPORT_CHECK_TIMEOUT_MS })
+  } catch (error) {
+    const { stderr, message } = error as { stderr?: string; message: string }
+    throw new SolutionImportError(`importing the solution failed: ${stderr?.trim() || message}`)
+  }
+  return notTypeChecked === undefined ? 'solution imported and type-checked' : `solution imported, not type-checked (${notTypeChecked})`
+}
+
 /**
  * CPU-only CI: without a GPU the solution and reference still compile, so a compile error, a signature mismatch
- * or a missing file fails here, with the compiler's file and line. Returns what was checked, for the skip reason.
+ * or a missing file fails here, with the compiler's file and line; a TypeScript solution is type-checked and
+ * imported. Returns what was checked, for the skip reason.
  */
-export async function compileWithoutGpu(spec: ResolvedSpec, files: SolutionFiles, settings: PluginSettings): Promise<string> {
+export async function compileWithoutGpu(spec: ResolvedSpec, files: SolutionFiles, settings: PluginSettings, benchFile: string): Promise<string> {
+  const module = MODULE_SOLUTION.test(files.file)
+  const checked = module ? [await checkModuleSolution(files.file, benchFile)] : []
   const arch = settings.arch ?? CPU_ONLY_ARCH
   try {
     findNvcc(settings.nvcc)
   } catch (error) {
-    if (error instanceof NvccNotFoundError) return 'nvcc not found either, so nothing was compiled'
-    throw error
+    if (!(error instanceof NvccNotFoundError)) throw error
+    return [...checked, 'nvcc not found either, so nothing was compiled'].join('; ')
   }
   const build = buildSettings(settings, arch)
-  // A TypeScript solution is set up on the GPU, and a cuBLAS reference has nothing to compile.
-  const compiled = [
-    ...('module' in (await solutionTarget(spec, files, settings, build)) ? [] : ['solution']),
-    ...((await referencePlan(spec.problem, spec.dtype, build)).kind === 'library' ? ['reference'] : []),
-  ]
-  const checked = compiled.length === 0 ? 'nothing to compile' : `${compiled.join(' and ')} compiled and signature-checked for ${arch}`
-  return `${checked}; verification and timing need a GPU`
+  const compiled: string[] = []
+  if (!module) {
+    await solutionTarget(spec, files, settings, build)
+    compiled.push('solution')
+  }
+  // A cuBLAS reference has nothing to compile.
+  if ((await referencePlan(spec.problem, spec.dtype, build)).kind === 'library') compiled.push('reference')
+  if (compiled.length > 0) checked.push(`${compiled.join(' and ')} compiled and signature-checked for ${arch}`)
+  return `${checked.length === 0 ? 'nothing to compile' : checked.join('; ')}; verification and timing need a GPU`
 }
 
 /**

@@ -90,7 +90,7 @@ export async function prepareKernelBench(name: string, spec: ResolvedSpec, conte
     if (!status.noGpu) throw new Error(`the GPU could not be prepared: ${status.reason}`)
     // The bench waited for its compiles here too: the run's time line counts them (src/report/phases.ts).
     const compiling = performance.now()
-    const checked = await compileWithoutGpu(spec, files, settings)
+    const checked = await compileWithoutGpu(spec, files, settings, context.file)
     header.phases = { compile: performance.now() - compiling }
     return skippedBench(header, cases, `no usable CUDA GPU: ${status.reason} — ${checked}`)
   }

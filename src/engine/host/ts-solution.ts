@@ -120,6 +120,11 @@ async function importModule(file: string): Promise<Record<string, unknown>> {
   return (await tsImport(url, import.meta.url)) as Record<string, unknown>
 }
 
+/** Imports a solution module and returns the solution it declares; loads no native library and needs no GPU. */
+export async function importSolution(file: string): Promise<TsSolution> {
+  return solutionFromModule(await importModule(file), file)
+}
+
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function'
 }
@@ -144,7 +149,7 @@ export interface LoadTsSolutionOptions {
 export async function loadTsSolution(modulePath: string, device: DeviceInfo, options: LoadTsSolutionOptions = {}): Promise<LoadedTsSolution> {
   const file = path.resolve(modulePath)
   if (!fs.existsSync(file)) throw new TsSolutionError(`solution file not found: ${file}`)
-  const solution = solutionFromModule(await importModule(file), file)
+  const solution = await importSolution(file)
 
   const cleanups: (() => void)[] = []
   const dispose = () => {
