@@ -102,8 +102,8 @@ const IMPORT_CHECK_TIMEOUT_MS = 60_000
 
 /**
  * Without a GPU, a TypeScript/JavaScript solution is type-checked (TypeScript only) and imported in a process of its
- * own, which checks that its default export is defineSolution(...). Running setup needs a GPU, so the per-call
- * function and its parameters are not checked. Returns what was checked, for the skip reason.
+ * own, which checks that its default export is defineSolution(...). Setup needs a GPU, so the per-call function's
+ * parameters are not matched to the problem's signature. Returns what was checked, for the skip reason.
  */
 export async function checkModuleSolution(file: string, benchFile: string): Promise<string> {
   const notTypeChecked = TYPESCRIPT_SOLUTION.test(file) ? typeCheck(file, benchFile) : 'JavaScript'
@@ -141,7 +141,7 @@ export async function compileWithoutGpu(spec: ResolvedSpec, files: SolutionFiles
   // A cuBLAS reference has nothing to compile.
   if ((await referencePlan(spec.problem, spec.dtype, build)).kind === 'library') compiled.push('reference')
   if (compiled.length > 0) checked.push(`${compiled.join(' and ')} compiled and signature-checked for ${arch}`)
-  return `${checked.length === 0 ? 'nothing to compile' : checked.join('; ')}; verification and timing need a GPU`
+  return `${checked.join('; ')}; verification and timing need a GPU`
 }
 
 /**
