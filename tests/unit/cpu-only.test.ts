@@ -52,7 +52,7 @@ describe.skipIf(skipReason !== undefined)(`CPU-only CI${skipReason ? ` (skipped:
     `SolutionNotFoundError: solution file not found: ${path.join(root, 'tests/cpu-only/no_such_kernel.cu')}`,
     "  kernelBench 'missing file' in broken.bench.ts names solution './no_such_kernel.cu', which is resolved against the bench file's folder",
   ]
-  const skipped = /no usable CUDA GPU: .* — solution and reference compiled and signature-checked for sm_90a; verification and timing need a GPU/
+  const skipped = /no usable CUDA GPU: .* — solution and reference compiled and signature-checked for sm_90a; verification and timing need a GPU — case selected: 'n = 2\^20'/
 
   it('vitest run fails the three broken benches with file and line, and skips the one that compiles with the reason', () => {
     expect(run.code).toBe(1)
