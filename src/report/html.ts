@@ -5,7 +5,7 @@
 import { allCharts, type ReportCharts } from './charts/index.js'
 import type { ReportSource } from './charts/cases.js'
 import type { Chart } from './charts/plot.js'
-import { SOL_WARNING, VERIFICATION_SKIPPED_WARNING, benchDetails, deviceLine, deviceNotes, deviceRecordLines, geometricMeanLine, hasSolAbove100 } from './kernel-table.js'
+import { SOL_WARNING, VERIFICATION_SKIPPED_WARNING, benchDetails, deviceLine, deviceNotes, deviceRecordLines, geometricMeanLine, hasSolAbove100, unsupportedNote } from './kernel-table.js'
 import type { BenchRecord, ResultRecord } from './json.js'
 
 const STYLE = `
@@ -99,6 +99,8 @@ function benchSection(source: string, record: BenchRecord, charts: readonly Char
     if (hasSolAbove100(r)) parts.push(`<p class="warn">${escape(SOL_WARNING)}</p>`)
     const means = geometricMeanLine(r)
     if (means) parts.push(`<p>${escape(means)}</p>`)
+    const unsupported = unsupportedNote(r)
+    if (unsupported) parts.push(`<p class="note">${escape(unsupported)}</p>`)
     parts.push(chartRow(charts), countersTable(r), optionsTable(r.options))
   }
   if (record.errors.length > 0) parts.push(`<pre>${escape(record.errors.join('\n\n'))}</pre>`)

@@ -452,6 +452,12 @@ export function benchDetails(result: Pick<KernelBenchResult, 'bench' | 'problem'
   return [...(named ? [] : [problem]), ...(typed ? [] : [dtype]), solution]
 }
 
+/** The selected cases the bench's `supports` declined, with why: they are in no table. */
+export function unsupportedNote(result: Pick<KernelBenchResult, 'unsupported'>): string | undefined {
+  if (!result.unsupported?.length) return undefined
+  return `not supported by the solution, not run: ${result.unsupported.map((u) => `'${u.name}' (${u.reason})`).join(', ')}`
+}
+
 export function renderKernelResult(result: KernelBenchResult): string {
   const title = `${pc.bold(result.bench)} ${pc.dim(benchDetails(result).join(' · '))}`
   if (result.skipped) return `${title}\n  ${pc.yellow(`skipped: ${result.skipped}`)}`
@@ -460,6 +466,8 @@ export function renderKernelResult(result: KernelBenchResult): string {
   lines.push(...caseTable(result).map((l) => `  ${l}`))
   const means = geometricMeanLine(result)
   if (means) lines.push(pc.dim(`  ${means}`))
+  const unsupported = unsupportedNote(result)
+  if (unsupported) lines.push(pc.yellow(`  ${unsupported}`))
   lines.push(...paddingFallbackNotes(result).map((note) => pc.yellow(`  ${note}`)))
   const offset = largeOffsetNote(result)
   if (offset) lines.push(pc.yellow(`  ${offset}`))

@@ -18,6 +18,7 @@ import {
   geometricMeanLine,
   largeOffsetNote,
   paddingFallbackNotes,
+  unsupportedNote,
   countersNotes,
   baselineChange,
   inconclusiveNotes,
@@ -143,6 +144,8 @@ function benchSection(bench: ReportedBench): string[] {
     lines.push(...caseTable(r), '')
     const means = geometricMeanLine(r)
     if (means) lines.push(`_${escape(means)}_`, '')
+    const unsupported = unsupportedNote(r)
+    if (unsupported) lines.push(`_${escape(unsupported)}_`, '')
     const marks = notes(r)
     // One quote paragraph per note: consecutive quote lines would run together into one.
     if (marks.length > 0) lines.push(marks.map((m) => `> ${m}`).join('\n>\n'), '')

@@ -55,6 +55,12 @@ export interface CaseVerdict {
   floors: string[]
 }
 
+/** A selected case the bench's `supports` declined. */
+export interface UnsupportedCase {
+  name: string
+  reason: string
+}
+
 export interface KernelBenchResult {
   version: typeof RESULT_SCHEMA_VERSION
   bench: string
@@ -75,6 +81,10 @@ export interface KernelBenchResult {
   /** Why nothing ran (no GPU on this machine). */
   skipped?: string
   options: MeasureOptions
+  /** The cases the bench would run, by name, where none ran (no GPU): what a GPU-less run selected. */
+  selected?: string[]
+  /** Selected cases the bench's `supports` declined, with why; absent when none. */
+  unsupported?: UnsupportedCase[]
   cases: CaseResult[]
   /** The baseline file the cases were judged against, and whether this run wrote it (bench mode). */
   baseline?: { file: string; written: boolean }

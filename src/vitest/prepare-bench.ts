@@ -4,6 +4,7 @@
 import { findNvcc } from '../compile/nvcc.js'
 import type { GpuPool } from '../engine/worker/gpu-pool.js'
 import { findSanitizer } from '../engine/worker/sanitizer.js'
+import { unsupportedNote } from '../report/kernel-table.js'
 import type { CasePlan } from '../shared/messages.js'
 import { RESULT_SCHEMA_VERSION, type CaseResult, type KernelBenchResult } from '../shared/results.js'
 import { withRest } from '../shared/phases.js'
@@ -47,13 +48,18 @@ const SANITIZER_SLOWDOWN = 20
 export const memcheckName = (c: TestCase) => `${c.name} · memcheck`
 
 function emptyResult(name: string, spec: ResolvedSpec, mode: BenchContext['mode']): KernelBenchResult {
-  const { problem, solution, dtype, options } = spec
-  return { version: RESULT_SCHEMA_VERSION, bench: name, problem: problem.name, solution, dtype, mode, options, cases: [] }
+  const { problem, solution, dtype, options, unsupported } = spec
+  const declined = unsupported.length > 0 ? { unsupported: [...unsupported] } : {}
+  return { version: RESULT_SCHEMA_VERSION, bench: name, problem: problem.name, solution, dtype, mode, options, ...declined, cases: [] }
 }
 
-function skippedBench(header: KernelBenchResult, cases: readonly TestCase[], skipped: string): PreparedKernelBench {
+function skippedBench(header: KernelBenchResult, cases: readonly TestCase[], reason: string): PreparedKernelBench {
+  // A GPU-less run still shows which cases the bench would run.
+  const selected = `${cases.length === 1 ? 'case' : `${cases.length} cases`} selected: ${cases.map((c) => `'${c.name}'`).join(', ')}`
+  const unsupported = unsupportedNote(header)
+  const skipped = `${reason} — ${selected}${unsupported ? `; ${unsupported}` : ''}`
   const rejected = () => Promise.reject(new Error(`'${header.bench}' is skipped: ${skipped}`))
-  return { header: { ...header, skipped }, cases, runCase: rejected, sanitizeCase: rejected }
+  return { header: { ...header, skipped, selected: cases.map((c) => c.name) }, cases, runCase: rejected, sanitizeCase: rejected }
 }
 
 /** Runs one case of a compiled bench on a free GPU of the pool and collects its outcome with the case's figures. */

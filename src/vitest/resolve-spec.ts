@@ -3,12 +3,14 @@
 // environment's, beside the CI guard's rules.
 import type { GuardRules } from '../baseline/guard.js'
 import type { Floors } from '../baseline/verdict.js'
+import type { UnsupportedCase } from '../shared/results.js'
 import { checkBuild, type BenchBuild } from '../spec/build.js'
 import type { Dtype } from '../spec/dtype.js'
 import * as problems from '../../problems/index.js'
 import { DEFAULT_MEASURE_OPTIONS, measureOptionsFromEnv, resolveMeasureOptions, unknownOptionMessage, type MeasureOptions } from '../spec/options.js'
 import { isProblem, problemCatalog, problemSuggestion } from '../spec/problem-catalog.js'
-import { problemDtype, type Problem, type TestCase } from '../spec/problem.js'
+import { elementsOf, problemDtype, type Problem, type TestCase } from '../spec/problem.js'
+import { isBuffer } from '../spec/signature.js'
 import { didYouMean, shown } from '../spec/suggest.js'
 import type { PluginSettings } from './plugin-settings.js'
 
@@ -27,8 +29,16 @@ export interface KernelBenchSpec<D extends Dtype = Dtype> extends Partial<Measur
   solution: string
   /** Element type, one of the problem's dtypes; default 'float32'. */
   dtype?: NoInfer<D>
-  /** Replace the problem's default cases (array), or keep only those a predicate accepts. */
-  cases?: readonly TestCase[] | ((c: TestCase) => boolean)
+  /**
+   * The bench's cases: a predicate keeps some of the problem's defaults; a list gives them outright, each entry a
+   * default case's name or a case of its own { name, params } (docs/problems.md, "Test cases").
+   */
+  cases?: readonly (TestCase | string)[] | ((c: TestCase) => boolean)
+  /**
+   * Whether the solution handles a case: true runs it; false, or a string saying why, skips it and the report lists
+   * it with the reason.
+   */
+  supports?: (c: TestCase) => boolean | string
   /**
    * Accept a case faster than the GPU's datasheet roofline (SOL above 100%) with a warning instead of failing it,
    * for a GPU whose peak entry is wrong. Default: the plugin's `allowAboveRoofline`, else false.
@@ -48,6 +58,8 @@ export interface ResolvedSpec {
   solution: string
   dtype: Dtype
   cases: readonly TestCase[]
+  /** The selected cases `supports` declined, with why. */
+  unsupported: readonly UnsupportedCase[]
   /** Defaults, then the plugin's options, the spec's, and the environment's (docs/protocol.md). */
   options: MeasureOptions
   guard: GuardRules
@@ -55,7 +67,7 @@ export interface ResolvedSpec {
 }
 
 /** The names a spec takes besides the measurement options. */
-const SPEC_KEYS = ['problem', 'solution', 'dtype', 'cases', 'allowAboveRoofline', 'build', 'minTflops', 'minGflops', 'maxRuntimeMs', 'minSolPercent'] as const
+const SPEC_KEYS = ['problem', 'solution', 'dtype', 'cases', 'supports', 'allowAboveRoofline', 'build', 'minTflops', 'minGflops', 'maxRuntimeMs', 'minSolPercent'] as const
 
 /** Every name a kernelBench spec takes, for did-you-mean. */
 const KERNEL_BENCH_KEYS: readonly string[] = [...SPEC_KEYS, ...Object.keys(DEFAULT_MEASURE_OPTIONS)]
@@ -120,7 +132,7 @@ export function resolveSpec(spec: KernelBenchSpec, settings: PluginSettings, ent
 function checkedSpec(spec: KernelBenchSpec, settings: PluginSettings): ResolvedSpec {
   if (typeof spec !== 'object' || spec === null) throw new Error(`the spec must be an object { problem, solution, … } (got ${shown(spec)})`)
   checkOptionNames(spec, KERNEL_BENCH_KEYS)
-  const { problem: given, solution: path, dtype: requestedDtype, cases: selection, allowAboveRoofline, build, ...rest } = spec
+  const { problem: given, solution: path, dtype: requestedDtype, cases: selection, supports, allowAboveRoofline, build, ...rest } = spec
   const problem = checkProblem(given)
   const solution = checkSolution(path)
   const { floors, rest: measure } = splitFloors(rest)
@@ -131,7 +143,7 @@ function checkedSpec(spec: KernelBenchSpec, settings: PluginSettings): ResolvedS
     problem,
     solution,
     dtype,
-    cases: selectCases(problem, dtype, selection),
+    ...supportedCases(selectCases(problem, dtype, selection), supports),
     options: resolveMeasureOptions(settings.measure, measure, measureOptionsFromEnv(process.env)),
     guard: { floors, allowAboveRoofline: allow },
     build: build === undefined ? {} : checkBuild(build, solution),
@@ -151,30 +163,84 @@ function selectCases(problem: Problem, dtype: Dtype, selection: unknown): readon
   }
   if (!Array.isArray(selection)) throw new Error(`option cases must be an array of test cases { name, params } or a predicate (got ${shown(selection)})`)
   if (selection.length === 0) throw new Error(`option cases is an empty list; ${names()}`)
-  selection.forEach((c: unknown, index) => checkCase(problem, c, `option cases[${index}]`, defaults))
+  const params = caseParams(problem, defaults)
+  const cases = selection.map((c: unknown, index) => listedCase(problem, c, `option cases[${index}]`, defaults, params))
   const seen = new Set<string>()
-  for (const c of selection as TestCase[]) {
+  for (const c of cases) {
     if (seen.has(c.name)) throw new Error(`option cases names two cases '${c.name}': a case's name is its key in the report and the baseline`)
     seen.add(c.name)
   }
-  return selection as TestCase[]
+  return cases
 }
 
-/** A case the spec gives: a name, and a number for each scalar parameter of the problem. */
-function checkCase(problem: Problem, c: unknown, label: string, defaults: readonly TestCase[]): void {
+/** The cases `supports` accepts, and those it declines with the reason; declining every case is a mistake. */
+function supportedCases(cases: readonly TestCase[], supports: unknown): Pick<ResolvedSpec, 'cases' | 'unsupported'> {
+  if (supports === undefined) return { cases, unsupported: [] }
+  if (typeof supports !== 'function') throw new Error(`option supports must be a function (c) => true | false | 'why not' (got ${shown(supports)})`)
+  const kept: TestCase[] = []
+  const unsupported: UnsupportedCase[] = []
+  for (const c of cases) {
+    const answer: unknown = supports(c)
+    if (answer === true) kept.push(c)
+    else if (answer === false || (typeof answer === 'string' && answer.trim() !== '')) {
+      unsupported.push({ name: c.name, reason: answer === false ? 'not supported by the solution' : answer })
+    } else throw new Error(`option supports returned ${shown(answer)} for case '${c.name}': return true, false or a reason (a string)`)
+  }
+  if (kept.length === 0) {
+    throw new Error(`option supports declines every selected case: ${unsupported.map((u) => `'${u.name}' (${u.reason})`).join(', ')}`)
+  }
+  return { cases: kept, unsupported }
+}
+
+/**
+ * The parameters a case of the problem must give (the signature's scalars and those every default case has) and
+ * those it may give (any a default case has): a problem's `elements` may read sizes that are not in its signature.
+ */
+function caseParams(problem: Problem, defaults: readonly TestCase[]): { required: string[]; known: string[] } {
+  const scalars = problem.signature.filter((p) => p.kind === 'scalar').map((p) => p.name)
+  const keys = defaults.map((c) => Object.keys(c.params))
+  const known = [...new Set([...scalars, ...keys.flat()])]
+  return { required: known.filter((name) => scalars.includes(name) || keys.every((k) => k.includes(name))), known }
+}
+
+/**
+ * A case of the spec's list: a default case's name, or a case of its own, checked against the problem's parameters
+ * and sizes here so that a wrong one fails the collection rather than a GPU run.
+ */
+function listedCase(problem: Problem, c: unknown, label: string, defaults: readonly TestCase[], params: ReturnType<typeof caseParams>): TestCase {
   if (typeof c === 'string') {
+    const found = defaults.find((d) => d.name === c)
+    if (found) return found
     const suggestion = didYouMean(c, defaults.map((d) => d.name)) || ` (${problem.name}'s cases: ${defaults.map((d) => `'${d.name}'`).join(', ')})`
-    throw new Error(
-      `${label} is the string '${c}', not a test case { name, params } — to keep the problem's cases by name, ` +
-        `pass a predicate: cases: (c) => c.name === '${c}'${suggestion}`,
-    )
+    throw new Error(`${label} names no case of ${problem.name}: '${c}'${suggestion}`)
   }
-  const { name, params } = (c ?? {}) as Partial<TestCase>
-  if (typeof name !== 'string' || typeof params !== 'object' || params === null) {
-    throw new Error(`${label} must be a test case { name: string, params: { … } } (got ${shown(c)})`)
+  const { name, params: values } = (c ?? {}) as Partial<TestCase>
+  if (typeof name !== 'string' || name.trim() === '' || typeof values !== 'object' || values === null) {
+    throw new Error(`${label} must be a default case's name or a test case { name: string, params: { … } } (got ${shown(c)})`)
   }
-  const missing = problem.signature.filter((p) => p.kind === 'scalar' && typeof params[p.name] !== 'number').map((p) => p.name)
-  if (missing.length > 0) {
-    throw new Error(`${label} ('${name}') has no number for ${missing.map((n) => `'${n}'`).join(', ')}, a parameter of ${problem.name}`)
+  const of = `${label} ('${name}')`
+  const missing = params.required.filter((p) => values[p] === undefined)
+  if (missing.length > 0) throw new Error(`${of} has no number for ${missing.map((n) => `'${n}'`).join(', ')}, a parameter of ${problem.name}`)
+  for (const [key, value] of Object.entries(values)) {
+    if (!params.known.includes(key)) {
+      throw new Error(`${of} has an unknown parameter '${key}'${didYouMean(key, params.known)}; ${problem.name} takes ${params.known.map((n) => `'${n}'`).join(', ')}`)
+    }
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`${of}: parameter '${key}' must be a finite number (got ${shown(value)})`)
+    const scalar = problem.signature.find((p) => p.kind === 'scalar' && p.name === key)
+    const ctype = scalar?.kind === 'scalar' ? scalar.ctype : undefined
+    if ((ctype === 'int' && !Number.isSafeInteger(value)) || (ctype === 'size_t' && !(Number.isSafeInteger(value) && value >= 0))) {
+      throw new Error(`${of}: parameter '${key}' is ${ctype === 'int' ? 'an int' : 'a size_t'}: a whole number${ctype === 'size_t' ? ' >= 0' : ''} (got ${value})`)
+    }
   }
+  const testCase: TestCase = { name, params: values }
+  // The sizes the problem derives from the params: a case the GPU could not allocate for fails here.
+  const elements = problem.elements(testCase)
+  for (const p of problem.signature.filter(isBuffer)) {
+    try {
+      elementsOf(elements, p.name)
+    } catch (error) {
+      throw new Error(`${of}: ${(error as Error).message}`)
+    }
+  }
+  return testCase
 }

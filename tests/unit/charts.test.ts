@@ -207,6 +207,15 @@ describe('the HTML page', () => {
     expect(text).toContain("✗ case 'n = 2^22'")
     expect(document.querySelectorAll('details table')).toHaveLength(7)
   })
+
+  it("lists the cases a bench's supports declined, which the JSON keeps", () => {
+    const sgemm = loadFixture('sgemm-verdicts')
+    const unsupported = [{ name: '100x100x100', reason: 'm % 128' }]
+    const file = JSON.parse(serializeResultsFile(buildResultsFile([{ ...sgemm, result: { ...sgemm.result!, unsupported } }], FIXTURE_TOOLS, FIXTURE_ENDED))) as ResultsFile
+    expect(file.benches[0]!.result!.unsupported).toEqual(unsupported)
+    const { document } = parseHTML(renderHtml([{ name: 'results.json', file }], reportCharts([{ name: 'results.json', file }])))
+    expect(document.body.textContent).toContain("not supported by the solution, not run: '100x100x100' (m % 128)")
+  })
 })
 
 describe('writing the charts', () => {

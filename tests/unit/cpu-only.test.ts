@@ -2,11 +2,14 @@
 // reference, so a syntax error, a signature mismatch and a missing file fail with the user's file and line, and the
 // rest is skipped with its reason in the default output. Runs both commands on tests/cpu-only/broken.bench.ts.
 import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { findNvcc } from '../../src/compile/nvcc.js'
+import type { ResultsFile } from '../../src/report/json.js'
 import { probeGpu } from '../../src/native/cuda.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -22,9 +25,12 @@ const nvcc = (() => {
 })()
 const skipReason = gpu.available ? 'a GPU is present' : nvcc === undefined ? 'no nvcc' : undefined
 
+/** The JSON results of `vitest bench`, whose reporter writes them. */
+const jsonFile = path.join(os.tmpdir(), `kb-cpu-only-${process.pid}.json`)
+
 /** Runs a Vitest command on the broken benches; resolves with its exit code and all of its output, without colours. */
 async function vitest(...args: string[]): Promise<{ code: number; output: string }> {
-  const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, CI: '1' }
+  const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, CI: '1', KERNELBENCH_JSON: args[0] === 'bench' ? jsonFile : undefined }
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [vitestBin, ...args, '--config', config], { cwd: root, env })
     return { code: 0, output: stdout + stderr }
@@ -52,7 +58,7 @@ describe.skipIf(skipReason !== undefined)(`CPU-only CI${skipReason ? ` (skipped:
     `SolutionNotFoundError: solution file not found: ${path.join(root, 'tests/cpu-only/no_such_kernel.cu')}`,
     "  kernelBench 'missing file' in broken.bench.ts names solution './no_such_kernel.cu', which is resolved against the bench file's folder",
   ]
-  const skipped = /no usable CUDA GPU: .* — solution and reference compiled and signature-checked for sm_90a; verification and timing need a GPU/
+  const skipped = /no usable CUDA GPU: .* — solution and reference compiled and signature-checked for sm_90a; verification and timing need a GPU — case selected: 'n = 2\^20'/
 
   it('vitest run fails the three broken benches with file and line, and skips the one that compiles with the reason', () => {
     expect(run.code).toBe(1)
@@ -69,6 +75,12 @@ describe.skipIf(skipReason !== undefined)(`CPU-only CI${skipReason ? ` (skipped:
     expect(file).toBeGreaterThanOrEqual(0)
     expect(lines[file + 1]).toMatch(/^ {3}↓ 1 skipped: no usable CUDA GPU: /)
     expect(lines[file + 1]).toMatch(skipped)
+  })
+
+  it('the JSON results name the cases the skipped bench selected', () => {
+    const { benches } = JSON.parse(fs.readFileSync(jsonFile, 'utf8')) as ResultsFile
+    fs.rmSync(jsonFile)
+    expect(benches.find((b) => b.name === 'compiles')?.result?.selected).toEqual(['n = 2^20'])
   })
 
   it('vitest bench says the same, the reason in the kernel table', () => {

@@ -123,6 +123,12 @@ describe('renderKernelResult', () => {
     expect(benchDetails({ bench: 'relu bfloat16', problem: 'relu', dtype: 'float16', solution: 'r.cu' })).toEqual(['float16', 'r.cu'])
   })
 
+  it("lists the cases the bench's supports declined, with why, under the table", () => {
+    const unsupported = [{ name: 'n = 2^30', reason: 'over 2^26' }]
+    const lines = plain(renderKernelResult(result([vectorCase(N20, ok())], { mode: 'verify', unsupported }))).split('\n')
+    expect(lines.at(-1)).toBe("  not supported by the solution, not run: 'n = 2^30' (over 2^26)")
+  })
+
   it('shows verified cases without timing as verified (vitest run)', () => {
     const text = plain(renderKernelResult(result([vectorCase(N20, ok()), vectorCase(N26, ok())], { mode: 'verify' })))
     expect(text).toMatchInlineSnapshot(`

@@ -39,6 +39,12 @@ describe('renderMarkdown marks', () => {
     expect(verdictOf(renderMarkdown([loadFixture('sol-over-100')]), 'n = 2^26')).toBe('baseline recorded')
   })
 
+  it("lists under the table the cases the bench's supports declined", () => {
+    const sgemm = loadFixture('sgemm-verdicts')
+    const text = renderMarkdown([{ ...sgemm, result: { ...sgemm.result!, unsupported: [{ name: '100x100x100', reason: 'm % 128' }] } }])
+    expect(text).toContain("_not supported by the solution, not run: '100x100x100' (m % 128)_")
+  })
+
   it('says under the table why a case could not be judged against its baseline, never passing it silently', () => {
     expect(renderMarkdown([loadFixture('sgemm-verdicts')])).toContain(
       '> _inconclusive 4096x4096x4096: the interval straddles the tolerance 2.0%, so the change may or may not exceed it_',

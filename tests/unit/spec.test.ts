@@ -82,10 +82,10 @@ describe('the cases', () => {
     )
   })
 
-  it('an empty list, a name instead of a case, a case without its sizes, two cases of one name', () => {
+  it('an empty list, an unknown name, a case without its sizes, two cases of one name', () => {
     expect(resolve({ problem: vectorAddition, solution, cases: [] })).toThrow(`kernelBench('x'): option cases is an empty list; vector-addition's float32 cases are: ${vectorCases}`)
     expect(resolve({ problem: vectorAddition, solution, cases: ['n = 2^21'] })).toThrow(
-      "kernelBench('x'): option cases[0] is the string 'n = 2^21', not a test case { name, params } — to keep the problem's cases by name, pass a predicate: cases: (c) => c.name === 'n = 2^21' (did you mean 'n = 2^20', 'n = 2^22' or 'n = 2^23'?)",
+      "kernelBench('x'): option cases[0] names no case of vector-addition: 'n = 2^21' (did you mean 'n = 2^20', 'n = 2^22' or 'n = 2^23'?)",
     )
     expect(resolve({ problem: vectorAddition, solution, cases: [{ name: 'tiny', params: { m: 4 } }] })).toThrow(
       "kernelBench('x'): option cases[0] ('tiny') has no number for 'n', a parameter of vector-addition",
@@ -101,6 +101,53 @@ describe('the cases', () => {
   it('a list of whole cases is taken as given', () => {
     const cases = [{ name: 'tiny', params: { n: 4 } }]
     expect(resolveSpec({ problem: vectorAddition, solution, cases }, settings, "kernelBench('x')").cases).toEqual(cases)
+  })
+
+  it('a list adds cases of its own to default ones named', () => {
+    const [first] = vectorAddition.cases('float32')
+    const cases = resolveSpec({ problem: vectorAddition, solution, cases: [first!.name, { name: 'n = 1000', params: { n: 1000 } }] }, settings, "kernelBench('x')").cases
+    expect(cases).toEqual([first, { name: 'n = 1000', params: { n: 1000 } }])
+  })
+
+  it("an added case is checked against the problem's parameters and sizes", () => {
+    expect(resolve({ problem: vectorAddition, solution, cases: [{ name: 'a', params: { n: 4, m: 2 } }] })).toThrow(
+      "kernelBench('x'): option cases[0] ('a') has an unknown parameter 'm' (did you mean 'n'?); vector-addition takes 'n'",
+    )
+    expect(resolve({ problem: vectorAddition, solution, cases: [{ name: 'a', params: { n: 4.5 } }] })).toThrow(
+      "kernelBench('x'): option cases[0] ('a'): parameter 'n' is a size_t: a whole number >= 0 (got 4.5)",
+    )
+    expect(resolve({ problem: vectorAddition, solution, cases: [{ name: 'a', params: { n: '4' } }] })).toThrow("parameter 'n' must be a finite number (got '4')")
+    expect(resolve({ problem: vectorAddition, solution, cases: [{ name: 'a', params: { n: 0 } }] })).toThrow(
+      "kernelBench('x'): option cases[0] ('a'): no element count for parameter",
+    )
+    expect(resolve({ problem: vectorAddition, solution, cases: [{ name: '', params: { n: 4 } }] })).toThrow("option cases[0] must be a default case's name or a test case")
+  })
+
+  it("a problem's sizes outside its signature are known and required where every default case has them", () => {
+    const [first] = matmul.cases('float32')
+    expect(resolve({ problem: matmul, solution, cases: [{ name: 'a', params: { ...first!.params, extra: 1 } }] })).toThrow("unknown parameter 'extra'")
+  })
+})
+
+describe('supports', () => {
+  const small = (c: { params: Readonly<Record<string, number>> }) => c.params.n! <= 2 ** 22 || `n = ${c.params.n} is over 2^22`
+
+  it('keeps the cases it accepts and lists those it declines with why', () => {
+    const spec = resolveSpec({ problem: vectorAddition, solution, supports: small }, settings, "kernelBench('x')")
+    expect(spec.cases.map((c) => c.name)).toEqual(['n = 2^20', 'n = 2^22'])
+    expect(spec.unsupported[0]).toEqual({ name: 'n = 2^23', reason: 'n = 8388608 is over 2^22' })
+    const declined = resolveSpec({ problem: vectorAddition, solution, supports: (c) => c.name === 'n = 2^20' }, settings, "kernelBench('x')").unsupported
+    expect(declined[0]).toEqual({ name: 'n = 2^22', reason: 'not supported by the solution' })
+  })
+
+  it('declining every case, a wrong answer or a supports that is not a function fails the collection', () => {
+    expect(resolve({ problem: vectorAddition, solution, cases: ['n = 2^30'], supports: small })).toThrow(
+      "kernelBench('x'): option supports declines every selected case: 'n = 2^30' (n = 1073741824 is over 2^22)",
+    )
+    expect(resolve({ problem: vectorAddition, solution, supports: () => 1 })).toThrow(
+      "kernelBench('x'): option supports returned 1 for case 'n = 2^20': return true, false or a reason (a string)",
+    )
+    expect(resolve({ problem: vectorAddition, solution, supports: true })).toThrow('option supports must be a function')
   })
 })
 
