@@ -75,12 +75,22 @@ function lockOwnGpu(session: DeviceSession): () => void {
   return lockGpu(session.info.pciBusId, config.device)
 }
 
+/**
+ * Runs `then` once the worker has let go of this host, also when it did so before this was called: a 'disconnect' that
+ * came while the host's modules were still loading had no listener, and would otherwise leave the host waiting for
+ * ever for a message that cannot come.
+ */
+function whenDisconnected(then: () => void): void {
+  process.once('disconnect', then)
+  if (!process.connected) then()
+}
+
 /** Opens the session and serves requests until the worker disconnects. */
 function serve(preparation: Preparation, warm: boolean): void {
   const session = open(preparation, warm)
   if (!session) process.exit(0)
   // Tearing the context down is GPU work too: exit holding the lock (a lock whose owner has exited is taken over).
-  process.on('disconnect', () => {
+  whenDisconnected(() => {
     lockOwnGpu(session)
     process.exit(0)
   })
@@ -100,7 +110,7 @@ const launch = process.argv[3]
 if (launch === 'standby') {
   const preparation = prepare()
   const leave = () => process.exit(0)
-  process.once('disconnect', leave)
+  whenDisconnected(leave)
   process.once('message', (request: HostOpen) => {
     process.off('disconnect', leave)
     serve(preparation, request.warm)
