@@ -16,13 +16,17 @@ interface Holder {
   inode: number
 }
 
-/** The lock file's holder, read from one open file; undefined when the file is gone (released since we looked). */
+/**
+ * The lock file's holder, read from one open file; undefined when the file is gone (released since we looked). Any
+ * other failure to read it (another user's lock that this one may not read) is thrown: retrying could never succeed.
+ */
 function readHolder(file: string): Holder | undefined {
   let fd: number
   try {
     fd = fs.openSync(file, 'r')
-  } catch {
-    return undefined
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
   }
   try {
     const inode = fs.fstatSync(fd).ino

@@ -5,6 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { acquireGpuLock, lockPath } from '../../src/cache/gpu-lock.js'
+import { tryLock } from '../../src/cache/lock-file.js'
 import { PACKAGE_ROOT } from '../../src/spec/paths.js'
 import { useScratch } from '../helpers/scratch.js'
 
@@ -159,5 +160,16 @@ describe('acquireGpuLock', () => {
     release()
     await once(holder.child, 'close')
     expect(waits).toEqual([])
+  })
+})
+
+describe('tryLock', () => {
+  const root = process.getuid?.() === 0
+  // Root reads any file, so only another user can meet a lock it may not read.
+  it.skipIf(root)(`fails on a lock file it may not read, instead of trying again for ever${root ? ' (skipped: root may read any file)' : ''}`, () => {
+    fs.writeFileSync(file, '12345')
+    fs.chmodSync(file, 0o000)
+    expect(() => tryLock(file)).toThrow(/EACCES/)
+    fs.chmodSync(file, 0o644)
   })
 })

@@ -68,7 +68,15 @@ export async function endRun(dir: string, graceMs: number): Promise<number[]> {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
     left = liveHosts(ending)
   }
-  for (const pid of left) process.kill(pid, 'SIGKILL')
+  // One that exits between the last look and the kill is gone either way: it is not counted as killed.
+  const killed = left.filter((pid) => {
+    try {
+      process.kill(pid, 'SIGKILL')
+      return true
+    } catch {
+      return false
+    }
+  })
   fs.rmSync(ending, { recursive: true, force: true })
-  return left
+  return killed
 }
