@@ -8,6 +8,7 @@ import type { Plugin } from 'vite'
 import type { ViteUserConfig } from 'vitest/config'
 import type { Vitest } from 'vitest/node'
 import { resolveBaselineSettings, type BaselineOptions } from './baseline/guard.js'
+import { resolveCompareSettings, type CompareOptions } from './spec/compare.js'
 import { prepareBenchReporters } from './vitest/bench-reporters.js'
 import type { PluginSettings } from './vitest/plugin-settings.js'
 import { resolveCompileJobs } from './cache/build-locks.js'
@@ -48,6 +49,13 @@ export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, Repor
    * dir '__kernelbench__' (relative to the project root; commit it).
    */
   baseline?: BaselineOptions
+  /**
+   * Paired A/B runs (docs/ci-gate.md, "Paired A/B"): with `ref` (or KERNELBENCH_COMPARE_REF), every bench's solution
+   * as it was at that git ref is timed against the current one, in alternating rounds on one GPU, and a case whose
+   * interval of change lies wholly slower than `tolerance` (default 0.01) fails. A bench's `compareWith` names its
+   * base solution file instead.
+   */
+  compare?: CompareOptions
   /**
    * Verify each bench's smallest case once more under compute-sanitizer's memcheck and fail the bench with the
    * first bad access (default false, or KERNELBENCH_SANITIZE=1). Memcheck is slow: the case timeout is 20× longer.
@@ -146,11 +154,12 @@ function collectByRunning(vitest: Vitest): void {
 
 export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugin {
   const { report, rest } = splitReportOptions(options)
-  const { devices, device, nvcc, arch, nvccFlags, cacheDir, compileJobs, baseline: baselineOptions, sanitize, ceilings, calibration, allowAboveRoofline, ...measure } = rest
+  const { devices, device, nvcc, arch, nvccFlags, cacheDir, compileJobs, baseline: baselineOptions, compare: compareOptions, sanitize, ceilings, calibration, allowAboveRoofline, ...measure } = rest
   // Checked once, when the config loads (a bad option fails here, not in every worker); each worker overlays a
   // bench's spec and the environment on it (vitest/resolve-spec.ts resolveSpec).
   const measureOptions = resolveMeasureOptions(measure)
   const baseline = resolveBaselineSettings(baselineOptions)
+  const compare = resolveCompareSettings(compareOptions, process.env)
   const jobs = resolveCompileJobs(compileJobs)
   const selection = deviceSelectionFromEnv(process.env) ?? checkDeviceSelection(devices ?? (device === undefined ? 'all' : [device]), devices ? 'devices' : 'device')
   // Read when the config loads, so that KERNELBENCH_SANITIZE=yes fails there with the variable's name.
@@ -180,6 +189,7 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
         compileJobs: jobs,
         measure: measureOptions,
         baseline,
+        compare,
         sanitize: sanitize ?? switches.sanitize,
         ceilings: ceilings ?? switches.ceilings,
         calibration: calibration ?? switches.calibration,

@@ -8,6 +8,7 @@ import { formatFraction, formatTime } from '../report/format.js'
 import { roofline, tflops, type Roofline } from '../report/metrics.js'
 import { peaksFor } from '../report/peaks.js'
 import type { CaseResult, CaseVerdict, KernelBenchResult } from '../shared/results.js'
+import { pairedVerdict } from './paired-verdict.js'
 import {
   BASELINE_DIR,
   baselinePath,
@@ -166,6 +167,8 @@ export function guardResult(result: KernelBenchResult, context: GuardContext): K
   const updates: Array<[BaselineKey, BaselineEntry]> = []
 
   const judge = (c: CaseResult, m: Measurement): Omit<CaseVerdict, 'floors'> => {
+    // A paired case is judged against its base, timed beside it, and never recorded as a baseline.
+    if (c.paired && result.compare) return pairedVerdict(c.paired, result.compare)
     if (!(Number.isFinite(m.tflops) && m.tflops > 0)) {
       return { kind: 'untracked', fails: false, message: 'no FLOP count, so no TFLOPS to compare with a baseline' }
     }

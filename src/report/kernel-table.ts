@@ -6,7 +6,7 @@
 import pc from 'picocolors'
 import { geometricMean } from '../shared/stats.js'
 import type { StopReason } from '../shared/stopping.js'
-import { formatChangeInterval } from '../shared/median-change.js'
+import { formatChangeInterval, formatLevel } from '../shared/median-change.js'
 import type { DeviceReport, GpuRef, MeasuredCeilings } from '../shared/messages.js'
 import { caseFailures, type CaseResult, type CaseVerdict, type DeviceRecords, type KernelBenchResult } from '../shared/results.js'
 import { calibrationLine, timerOffsetMs } from './calibration.js'
@@ -27,7 +27,14 @@ import {
 import { gbPerSecond, roofline, type Roofline } from './metrics.js'
 import { peaksFor, type GpuPeaks } from './peaks.js'
 
-const STOP_LABEL: Record<StopReason, string> = { 'target-cv': 'cv', 'noise-stable': 'stable', 'max-iterations': 'max-n', 'max-time': 'max-time' }
+const STOP_LABEL: Record<StopReason, string> = {
+  'target-cv': 'cv',
+  'noise-stable': 'stable',
+  'max-iterations': 'max-n',
+  'max-time': 'max-time',
+  'paired-interval': 'a/b',
+  'paired-limit': 'a/b-max',
+}
 
 export const VERIFICATION_SKIPPED_WARNING = 'VERIFICATION SKIPPED: these numbers may come from a wrong kernel'
 export const SOL_WARNING =
@@ -437,7 +444,18 @@ function caseTable(result: KernelBenchResult): string[] {
     const v = result.cases[i]!.verdict
     return v ? [...row, verdictCell(v)] : row
   })
-  return renderTable([...header, 'vs baseline'], judged, [...align, 'left'])
+  return renderTable([...header, result.compare && !result.compare.missing ? 'vs base' : 'vs baseline'], judged, [...align, 'left'])
+}
+
+/**
+ * The line that says what a bench's cases were compared with in paired A/B runs (docs/ci-gate.md, "Paired A/B"), or
+ * why it has no base; undefined when it was not compared.
+ */
+export function compareNote(result: Pick<KernelBenchResult, 'compare'>): string | undefined {
+  const compare = result.compare
+  if (!compare) return undefined
+  if (compare.missing) return `no base to compare with at ${compare.base}: ${compare.missing}; judged against its baseline instead`
+  return `paired A/B against ${compare.base}: change of speed with its ${formatLevel(compare.confidence)} interval, tolerance ${formatFraction(compare.tolerance)}`
 }
 
 /**
@@ -473,6 +491,8 @@ export function renderKernelResult(result: KernelBenchResult): string {
   if (offset) lines.push(pc.yellow(`  ${offset}`))
   lines.push(...countersNotes(result).map((note) => pc.dim(`  ${note}`)))
   lines.push(...inconclusiveNotes(result).map((note) => pc.yellow(`  ${note}`)))
+  const compared = compareNote(result)
+  if (compared) lines.push(pc.dim(`  ${compared}`))
   const sol = solNote(result)
   if (sol) lines.push(pc.red(pc.bold(`  ${sol}`)))
   return lines.join('\n')

@@ -21,6 +21,7 @@ import {
   unsupportedNote,
   countersNotes,
   baselineChange,
+  compareNote,
   inconclusiveNotes,
   solNote,
   type Cell,
@@ -116,6 +117,8 @@ function notes(result: KernelBenchResult): string[] {
   if (offset) lines.push(escape(offset))
   lines.push(...countersNotes(result).map(escape))
   lines.push(...inconclusiveNotes(result).map((note) => `_${escape(note)}_`))
+  const compared = compareNote(result)
+  if (compared) lines.push(escape(compared))
   const throttled = figures.some((f) => f.droppedThrottled > 0)
   const interfered = figures.some((f) => f.droppedInterference > 0)
   if (throttled || interfered) {

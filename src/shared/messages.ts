@@ -196,6 +196,13 @@ export type HostRequest =
   | { type: 'ceilings'; id: number; options: MeasureOptions }
   /** Time the calibration kernels in every timing mode (the default protocol, warmup included). */
   | { type: 'calibrate'; id: number }
+  /**
+   * A paired A/B case (docs/ci-gate.md), one side per host process: 'pair-start' runs the protocol up to the priming
+   * batch and keeps the case open; each 'pair-round' times `count` calls; 'pair-end' verifies again and closes it.
+   */
+  | { type: 'pair-start'; id: number; plan: CasePlan }
+  | { type: 'pair-round'; id: number; count: number }
+  | { type: 'pair-end'; id: number; stopReason: StopReason }
 
 /**
  * Opens the session of a host started on standby (client.ts): until then it has loaded its code but made no CUDA
@@ -235,6 +242,20 @@ export type HostMessage =
   | Reply<'result', CaseOutcome>
   | Reply<'ceilings', CeilingsOutcome>
   | Reply<'calibration', CalibrationOutcome>
+  | Reply<'pair-started', PairStartOutcome>
+  | Reply<'pair-round', PairRoundOutcome>
+
+/** A paired side opened (verified, warmed up, its timer primed), or why not. */
+export type PairStartOutcome = { status: 'ok' } | { status: 'wrong'; message: string; outputs: VerifiedOutput[] } | ErrorOutcome
+
+/**
+ * One round of a paired side: its kept samples (ms per call; none when the round's clock was throttled), the SM clock
+ * read while it ran, and its wall time without the output checks.
+ */
+export type PairRoundOutcome =
+  | { status: 'ok'; samplesMs: number[]; smClockMHz: number; interference: number; wallMs: number }
+  | { status: 'wrong'; message: string; outputs: VerifiedOutput[] }
+  | ErrorOutcome
 
 /** The host's answer to request `id`, with where the host's time went while it worked on it. */
 type Reply<Type extends string, Outcome> = { type: Type; id: number; outcome: Outcome; phases?: PhaseTimes }

@@ -23,6 +23,19 @@ export interface CaseResult {
   verdict?: CaseVerdict
   /** Where the case's time went, ms per phase (src/shared/phases.ts). */
   phases?: PhaseTimes
+  /** A paired A/B case (docs/ci-gate.md, "Paired A/B"): the base side, and the rounds the change is read off. */
+  paired?: PairedCase
+}
+
+/** The base side of a paired A/B case and the rounds both sides ran. */
+export interface PairedCase {
+  /** The base solution's outcome (with all its kept samples) and their statistics. */
+  base: { outcome: CaseOutcome; summary?: SampleSummary }
+  /**
+   * Each round's median (ms) on each side, in order; `calls` per round; rounds `dropped` because a side kept no sample
+   * in them. Absent when a side failed.
+   */
+  rounds?: { base: number[]; head: number[]; calls: number; dropped: number }
 }
 
 /** How a timed case compares with its stored baseline (src/baseline/verdict.ts compareToBaseline decides). */
@@ -44,6 +57,8 @@ export interface CaseVerdict {
   interval?: { low: number; high: number; confidence: number }
   /** Why the comparison came out as it did: the interval against the tolerance, or why it cannot be judged. */
   reason?: string
+  /** Paired A/B: the base the change is against (the result's `compare.base`); absent against a stored baseline. */
+  against?: string
   /** The tolerance the change was judged against (fraction of speed). */
   tolerance?: number
   /** The spread between runs added to the interval: measured from the baseline's runs, or assumed. */
@@ -86,6 +101,11 @@ export interface KernelBenchResult {
   /** Selected cases the bench's `supports` declined, with why; absent when none. */
   unsupported?: UnsupportedCase[]
   cases: CaseResult[]
+  /**
+   * Paired A/B runs: the base the cases were timed against ('origin/main (1a2b3c4d5e)', or the spec's compareWith),
+   * the tolerance and confidence of their verdicts; `missing`: why the bench has no base (it ran unpaired).
+   */
+  compare?: { base: string; tolerance: number; confidence: number; missing?: string }
   /** The baseline file the cases were judged against, and whether this run wrote it (bench mode). */
   baseline?: { file: string; written: boolean }
   /** The bench's own time beyond its cases, ms per phase: waiting for its compiles. */
@@ -119,7 +139,7 @@ export function caseFailures(c: CaseResult): string[] {
 export function failureMessage(result: KernelBenchResult): string | undefined {
   const failures = result.cases.flatMap((c) => caseFailures(c).map((m) => `✗ case '${c.name}': ${m}`))
   if (failures.length === 0) return undefined
-  const comparedFails = (v: CaseVerdict | undefined) => v?.fails === true && v.change !== undefined
+  const comparedFails = (v: CaseVerdict | undefined) => v?.fails === true && v.change !== undefined && v.against === undefined
   if (result.baseline && result.cases.some((c) => comparedFails(c.verdict))) {
     failures.push(`  baseline: ${result.baseline.file} (if the change is intended, update it with \`vitest bench -u\`)`)
   }

@@ -1,7 +1,11 @@
 import type { StoppingOptions } from '../spec/options.js'
 import { summarize } from './stats.js'
 
-export type StopReason = 'target-cv' | 'noise-stable' | 'max-iterations' | 'max-time'
+/**
+ * Why timing stopped. The last two are a paired A/B case's (docs/ci-gate.md): its interval of the change became narrow
+ * enough, or it reached its rounds' limit first.
+ */
+export type StopReason = 'target-cv' | 'noise-stable' | 'max-iterations' | 'max-time' | 'paired-interval' | 'paired-limit'
 
 /** How many of the latest noise estimates must agree: enough to see a trend, few enough to react quickly. */
 export const NOISE_STABLE_WINDOW = 10

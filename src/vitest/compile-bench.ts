@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { solutionAtRef } from '../compile/base-source.js'
 import { compileReference, type BuildSettings } from '../compile/harness.js'
 import { compile, DEFAULT_NVCC_FLAGS, findNvcc, NvccNotFoundError, SourceError } from '../compile/nvcc.js'
 import { typeCheck } from '../compile/typecheck.js'
@@ -55,6 +56,27 @@ export function solutionFiles(name: string, spec: ResolvedSpec, benchFile: strin
     includeDirs: (spec.build.includeDirs ?? []).map((dir) => found('build.includeDirs', dir, 'include folder')),
     sources: (spec.build.sources ?? []).map((source) => found('build.sources', source, 'build source')),
   }
+}
+
+/** The base solution of paired A/B runs: its files and how reports name it, or why this bench has none. */
+export type BaseSolution = { files: SolutionFiles; label: string } | { missing: string; label: string }
+
+/**
+ * The bench's base solution, when it has one: the spec's `compareWith`, else the solution as it was at the plugin's
+ * `compare.ref` (its include folders and extra sources too).
+ */
+export function baseSolutionFiles(name: string, spec: ResolvedSpec, benchFile: string, settings: PluginSettings): BaseSolution | undefined {
+  if (spec.compareWith !== undefined) {
+    const { file } = solutionFiles(name, { ...spec, solution: spec.compareWith }, benchFile)
+    return { files: { ...solutionFiles(name, spec, benchFile), file }, label: spec.compareWith }
+  }
+  const ref = settings.compare?.ref
+  if (ref === undefined) return undefined
+  const current = solutionFiles(name, spec, benchFile)
+  const base = solutionAtRef(current.file, ref, settings.cacheDir, [...current.includeDirs, ...current.sources])
+  if ('missing' in base) return { missing: base.missing, label: ref }
+  const files = { file: base.file, includeDirs: current.includeDirs.map(base.at), sources: current.sources.map(base.at) }
+  return { files, label: `${ref} (${base.commit.slice(0, 10)})` }
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { BaselineSettings } from '../baseline/guard.js'
 import type { BuildSettings } from '../compile/harness.js'
 import { gpuPool, type DeviceSelection, type GpuPool } from '../engine/worker/gpu-pool.js'
+import type { CompareSettings } from '../spec/compare.js'
 import type { MeasureOptions } from '../spec/options.js'
 
 /** What the plugin passes to every worker (see plugin.ts). */
@@ -22,6 +23,8 @@ export interface PluginSettings {
   sanitize?: boolean
   /** The CI guard: tolerance, noise factor and where the baseline files live (the plugin sets it; defaults apply). */
   baseline?: BaselineSettings
+  /** Paired A/B runs: the base's git ref, the tolerance and how rounds run (src/spec/compare.ts). */
+  compare?: CompareSettings
   /** Measure the GPU's ceilings when none are cached (see src/cache/ceilings-cache.ts); cached ones are shown regardless. */
   ceilings?: boolean
   /** Measure the GPU's calibration when none is cached (see src/cache/calibration-cache.ts); a cached one is shown regardless. */

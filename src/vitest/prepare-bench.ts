@@ -5,14 +5,16 @@ import { findNvcc } from '../compile/nvcc.js'
 import type { GpuPool } from '../engine/worker/gpu-pool.js'
 import { findSanitizer } from '../engine/worker/sanitizer.js'
 import { unsupportedNote } from '../report/kernel-table.js'
-import type { CasePlan } from '../shared/messages.js'
+import type { BuildSettings } from '../compile/harness.js'
+import type { CaseOutcome, CasePlan, ReferencePlan } from '../shared/messages.js'
 import { RESULT_SCHEMA_VERSION, type CaseResult, type KernelBenchResult } from '../shared/results.js'
 import { withRest } from '../shared/phases.js'
-import { summarize } from '../shared/stats.js'
+import { summarize, type SampleSummary } from '../shared/stats.js'
+import { DEFAULT_COMPARE, type CompareSettings } from '../spec/compare.js'
 import type { MeasureOptions } from '../spec/options.js'
 import type { TestCase } from '../spec/problem.js'
 import { casePlanner, type CasePlanner } from './case-plan.js'
-import { compileWithoutGpu, referencePlan, solutionFiles, solutionTarget } from './compile-bench.js'
+import { baseSolutionFiles, compileWithoutGpu, referencePlan, solutionFiles, solutionTarget } from './compile-bench.js'
 import { deviceRecords } from './device-records.js'
 import { buildSettings, poolFor, type PluginSettings } from './plugin-settings.js'
 import type { ResolvedSpec } from './resolve-spec.js'
@@ -65,11 +67,25 @@ function skippedBench(header: KernelBenchResult, cases: readonly TestCase[], rea
 /** Runs one case of a compiled bench on a free GPU of the pool and collects its outcome with the case's figures. */
 type CaseRunner = (c: TestCase, mode: CasePlan['mode'], options: MeasureOptions, sanitizer?: string, extraLane?: boolean) => Promise<CaseResult>
 
-function caseRunner(spec: ResolvedSpec, plan: CasePlanner, pool: GpuPool): CaseRunner {
+/** The compiled base of paired A/B runs: its case plans, and how rounds run. */
+interface PairedBase {
+  plan: CasePlanner
+  settings: CompareSettings
+}
+
+/** The kept samples' statistics of a timed outcome. */
+function timedSummary(outcome: CaseOutcome): SampleSummary | undefined {
+  return outcome.status === 'ok' && outcome.timing && outcome.timing.samplesMs.length > 0 ? summarize(outcome.timing.samplesMs) : undefined
+}
+
+function caseRunner(spec: ResolvedSpec, plan: CasePlanner, pool: GpuPool, base?: PairedBase): CaseRunner {
   const { problem, dtype } = spec
   return async (c, mode, options, sanitizer, extraLane) => {
     const start = performance.now()
-    const { outcome, gpu, phases } = await pool.run(plan(c, mode, options), sanitizer, extraLane)
+    const headPlan = plan(c, mode, options)
+    // Only a timed case is paired: a verification or a memcheck run has nothing to compare.
+    const pairedRun = base && mode === 'bench' && !sanitizer ? await pool.runPaired(headPlan, base.plan(c, mode, options), base.settings, extraLane) : undefined
+    const { outcome, gpu, phases } = pairedRun ?? (await pool.run(headPlan, sanitizer, extraLane))
     const result: CaseResult = {
       name: c.name,
       params: { ...c.params },
@@ -79,9 +95,33 @@ function caseRunner(spec: ResolvedSpec, plan: CasePlanner, pool: GpuPool): CaseR
       outcome,
       phases: withRest(phases, performance.now() - start),
     }
-    if (outcome.status === 'ok' && outcome.timing && outcome.timing.samplesMs.length > 0) result.summary = summarize(outcome.timing.samplesMs)
+    const summary = timedSummary(outcome)
+    if (summary) result.summary = summary
+    if (pairedRun) {
+      const { base: baseOutcome, rounds } = pairedRun.paired
+      const baseSummary = timedSummary(baseOutcome)
+      result.paired = { base: { outcome: baseOutcome, ...(baseSummary && { summary: baseSummary }) }, ...(rounds && { rounds }) }
+    }
     return result
   }
+}
+
+/**
+ * The base solution of paired A/B runs compiled, or undefined when the bench has none; `header.compare` says which
+ * base it is, or why there is none at the plugin's ref.
+ */
+async function pairedBase(name: string, spec: ResolvedSpec, context: BenchContext, header: KernelBenchResult, build: BuildSettings, reference: ReferencePlan): Promise<PairedBase | undefined> {
+  const { settings } = context
+  const found = context.mode === 'bench' ? baseSolutionFiles(name, spec, context.file, settings) : undefined
+  if (!found) return undefined
+  const compare = settings.compare ?? DEFAULT_COMPARE
+  header.compare = { base: found.label, tolerance: compare.tolerance, confidence: compare.confidence }
+  if ('missing' in found) {
+    header.compare.missing = found.missing
+    return undefined
+  }
+  const target = await solutionTarget(spec, found.files, settings, build)
+  return { plan: casePlanner(name, spec, target, reference), settings: compare }
 }
 
 /** Starts the device host and compiles the solution and reference once, for any number of cases. */
@@ -110,8 +150,9 @@ export async function prepareKernelBench(name: string, spec: ResolvedSpec, conte
   const compiling = performance.now()
   const solution = await solutionTarget(spec, files, settings, build)
   const reference = await referencePlan(spec.problem, spec.dtype, build)
+  const base = await pairedBase(name, spec, context, header, build, reference)
   header.phases = { compile: performance.now() - compiling }
-  const run = caseRunner(spec, casePlanner(name, spec, solution, reference), pool)
+  const run = caseRunner(spec, casePlanner(name, spec, solution, reference), pool, base)
   const sanitizeCase = async (c: TestCase): Promise<CaseResult> => {
     const slow = { ...options, caseTimeoutMs: options.caseTimeoutMs * SANITIZER_SLOWDOWN }
     return { ...(await run(c, 'verify', slow, findSanitizer(findNvcc(settings.nvcc)))), name: memcheckName(c) }

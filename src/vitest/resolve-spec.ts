@@ -49,6 +49,12 @@ export interface KernelBenchSpec<D extends Dtype = Dtype> extends Partial<Measur
    * the plugin's `nvccFlags` for this bench's solution only; paths are relative to the bench file.
    */
   build?: BenchBuild
+  /**
+   * A second solution file, the base version: every case is then timed as a paired A/B run, this solution against
+   * that one, interleaved on one GPU (docs/ci-gate.md, "Paired A/B"); relative to the bench file. It takes precedence
+   * over the plugin's `compare.ref` for this bench.
+   */
+  compareWith?: string
 }
 
 /** A spec checked and merged once: dtype, selected cases, measurement options and the CI guard's rules. */
@@ -64,10 +70,25 @@ export interface ResolvedSpec {
   options: MeasureOptions
   guard: GuardRules
   build: BenchBuild
+  /** The base solution of paired A/B runs, as the spec names it (relative to the bench file). */
+  compareWith?: string
 }
 
 /** The names a spec takes besides the measurement options. */
-const SPEC_KEYS = ['problem', 'solution', 'dtype', 'cases', 'supports', 'allowAboveRoofline', 'build', 'minTflops', 'minGflops', 'maxRuntimeMs', 'minSolPercent'] as const
+const SPEC_KEYS = [
+  'problem',
+  'solution',
+  'dtype',
+  'cases',
+  'supports',
+  'allowAboveRoofline',
+  'build',
+  'compareWith',
+  'minTflops',
+  'minGflops',
+  'maxRuntimeMs',
+  'minSolPercent',
+] as const
 
 /** Every name a kernelBench spec takes, for did-you-mean. */
 const KERNEL_BENCH_KEYS: readonly string[] = [...SPEC_KEYS, ...Object.keys(DEFAULT_MEASURE_OPTIONS)]
@@ -94,10 +115,10 @@ function checkProblem(value: unknown): Problem {
 }
 
 /** The spec's solution path; the file itself is looked for when the bench runs (solutionFile). */
-function checkSolution(value: unknown): string {
+function checkSolution(value: unknown, option = 'solution'): string {
   if (typeof value === 'string' && value.trim() !== '') return value
   throw new Error(
-    `option solution must be the path of a .cu file, or of a TypeScript/JavaScript module exporting defineSolution(...), ` +
+    `option ${option} must be the path of a .cu file, or of a TypeScript/JavaScript module exporting defineSolution(...), ` +
       `relative to the bench file (got ${shown(value)})`,
   )
 }
@@ -132,9 +153,10 @@ export function resolveSpec(spec: KernelBenchSpec, settings: PluginSettings, ent
 function checkedSpec(spec: KernelBenchSpec, settings: PluginSettings): ResolvedSpec {
   if (typeof spec !== 'object' || spec === null) throw new Error(`the spec must be an object { problem, solution, … } (got ${shown(spec)})`)
   checkOptionNames(spec, KERNEL_BENCH_KEYS)
-  const { problem: given, solution: path, dtype: requestedDtype, cases: selection, supports, allowAboveRoofline, build, ...rest } = spec
+  const { problem: given, solution: path, dtype: requestedDtype, cases: selection, supports, allowAboveRoofline, build, compareWith, ...rest } = spec
   const problem = checkProblem(given)
   const solution = checkSolution(path)
+  const base = compareWith === undefined ? undefined : checkSolution(compareWith, 'compareWith')
   const { floors, rest: measure } = splitFloors(rest)
   const allow = allowAboveRoofline ?? settings.allowAboveRoofline ?? false
   if (typeof allow !== 'boolean') throw new Error(`allowAboveRoofline must be true or false (got ${String(allow)})`)
@@ -147,6 +169,7 @@ function checkedSpec(spec: KernelBenchSpec, settings: PluginSettings): ResolvedS
     options: resolveMeasureOptions(settings.measure, measure, measureOptionsFromEnv(process.env)),
     guard: { floors, allowAboveRoofline: allow },
     build: build === undefined ? {} : checkBuild(build, solution),
+    ...(base !== undefined && { compareWith: base }),
   }
 }
 

@@ -7,8 +7,9 @@ import { measureCeilings } from './ceilings.js'
 import type { DeviceSession } from './device-session.js'
 import { TamperingDetected } from './code-integrity.js'
 import { DeviceStateChanged } from './device-state.js'
-import { contextLost, runCase } from './measure.js'
-import type { ErrorOutcome, GpuListing, HostConfig, HostMessage, HostOpen, HostRequest } from '../../shared/messages.js'
+import { contextLost, runCase, wrongAnswerOutcome } from './measure.js'
+import { PairedSide } from './paired-side.js'
+import type { CaseOutcome, CasePlan, ErrorOutcome, GpuListing, HostConfig, HostMessage, HostOpen, HostRequest } from '../../shared/messages.js'
 import { lockGpu, openSession, prepareSession, type PreparedSession } from './open-session.js'
 import { dieWhenOrphaned } from './orphan-watch.js'
 
@@ -122,33 +123,88 @@ if (launch === 'standby') {
 /** A reply to a request, before the host adds where its time went. */
 type Reply = Extract<HostMessage, { id: number }>
 
-/** The reply to one request; what it throws, handle() sends as an error outcome. */
-async function answer(session: DeviceSession, request: HostRequest): Promise<Reply> {
-  if (request.type === 'ceilings') {
-    return { type: 'ceilings', id: request.id, outcome: { status: 'ok', record: measureCeilings(session, request.options) } }
-  }
-  if (request.type === 'calibrate') {
-    return { type: 'calibration', id: request.id, outcome: { status: 'ok', record: measureCalibration(session) } }
-  }
-  const { plan } = request
-  const solution = await session.phases.duringAsync('load', async () => {
+/** The case's entry point, its library loaded (and the reference's, before the solution's first call). */
+function loadSolution(session: DeviceSession, plan: CasePlan): Promise<(...args: unknown[]) => unknown> {
+  return session.phases.duringAsync('load', async () => {
     const loaded = await session.solution(plan.solution)
-    // The reference's library too, before the solution's first call: what the check after loading a library finds
-    // must be that library's doing, not a call's.
+    // What the check after loading a library finds must be that library's doing, not a call's.
     if (plan.reference.kind === 'library') session.fn(plan.reference.target)
     return loaded
   })
-  return { type: 'result', id: request.id, outcome: runCase(session, plan, solution) }
+}
+
+/** The side of a paired A/B case this host has open (paired-side.ts), between its 'pair-start' and 'pair-end'. */
+let paired: PairedSide | undefined
+
+/** The open paired side, or an error that says the worker asked out of order. */
+function openSide(request: HostRequest): PairedSide {
+  if (!paired) throw new Error(`'${request.type}' came with no paired case open`)
+  return paired
+}
+
+/** The reply to one request; what it throws, handle() sends as an error outcome. */
+async function answer(session: DeviceSession, request: HostRequest): Promise<Reply> {
+  switch (request.type) {
+    case 'ceilings':
+      return { type: 'ceilings', id: request.id, outcome: { status: 'ok', record: measureCeilings(session, request.options) } }
+    case 'calibrate':
+      return { type: 'calibration', id: request.id, outcome: { status: 'ok', record: measureCalibration(session) } }
+    case 'run':
+      return { type: 'result', id: request.id, outcome: runCase(session, request.plan, await loadSolution(session, request.plan)) }
+    case 'pair-start': {
+      paired?.abandon()
+      paired = undefined
+      const solution = await loadSolution(session, request.plan)
+      try {
+        paired = PairedSide.open(session, request.plan, solution)
+      } catch (error) {
+        return { type: 'pair-started', id: request.id, outcome: wrongAnswerOutcome(error) }
+      }
+      return { type: 'pair-started', id: request.id, outcome: { status: 'ok' } }
+    }
+    case 'pair-round': {
+      const side = openSide(request)
+      try {
+        return { type: 'pair-round', id: request.id, outcome: side.round(request.count) }
+      } catch (error) {
+        // A call checked in the round gave a wrong answer: the side is over.
+        side.abandon()
+        paired = undefined
+        return { type: 'pair-round', id: request.id, outcome: wrongAnswerOutcome(error) }
+      }
+    }
+    case 'pair-end': {
+      const side = openSide(request)
+      paired = undefined
+      let outcome: CaseOutcome
+      try {
+        outcome = side.end(request.stopReason)
+      } catch (error) {
+        outcome = wrongAnswerOutcome(error)
+      }
+      return { type: 'result', id: request.id, outcome }
+    }
+  }
 }
 
 /** The type of the message that answers each type of request. */
-const REPLY_TYPE = { run: 'result', ceilings: 'ceilings', calibrate: 'calibration' } as const satisfies Record<HostRequest['type'], HostMessage['type']>
+const REPLY_TYPE = {
+  run: 'result',
+  ceilings: 'ceilings',
+  calibrate: 'calibration',
+  'pair-start': 'pair-started',
+  'pair-round': 'pair-round',
+  'pair-end': 'result',
+} as const satisfies Record<HostRequest['type'], HostMessage['type']>
 
 /** The error outcome that answers `request` when handling it threw `error`. */
 function failure(request: HostRequest, error: unknown): Reply {
   const e = error as Error
   // A lost context cannot run anything more; a changed state or changed code is not the harness's any more: a fresh
   // host starts from the harness's state again.
+  // A paired case that failed is over on this side: the worker ends it on the other.
+  paired?.abandon()
+  paired = undefined
   const lost = contextLost(error)
   const exits = lost || error instanceof DeviceStateChanged || error instanceof TamperingDetected
   const outcome: ErrorOutcome = { status: 'error', errorName: e.name, message: e.message, contextLost: lost, hostExits: exits }

@@ -7,7 +7,7 @@ import * as cuda from '../../native/cuda.js'
 import { CudaError } from '../../native/errors.js'
 import type { MeasureOptions } from '../../spec/options.js'
 import { countCase } from './counters.js'
-import { allocate, fillInputs, freeAll, type CaseBuffers } from './buffers.js'
+import { allocate, fillInputs, freeAll } from './buffers.js'
 import { dropThrottled, type ClockedSample } from '../../shared/clock-filter.js'
 import type { DeviceSession } from './device-session.js'
 import type { CaseOutcome, CasePlan, TimingResult, VerifiedOutput } from '../../shared/messages.js'
@@ -119,10 +119,22 @@ export function contextLost(error: unknown): boolean {
   return error instanceof CudaError && error.isSticky
 }
 
-/** `solution` is the case's entry point, from session.solution(plan.solution). */
-export function runCase(session: DeviceSession, plan: CasePlan, solution: (...args: unknown[]) => unknown): CaseOutcome {
+/** A case after protocol steps 1 to 4 (5 too when timed): its buffers allocated, the solution verified once. */
+export interface StartedCase {
+  timed: TimedCase
+  outputs: VerifiedOutput[]
+  /** Protocol step 4 or 12: one verified call on fresh inputs (none when verification is skipped). */
+  verify(when: string): VerifiedOutput[]
+  /** Frees the buffers; after a lost context, quietly. */
+  free(): void
+}
+
+/**
+ * Protocol steps 1 to 5 (step 2 and 5 only when the case is timed). Throws WrongAnswer when the first verification
+ * fails; the buffers are freed when it throws.
+ */
+export function startCase(session: DeviceSession, plan: CasePlan, solution: (...args: unknown[]) => unknown, timed: boolean): StartedCase {
   const options = plan.options
-  const timed = plan.mode === 'bench' && !options.disableTiming
   // 1: whatever ran since the last case (a host thread of the solution's) must have left the harness's state too, and
   // any GPU work it left running ends before the case starts.
   cuda.synchronize()
@@ -130,31 +142,57 @@ export function runCase(session: DeviceSession, plan: CasePlan, solution: (...ar
   // 2, before allocating: the warmup's matrices must not compete with a large case for memory.
   if (timed) session.phases.during('warmup', () => globalWarmup(session, options))
   const buffers = allocate(session, plan) // 3
-  // Every call of the case gets its own draw of inputs; draw 0 is the same data for the case in every run.
-  let draws = 0
-  const nextDraw = () => draws++
-  try {
-    const call: SolutionCall = () => {
-      solution(...buffers.args)
-    }
-    const verify = (when: string): VerifiedOutput[] =>
-      options.skipVerification ? [] : session.phases.during('verify', () => verifyCall(session, plan, buffers, call, nextDraw(), when))
-    let outputs = verify('before timing') // 4
-    if (!timed) return { status: 'ok', outputs, verificationSkipped: options.skipVerification }
-    const timedCase: TimedCase = { session, plan, buffers, solution: call, nextDraw }
-    session.phases.during('warmup', () => warmUp(timedCase)) // 5
-    const timing = session.phases.during('timing', () => time(timedCase)) // 6–11
-    outputs = verify('after timing (fresh inputs)') // 12
-    const counters = options.counters ? session.phases.during('counters', () => countCase(timedCase)) : undefined // 12a
-    return { status: 'ok', outputs, timing, verificationSkipped: options.skipVerification, ...(counters && { counters }) }
-  } catch (error) {
-    if (error instanceof WrongAnswer) return { status: 'wrong', message: error.message, outputs: error.outputs }
-    throw error
-  } finally {
+  const free = () => {
     try {
       freeAll(buffers)
     } catch {
       // Only a lost context makes cudaFree fail; the error that lost it is already on its way to the worker.
     }
+  }
+  // Every call of the case gets its own draw of inputs; draw 0 is the same data for the case in every run.
+  let draws = 0
+  const nextDraw = () => draws++
+  const call: SolutionCall = () => {
+    solution(...buffers.args)
+  }
+  const verify = (when: string): VerifiedOutput[] =>
+    options.skipVerification ? [] : session.phases.during('verify', () => verifyCall(session, plan, buffers, call, nextDraw(), when))
+  const timedCase: TimedCase = { session, plan, buffers, solution: call, nextDraw }
+  try {
+    const outputs = verify('before timing') // 4
+    if (timed) session.phases.during('warmup', () => warmUp(timedCase)) // 5
+    return { timed: timedCase, outputs, verify, free }
+  } catch (error) {
+    free()
+    throw error
+  }
+}
+
+/** A verification that failed, as the outcome that reports it; any other error is thrown on. */
+export function wrongAnswerOutcome(error: unknown): { status: 'wrong'; message: string; outputs: VerifiedOutput[] } {
+  if (error instanceof WrongAnswer) return { status: 'wrong', message: error.message, outputs: error.outputs }
+  throw error
+}
+
+/** `solution` is the case's entry point, from session.solution(plan.solution). */
+export function runCase(session: DeviceSession, plan: CasePlan, solution: (...args: unknown[]) => unknown): CaseOutcome {
+  const options = plan.options
+  const timed = plan.mode === 'bench' && !options.disableTiming
+  let started: StartedCase
+  try {
+    started = startCase(session, plan, solution, timed)
+  } catch (error) {
+    return wrongAnswerOutcome(error)
+  }
+  try {
+    if (!timed) return { status: 'ok', outputs: started.outputs, verificationSkipped: options.skipVerification }
+    const timing = session.phases.during('timing', () => time(started.timed)) // 6–11
+    const outputs = started.verify('after timing (fresh inputs)') // 12
+    const counters = options.counters ? session.phases.during('counters', () => countCase(started.timed)) : undefined // 12a
+    return { status: 'ok', outputs, timing, verificationSkipped: options.skipVerification, ...(counters && { counters }) }
+  } catch (error) {
+    return wrongAnswerOutcome(error)
+  } finally {
+    started.free()
   }
 }

@@ -22,7 +22,10 @@ import type {
   HostMessage,
   HostOpen,
   HostRequest,
+  PairRoundOutcome,
+  PairStartOutcome,
 } from '../../shared/messages.js'
+import type { StopReason } from '../../shared/stopping.js'
 import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
 import { registerHost } from './host-registry.js'
 import { engineProcess } from './process-entry.js'
@@ -33,8 +36,8 @@ export type HostStatus =
   | { available: true; device: DeviceReport; arch: string; gpus: GpuListing[]; openWaitMs: number }
   | { available: false; reason: string; noGpu: boolean }
 
-/** The answer to a request: a case's outcome, the measured ceilings, or the calibration. */
-type Outcome = CaseOutcome | CeilingsOutcome | CalibrationOutcome
+/** The answer to a request: a case's outcome, the measured ceilings, the calibration, or a paired side's step. */
+type Outcome = CaseOutcome | CeilingsOutcome | CalibrationOutcome | PairStartOutcome | PairRoundOutcome
 
 interface Pending {
   id: number
@@ -118,6 +121,8 @@ export class DeviceHost {
   private spare?: Spawned
   /** The GPU lock's holder each host process last said it waited for (its 'waiting' message). */
   private readonly lockWaits = new WeakMap<ChildProcess, number>()
+  /** The host process that opened the current paired side (pairStart), while it is open. */
+  private pairedChild?: ChildProcess
   /** The end of the request before: requests run one at a time (see exclusive). */
   private turn: Promise<unknown> = Promise.resolve()
 
@@ -247,10 +252,48 @@ export class DeviceHost {
    * crashes and timeouts come back as error outcomes.
    */
   run(plan: CasePlan): Promise<CaseRun> {
-    return this.exclusive(() => this.runNow(plan))
+    return this.exclusive(() => this.sendToTenant<CaseOutcome>(plan, (id) => ({ type: 'run', id, plan }), `case '${plan.caseName}'`))
   }
 
-  private async runNow(plan: CasePlan): Promise<CaseRun> {
+  /**
+   * Opens this host's side of a paired A/B case (src/engine/host/paired-side.ts) in a host serving the plan's
+   * solution, as run() does; pairRound() and pairEnd() follow. Never rejects.
+   */
+  pairStart(plan: CasePlan): Promise<{ outcome: PairStartOutcome | ErrorOutcome; phases: PhaseTimes }> {
+    return this.exclusive(async () => {
+      const started = await this.sendToTenant<PairStartOutcome>(plan, (id) => ({ type: 'pair-start', id, plan }), `case '${plan.caseName}' (opening its paired side)`)
+      this.pairedChild = started.outcome.status === 'ok' ? this.child : undefined
+      return started
+    })
+  }
+
+  /** One round of `count` timed calls on the open paired side, with where the host's time went. Never rejects. */
+  pairRound(count: number, plan: CasePlan): Promise<{ outcome: PairRoundOutcome; phases: PhaseTimes }> {
+    return this.exclusive(async () => {
+      const lost = this.pairLost(plan)
+      if (lost) return { outcome: lost, phases: {} }
+      return this.request<PairRoundOutcome>((id) => ({ type: 'pair-round', id, count }), `a round of case '${plan.caseName}'`, plan.options.caseTimeoutMs)
+    })
+  }
+
+  /** Ends the open paired side: the timer off, verified once more; its outcome with all its kept samples. Never rejects. */
+  pairEnd(stopReason: StopReason, plan: CasePlan): Promise<CaseRun> {
+    return this.exclusive(async () => {
+      const lost = this.pairLost(plan)
+      this.pairedChild = undefined
+      if (lost) return { outcome: lost, phases: {} }
+      return this.request<CaseOutcome>((id) => ({ type: 'pair-end', id, stopReason }), `the end of case '${plan.caseName}'`, plan.options.caseTimeoutMs)
+    })
+  }
+
+  /** The error a paired request answers when the host that opened the side is gone (it died, or timed out). */
+  private pairLost(plan: CasePlan): ErrorOutcome | undefined {
+    if (this.pairedChild && this.pairedChild === this.child) return undefined
+    return { status: 'error', errorName: 'DeviceHostDied', message: `the device host of case '${plan.caseName}' ended while its paired side was open` }
+  }
+
+  /** Sends a request about `plan`'s case to a host serving its solution: a fresh one if the current one served another. */
+  private async sendToTenant<T extends CaseOutcome | PairStartOutcome>(plan: CasePlan, request: (id: number) => HostRequest, task: string): Promise<{ outcome: T | ErrorOutcome; phases: PhaseTimes }> {
     const refused = workerStateRefusal('before')
     if (refused) return { outcome: refused, phases: {} }
     const starting = performance.now()
@@ -265,7 +308,7 @@ export class DeviceHost {
     // host opened before this case, by the pool's start, waited before it: none of that is this case's.)
     const gpuWait = fresh && status.available ? Math.min(status.openWaitMs, started) : 0
     const hostStart = started - gpuWait
-    const answer = this.request<CaseOutcome>((id) => ({ type: 'run', id, plan }), `case '${plan.caseName}'`, plan.options.caseTimeoutMs)
+    const answer = this.request<T>(request, task, plan.options.caseTimeoutMs)
     this.prepareSpare()
     const { outcome, phases } = await answer
     return { outcome: workerStateRefusal('during') ?? outcome, phases: sumPhases([phases, { hostStart, gpuWait }]) }
@@ -415,8 +458,11 @@ function describeProcess(pid: number): string {
 const HOSTS = Symbol.for('vitest-kernel-bench.device-hosts')
 type Registry = Map<string, DeviceHost>
 
-/** The host for this worker and configuration, shared by every bench the worker runs. */
-export function deviceHost(config: HostConfig): DeviceHost {
+/**
+ * The host for this worker and configuration, shared by every bench the worker runs. `role` 'base': the second host
+ * of a GPU, for the base side of paired A/B cases (paired-case.ts).
+ */
+export function deviceHost(config: HostConfig, role: 'solution' | 'base' = 'solution'): DeviceHost {
   const global = globalThis as typeof globalThis & { [HOSTS]?: Registry }
   let registry = global[HOSTS]
   if (!registry) {
@@ -425,7 +471,7 @@ export function deviceHost(config: HostConfig): DeviceHost {
     global[HOSTS] = created
     process.once('exit', () => created.forEach((host) => host.close()))
   }
-  const key = JSON.stringify(config)
+  const key = JSON.stringify([config, role])
   let host = registry.get(key)
   if (!host) {
     host = new DeviceHost(config)

@@ -10,6 +10,8 @@ import { deviceHost, type CaseRun, type DeviceHost, type HostStatus } from './cl
 import { claimPath } from '../../cache/gpu-lock.js'
 import type { CasePlan, GpuListing, GpuRef, HostConfig } from '../../shared/messages.js'
 import { sumPhases } from '../../shared/phases.js'
+import { runPairedCase, type PairedRun } from './paired-case.js'
+import type { CompareSettings } from '../../spec/compare.js'
 
 /** Which GPUs a run uses: every GPU of device 0's model, or the listed indices (all of one model). */
 export type DeviceSelection = 'all' | readonly number[]
@@ -137,6 +139,24 @@ export class GpuPool {
    * faults (see DeviceHost.run).
    */
   async run(plan: CasePlan, sanitizer?: string, extraLane = false): Promise<PooledOutcome> {
+    return this.onFreeGpu(plan, extraLane, sanitizer, (gpu) => this.host(gpu, sanitizer).run(plan))
+  }
+
+  /**
+   * A paired A/B case (paired-case.ts) on the first free GPU: `head` on that GPU's host for this worker, `base` on a
+   * second host of the same GPU, a process of its own. Never rejects for the case's own faults.
+   */
+  async runPaired(head: CasePlan, base: CasePlan, settings: CompareSettings, extraLane = false): Promise<PooledOutcome & { paired: PairedRun }> {
+    let paired: PairedRun | undefined
+    const pooled = await this.onFreeGpu(head, extraLane, undefined, async (gpu) => {
+      paired = await runPairedCase(this.host(gpu), deviceHost({ ...this.config, device: gpu }, 'base'), head, base, settings)
+      return { outcome: paired.head, phases: paired.phases }
+    })
+    return { ...pooled, paired: paired! }
+  }
+
+  /** Claims the first free GPU of the set for `work` (waiting for one), and adds the wait to its phases. */
+  private async onFreeGpu(plan: CasePlan, extraLane: boolean, sanitizer: string | undefined, work: (gpu: number) => Promise<CaseRun>): Promise<PooledOutcome> {
     const status = await this.ready()
     if (!status.available) throw new Error(`no GPU to run on: ${status.reason}`)
     const claiming = performance.now()
@@ -149,7 +169,7 @@ export class GpuPool {
     const gpuWait = performance.now() - claiming
     try {
       this.lastUsed = gpu.index
-      const { outcome, phases } = await this.host(gpu.index, sanitizer).run(plan)
+      const { outcome, phases } = await work(gpu.index)
       return { outcome, phases: sumPhases([phases, { gpuWait }]), gpu: { index: gpu.index, pciBusId: gpu.pciBusId } }
     } finally {
       release()

@@ -1,0 +1,45 @@
+// The verdict on a paired A/B case (docs/ci-gate.md, "Paired A/B"): the change of speed from the base to the current
+// solution, read off the ratios of the rounds' medians (comparePairedRounds), judged against the compare tolerance.
+import { formatFraction } from '../report/format.js'
+import { comparePairedRounds, formatChangeInterval, formatLevel, judgeChange } from '../shared/median-change.js'
+import type { CaseVerdict, KernelBenchResult, PairedCase } from '../shared/results.js'
+
+type PairedSettings = NonNullable<KernelBenchResult['compare']>
+
+const LEAD = { regression: 'regression', improvement: 'faster', unchanged: 'unchanged', inconclusive: 'inconclusive' } as const
+
+/** Why the base side gave no rounds: its failure, or the current side's. */
+function noRounds(paired: PairedCase): string {
+  const base = paired.base.outcome
+  if (base.status === 'wrong') return `the base solution gave a wrong answer: ${base.message}`
+  if (base.status === 'error') return `the base solution failed: ${base.errorName}: ${base.message}`
+  return 'the rounds did not run to the end'
+}
+
+/** A paired case's verdict: a regression (it fails) when the whole interval is slower than the tolerance. */
+export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit<CaseVerdict, 'floors'> {
+  const against = compare.base
+  const rounds = paired.rounds
+  if (!rounds) {
+    const reason = noRounds(paired)
+    return { kind: 'inconclusive', against, reason, tolerance: compare.tolerance, fails: false, message: `inconclusive against ${against}: ${reason}` }
+  }
+  const estimate = comparePairedRounds(rounds.base, rounds.head, compare.confidence)
+  const judged = judgeChange(estimate, compare.tolerance)
+  const interval = estimate.interval
+  const notes = [
+    `tolerance ${formatFraction(compare.tolerance)}`,
+    `${formatLevel(compare.confidence)} interval over ${rounds.base.length} paired rounds of ${rounds.calls} call${rounds.calls === 1 ? '' : 's'}`,
+    ...(rounds.dropped > 0 ? [`${rounds.dropped} rounds dropped`] : []),
+  ].join('; ')
+  const shown = interval ? formatChangeInterval(interval) : 'no interval'
+  return {
+    kind: judged.kind,
+    against,
+    ...(interval && { change: interval.change, interval: { low: interval.low, high: interval.high, confidence: interval.confidence } }),
+    reason: judged.reason,
+    tolerance: compare.tolerance,
+    fails: judged.kind === 'regression',
+    message: `${LEAD[judged.kind]} against ${against}: ${shown}: ${judged.reason} (${notes})`,
+  }
+}

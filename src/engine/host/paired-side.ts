@@ -1,0 +1,102 @@
+// One side of a paired A/B case in its device host (docs/ci-gate.md, "Paired A/B"). The worker opens the case on both
+// sides' hosts, then asks each in turn for a round of timed calls, so that the two solutions alternate on the GPU in
+// rounds short enough that clock steps and drift hit both alike. Each side is a case of the ordinary protocol
+// (docs/protocol.md) cut at the batch: steps 1 to 7 when it opens, steps 8 to 10a per round, 11 and 12 when it ends.
+// The host holds the GPU lock only while it works on a request (host.ts), so between its rounds the other side's host
+// times on the same GPU, in a process and a CUDA context of its own.
+import { dropThrottled } from '../../shared/clock-filter.js'
+import type { CaseOutcome, CasePlan, PairRoundOutcome } from '../../shared/messages.js'
+import type { StopReason } from '../../shared/stopping.js'
+import type { DeviceSession } from './device-session.js'
+import { startCase, type StartedCase } from './measure.js'
+import { timedIterations, type TimedIterations } from './timed-iteration.js'
+
+export class PairedSide {
+  private readonly kept: number[] = []
+  private clockSum = 0
+  private clockRounds = 0
+  private droppedThrottled = 0
+  private droppedInterference = 0
+  private readonly opened = performance.now()
+
+  private constructor(
+    private readonly session: DeviceSession,
+    private readonly started: StartedCase,
+    private readonly iterations: TimedIterations,
+  ) {}
+
+  /** Steps 1 to 7: verified, warmed up, the timer set up and its priming batch run. Throws WrongAnswer like runCase. */
+  static open(session: DeviceSession, plan: CasePlan, solution: (...args: unknown[]) => unknown): PairedSide {
+    const started = startCase(session, plan, solution, true)
+    let iterations: TimedIterations | undefined
+    try {
+      iterations = timedIterations(started.timed, !plan.options.skipVerification) // 6
+      iterations.enqueue(1) // 7
+      iterations.collect()
+      return new PairedSide(session, started, iterations)
+    } catch (error) {
+      iterations?.dispose()
+      started.free()
+      throw error
+    }
+  }
+
+  /**
+   * Steps 8 to 10a for one round of `count` calls: its kept samples, none when its clock was throttled (the worker then
+   * drops the round on both sides), and how long the round took without the output checks (the worker sizes rounds by it).
+   */
+  round(count: number): PairRoundOutcome {
+    const { session, iterations } = this
+    const start = performance.now()
+    const checkingBefore = iterations.checkingMs
+    iterations.enqueue(count) // 8
+    const clock = session.smClockMHz() // 9a
+    const { kept, interference } = iterations.collect() // 9b–9g
+    const wallMs = performance.now() - start - (iterations.checkingMs - checkingBefore)
+    const filtered = dropThrottled(
+      kept.map((ms) => ({ ms, smClockMHz: clock })),
+      session.maxSmClockMHz,
+      this.started.timed.plan.options.throttleFraction,
+    ) // 10a
+    this.droppedInterference += interference
+    this.droppedThrottled += filtered.dropped
+    this.kept.push(...filtered.kept)
+    if (filtered.kept.length > 0 && clock > 0) {
+      this.clockSum += clock
+      this.clockRounds++
+    }
+    return { status: 'ok', samplesMs: filtered.kept, smClockMHz: clock, interference, wallMs }
+  }
+
+  /** Steps 11 and 12: the timer off, one more verified call on fresh inputs, the buffers freed. */
+  end(stopReason: StopReason): CaseOutcome {
+    const { started, iterations } = this
+    try {
+      iterations.dispose() // 11
+      const outputs = started.verify('after timing (fresh inputs)') // 12
+      const timing = {
+        samplesMs: this.kept,
+        droppedThrottled: this.droppedThrottled,
+        droppedInterference: this.droppedInterference,
+        meanSmClockMHz: this.clockRounds > 0 ? this.clockSum / this.clockRounds : NaN,
+        maxSmClockMHz: this.session.maxSmClockMHz,
+        stopReason,
+        wallMs: performance.now() - this.opened,
+        ...iterations.counts(),
+      }
+      return { status: 'ok', outputs, timing, verificationSkipped: started.timed.plan.options.skipVerification }
+    } finally {
+      started.free()
+    }
+  }
+
+  /** Closes the case after an error: the timer off and the buffers freed, quietly (the error is what is reported). */
+  abandon(): void {
+    try {
+      this.iterations.dispose()
+    } catch {
+      // After a fault, tearing the timer down fails too.
+    }
+    this.started.free()
+  }
+}

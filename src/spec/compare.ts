@@ -1,0 +1,48 @@
+// The plugin's `compare` option: paired A/B runs of each solution against its base version (docs/ci-gate.md, "Paired
+// A/B"), resolved with its defaults and checked once, when the config loads.
+
+/** What the plugin's `compare` option may set. */
+export interface CompareOptions {
+  /**
+   * A git ref (`origin/main`, a tag, a commit): every bench's solution is also built as it was at that ref and timed
+   * against the current one, interleaved on the same GPU. KERNELBENCH_COMPARE_REF overrides it. A bench's own
+   * `compareWith` (a second solution file) takes precedence.
+   */
+  ref?: string
+  /** A change of speed within ±tolerance is 'unchanged'; a regression is an interval wholly slower (default 0.01). */
+  tolerance?: number
+  /** The confidence of the interval of the change (default 0.95). */
+  confidence?: number
+  /** How long each side's round of timed calls lasts, about (ms, default 5): the two sides alternate every round. */
+  roundMs?: number
+  /** A case stops once its interval's half-width is at most tolerance / 2, or after this long (ms, default 3000). */
+  maxTimeMs?: number
+}
+
+export type CompareSettings = Required<Omit<CompareOptions, 'ref'>> & Pick<CompareOptions, 'ref'>
+
+export const DEFAULT_COMPARE: CompareSettings = { tolerance: 0.01, confidence: 0.95, roundMs: 5, maxTimeMs: 3000 }
+
+/** The fewest rounds (pairs of one round per side) before the interval is looked at; the sign test needs 6 at 95%. */
+export const MIN_PAIRED_ROUNDS = 12
+
+/** The options with their defaults; KERNELBENCH_COMPARE_REF (when set and not empty) overrides `ref`. Throws naming a bad option. */
+export function resolveCompareSettings(options: CompareOptions = {}, env: Record<string, string | undefined> = {}): CompareSettings {
+  const known = new Set(['ref', ...Object.keys(DEFAULT_COMPARE)])
+  for (const key of Object.keys(options)) if (!known.has(key)) throw new Error(`unknown compare option '${key}'`)
+  const settings: CompareSettings = { ...DEFAULT_COMPARE, ...options }
+  const fromEnv = env.KERNELBENCH_COMPARE_REF?.trim()
+  if (fromEnv) settings.ref = fromEnv
+  if (settings.ref !== undefined && (typeof settings.ref !== 'string' || settings.ref.trim() === '' || settings.ref.startsWith('-'))) {
+    throw new Error(`compare option ref must be a git ref such as 'origin/main' (got ${JSON.stringify(settings.ref)})`)
+  }
+  const check = (name: keyof typeof DEFAULT_COMPARE, ok: (x: number) => boolean, what: string) => {
+    const value = settings[name]
+    if (typeof value !== 'number' || !ok(value)) throw new Error(`compare option ${name} must be ${what} (got ${JSON.stringify(value)})`)
+  }
+  check('tolerance', (x) => x >= 0 && x < 1, 'a fraction in [0, 1)')
+  check('confidence', (x) => x > 0 && x < 1, 'a fraction in (0, 1)')
+  check('roundMs', (x) => x > 0 && Number.isFinite(x), 'a positive number of ms')
+  check('maxTimeMs', (x) => x > 0 && Number.isFinite(x), 'a positive number of ms')
+  return settings
+}

@@ -1,0 +1,59 @@
+// Paired A/B runs on a real GPU (docs/ci-gate.md, "Paired A/B"): the same solution against itself is never a
+// regression, and a really slower kernel (the example add, then part of the vector added again) is caught. Skipped,
+// with the reason in the suite's name, where no GPU is usable.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { guardResult } from '../../src/baseline/guard.js'
+import { vectorAddition } from '../../problems/index.js'
+import { DEFAULT_COMPARE } from '../../src/spec/compare.js'
+import type { PluginSettings } from '../../src/vitest/plugin-settings.js'
+import type { KernelBenchSpec } from '../../src/vitest/resolve-spec.js'
+import { runKernelBench } from '../../src/vitest/run-bench.js'
+import { gpu, onGpuTitle } from '../helpers/gpu.js'
+
+const file = fileURLToPath(import.meta.url)
+const root = path.resolve(path.dirname(file), '../..')
+const settings: PluginSettings = {
+  devices: [0],
+  cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'),
+  measure: {},
+  compare: DEFAULT_COMPARE,
+}
+const example = '../../problems/vector-addition/solutions/vector_add.cu'
+const large = (c: { params: Readonly<Record<string, number>> }) => c.params.n! >= 2 ** 24 && c.params.n! <= 2 ** 27
+
+async function judged(spec: KernelBenchSpec) {
+  const measured = await runKernelBench('paired', spec, { file, mode: 'bench', settings })
+  return guardResult(measured, { benchFile: file, root, rules: { floors: {}, allowAboveRoofline: false }, update: false })
+}
+
+describe.skipIf(!gpu.available)(onGpuTitle('paired A/B on the GPU'), { timeout: 300_000 }, () => {
+  it('finds no regression in the example add against itself, each case with both sides verified and whole pairs of rounds', async () => {
+    const result = await judged({ problem: vectorAddition, solution: example, compareWith: example, cases: large })
+    expect(result.compare).toMatchObject({ base: example, tolerance: 0.01 })
+    expect(result.cases.length).toBeGreaterThan(0)
+    for (const c of result.cases) {
+      expect(c.outcome.status).toBe('ok')
+      expect(c.paired?.base.outcome.status).toBe('ok')
+      expect(c.paired!.rounds!.base.length).toBeGreaterThanOrEqual(12)
+      expect(c.verdict?.against).toBe(example)
+      expect(c.verdict?.kind).not.toBe('regression')
+    }
+  })
+
+  it('catches a kernel 10% slower (a tenth of the vector added again) on every case', async () => {
+    const result = await judged({
+      problem: vectorAddition,
+      solution: '../fixtures/solutions/vector_add_redo.cu',
+      build: { defines: { REDO_PERMILLE: 100 } },
+      compareWith: example,
+      cases: large,
+    })
+    for (const c of result.cases) {
+      expect(c.verdict).toMatchObject({ kind: 'regression', fails: true })
+      expect(c.verdict!.change!).toBeLessThan(-0.03)
+      expect(c.verdict!.change!).toBeGreaterThan(-0.3)
+    }
+  })
+})
