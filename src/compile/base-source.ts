@@ -1,6 +1,7 @@
-// The base version of a solution for paired A/B runs (docs/ci-gate.md, "Paired A/B"): its files as they were at a git
-// ref, taken with `git archive` (the working tree, the index and the checkout are not touched) into the cache, one
-// folder per commit and set of paths.
+// The base version of a solution for paired A/B runs (docs/ci-gate.md, "Paired A/B"): the repository's tree as it was
+// at a git ref, taken with `git archive` (the working tree, the index and the checkout are not touched) into the cache,
+// once per commit. The whole tree, because a solution reaches beyond its folder: a header two folders up, a TypeScript
+// module's relative imports; each is then the base's version of that file.
 import { spawnSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -19,11 +20,10 @@ function git(cwd: string, args: string[]): { ok: boolean; stdout: string; stderr
 }
 
 /**
- * `file` as it was at git `ref`, with the solution's folder and `alsoPaths` (include folders, extra sources) beside it
- * as they were then: the path of the copy under `cacheDir`. Throws when the file is not in a git repository or the ref
- * is unknown; a file that did not exist at the ref is `missing`.
+ * `file` as it was at git `ref`, in a copy of the repository's tree at that ref under `cacheDir`. Throws when the file
+ * is not in a git repository or the ref is unknown; a file that did not exist at the ref is `missing`.
  */
-export function solutionAtRef(file: string, ref: string, cacheDir: string, alsoPaths: readonly string[] = []): BaseSource {
+export function solutionAtRef(file: string, ref: string, cacheDir: string): BaseSource {
   const folder = path.dirname(file)
   const top = git(folder, ['rev-parse', '--show-toplevel'])
   if (!top.ok) throw new Error(`compare ref '${ref}': ${file} is not in a git repository (${top.stderr})`)
@@ -35,11 +35,9 @@ export function solutionAtRef(file: string, ref: string, cacheDir: string, alsoP
   if (!git(top.stdout, ['cat-file', '-e', `${commit.stdout}:${solution}`]).ok) {
     return { missing: `${solution} does not exist at ${ref} (${short})` }
   }
-  // Only the paths that existed then: an include folder added since is not part of the base.
-  const wanted = [...new Set([relative(folder) || '.', ...alsoPaths.map(relative)])].filter((p) => p === '.' || git(top.stdout, ['cat-file', '-e', `${commit.stdout}:${p}`]).ok)
-  const key = crypto.createHash('sha256').update(JSON.stringify([commit.stdout, wanted])).digest('hex').slice(0, 16)
+  const key = crypto.createHash('sha256').update(JSON.stringify([top.stdout, commit.stdout])).digest('hex').slice(0, 16)
   const dest = path.join(cacheDir, 'compare', key)
-  if (!fs.existsSync(dest)) extract(top.stdout, commit.stdout, wanted, dest)
+  if (!fs.existsSync(dest)) extract(top.stdout, commit.stdout, dest)
   const at = (current: string) => {
     const copy = path.join(dest, relative(current))
     return fs.existsSync(copy) ? copy : current
@@ -47,9 +45,9 @@ export function solutionAtRef(file: string, ref: string, cacheDir: string, alsoP
   return { file: path.join(dest, solution), commit: commit.stdout, at }
 }
 
-/** `git archive` of `paths` at `commit`, unpacked into a fresh folder that is then renamed to `dest` (another worker may win). */
-function extract(top: string, commit: string, paths: readonly string[], dest: string): void {
-  const archive = spawnSync('git', ['archive', '--format=tar', commit, '--', ...paths], { cwd: top, maxBuffer: 1 << 30 })
+/** `git archive` of the tree at `commit`, unpacked into a fresh folder that is then renamed to `dest` (another worker may win). */
+function extract(top: string, commit: string, dest: string): void {
+  const archive = spawnSync('git', ['archive', '--format=tar', commit], { cwd: top, maxBuffer: 1 << 31 })
   if (archive.status !== 0) throw new Error(`git archive ${commit} failed: ${archive.stderr.toString().trim()}`)
   fs.mkdirSync(path.dirname(dest), { recursive: true })
   const staging = fs.mkdtempSync(`${dest}.`)

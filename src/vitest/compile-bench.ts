@@ -73,7 +73,7 @@ export function baseSolutionFiles(name: string, spec: ResolvedSpec, benchFile: s
   const ref = settings.compare?.ref
   if (ref === undefined) return undefined
   const current = solutionFiles(name, spec, benchFile)
-  const base = solutionAtRef(current.file, ref, settings.cacheDir, [...current.includeDirs, ...current.sources])
+  const base = solutionAtRef(current.file, ref, settings.cacheDir)
   if ('missing' in base) return { missing: base.missing, label: ref }
   const files = { file: base.file, includeDirs: current.includeDirs.map(base.at), sources: current.sources.map(base.at) }
   return { files, label: `${ref} (${base.commit.slice(0, 10)})` }

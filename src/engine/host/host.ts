@@ -165,7 +165,7 @@ async function answer(session: DeviceSession, request: HostRequest): Promise<Rep
     case 'pair-round': {
       const side = openSide(request)
       try {
-        return { type: 'pair-round', id: request.id, outcome: side.round(request.count) }
+        return { type: 'pair-round', id: request.id, outcome: session.phases.during('timing', () => side.round(request.count)) }
       } catch (error) {
         // A call checked in the round gave a wrong answer: the side is over.
         side.abandon()
