@@ -47,7 +47,7 @@ export function solutionAtRef(file: string, ref: string, cacheDir: string): Base
 
 /** `git archive` of the tree at `commit`, unpacked into a fresh folder that is then renamed to `dest` (another worker may win). */
 function extract(top: string, commit: string, dest: string): void {
-  const archive = spawnSync('git', ['archive', '--format=tar', commit], { cwd: top, maxBuffer: 1 << 31 })
+  const archive = spawnSync('git', ['archive', '--format=tar', commit], { cwd: top, maxBuffer: 2 ** 31 })
   if (archive.status !== 0) throw new Error(`git archive ${commit} failed: ${archive.stderr.toString().trim()}`)
   fs.mkdirSync(path.dirname(dest), { recursive: true })
   const staging = fs.mkdtempSync(`${dest}.`)
