@@ -9,7 +9,7 @@ export interface CompareOptions {
    * `compareWith` (a second solution file) takes precedence.
    */
   ref?: string
-  /** A change of speed within ±tolerance is 'unchanged'; a regression is an interval wholly slower (default 0.01). */
+  /** A change of speed within ±tolerance is 'unchanged'; a regression is an interval wholly slower (default 0.03). */
   tolerance?: number
   /** The confidence of the interval of the change (default 0.95). */
   confidence?: number
@@ -21,7 +21,12 @@ export interface CompareOptions {
 
 export type CompareSettings = Required<Omit<CompareOptions, 'ref'>> & Pick<CompareOptions, 'ref'>
 
-export const DEFAULT_COMPARE: CompareSettings = { tolerance: 0.01, confidence: 0.95, roundMs: 5, maxTimeMs: 3000 }
+/**
+ * Tolerance 3%: the same code in two host processes reads up to 2.4–3% apart at the 99th percentile of the example
+ * suite's cases on an H200 (the placement of each process's buffers, docs/measurements.md#paired-ab), which the rounds of
+ * one pair of processes cannot see; at 3%, none of 311 such cases was a regression.
+ */
+export const DEFAULT_COMPARE: CompareSettings = { tolerance: 0.03, confidence: 0.95, roundMs: 5, maxTimeMs: 3000 }
 
 /** The fewest rounds (pairs of one round per side) before the interval is looked at; the sign test needs 6 at 95%. */
 export const MIN_PAIRED_ROUNDS = 12

@@ -31,7 +31,7 @@ async function judged(spec: KernelBenchSpec) {
 describe.skipIf(!gpu.available)(onGpuTitle('paired A/B on the GPU'), { timeout: 300_000 }, () => {
   it('finds no regression in the example add against itself, each case with both sides verified and whole pairs of rounds', async () => {
     const result = await judged({ problem: vectorAddition, solution: example, compareWith: example, cases: large })
-    expect(result.compare).toMatchObject({ base: example, tolerance: 0.01 })
+    expect(result.compare).toMatchObject({ base: example, tolerance: DEFAULT_COMPARE.tolerance })
     expect(result.cases.length).toBeGreaterThan(0)
     for (const c of result.cases) {
       expect(c.outcome.status).toBe('ok')

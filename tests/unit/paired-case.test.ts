@@ -37,12 +37,12 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(verdict.message).toMatch(/^unchanged against origin\/main \(stand-in\): [+-]0\.\d+% \[/)
   })
 
-  it('catches a side 3% slower as a regression that fails', async () => {
-    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('1.03'), sidePlan('1.00'), DEFAULT_COMPARE)
+  it('catches a side 6% slower as a regression that fails', async () => {
+    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('1.06'), sidePlan('1.00'), DEFAULT_COMPARE)
     const verdict = pairedVerdict({ base: { outcome: run.base }, rounds: run.rounds! }, compare)
     expect(verdict.kind).toBe('regression')
     expect(verdict.fails).toBe(true)
-    expect(verdict.change!).toBeCloseTo(1 / 1.03 - 1, 2)
+    expect(verdict.change!).toBeCloseTo(1 / 1.06 - 1, 2)
     expect(verdict.interval!.high).toBeLessThan(-compare.tolerance)
   })
 
