@@ -1,7 +1,8 @@
 // The verdict on a paired A/B case (docs/ci-gate.md, "Paired A/B"): the change of speed from the base to the current
-// solution, read off the ratios of the rounds' medians (comparePairedRounds), judged against the compare tolerance.
+// solution, read off the ratios of the rounds' medians block by block (compareBlocks), judged against the compare
+// tolerance.
 import { formatFraction } from '../report/format.js'
-import { comparePairedRounds, formatChangeInterval, formatLevel, judgeChange } from '../shared/median-change.js'
+import { compareBlocks, formatChangeInterval, formatLevel, judgeChange } from '../shared/median-change.js'
 import type { CaseVerdict, KernelBenchResult, PairedCase } from '../shared/results.js'
 
 type PairedSettings = NonNullable<KernelBenchResult['compare']>
@@ -24,12 +25,13 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
     const reason = noRounds(paired)
     return { kind: 'inconclusive', against, reason, tolerance: compare.tolerance, fails: false, message: `inconclusive against ${against}: ${reason}` }
   }
-  const estimate = comparePairedRounds(rounds.base, rounds.head, compare.confidence)
+  const estimate = compareBlocks(rounds.base, rounds.head, rounds.block, compare.confidence)
+  const blocks = new Set(rounds.block).size
   const judged = judgeChange(estimate, compare.tolerance)
   const interval = estimate.interval
   const notes = [
     `tolerance ${formatFraction(compare.tolerance)}`,
-    `${formatLevel(compare.confidence)} interval over ${rounds.base.length} paired rounds of ${rounds.calls} call${rounds.calls === 1 ? '' : 's'}`,
+    `${formatLevel(compare.confidence)} interval over ${blocks} blocks, ${rounds.base.length} paired rounds of ${rounds.calls} call${rounds.calls === 1 ? '' : 's'}`,
     ...(rounds.dropped > 0 ? [`${rounds.dropped} rounds dropped`] : []),
   ].join('; ')
   const shown = interval ? formatChangeInterval(interval) : 'no interval'

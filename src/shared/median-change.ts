@@ -245,6 +245,69 @@ export function comparePairedRounds(reference: readonly number[], candidate: rea
   return { interval, doubts: modes ? ['the round ratios are bimodal: the two sides swap order between rounds'] : [] }
 }
 
+/**
+ * P(|T| ≤ t) for Student's t with an integer ν ≥ 1 degrees of freedom, by the finite series of Abramowitz and Stegun
+ * (26.7.3 and 26.7.4): with θ = atan(t / √ν), a sum of powers of cos θ, exact up to rounding.
+ */
+function tCentralProbability(t: number, df: number): number {
+  const theta = Math.atan(t / Math.sqrt(df))
+  const cos2 = Math.cos(theta) ** 2
+  const odd = df % 2 === 1
+  // Odd ν: (2/π)(θ + sin θ cos θ (1 + 2/3 cos²θ + (2·4)/(3·5) cos⁴θ + …)); even ν: sin θ (1 + 1/2 cos²θ + (1·3)/(2·4) cos⁴θ + …).
+  let term = 1
+  let sum = df >= (odd ? 3 : 2) ? 1 : 0
+  for (let k = odd ? 3 : 2; k + 2 <= df; k += 2) {
+    term *= ((k - 1) / k) * cos2
+    sum += term
+  }
+  return odd ? (2 / Math.PI) * (theta + Math.sin(theta) * Math.cos(theta) * sum) : Math.sin(theta) * sum
+}
+
+/** Student's t quantile t_p(ν), p in (0, 1), for an integer ν ≥ 1: the series above, inverted by bisection. */
+export function tQuantile(p: number, df: number): number {
+  if (!(p > 0 && p < 1)) throw new RangeError(`tQuantile: p must be in (0, 1), got ${p}`)
+  if (!(Number.isInteger(df) && df >= 1)) throw new RangeError(`tQuantile: degrees of freedom must be an integer >= 1, got ${df}`)
+  if (p < 0.5) return -tQuantile(1 - p, df)
+  const central = 2 * p - 1
+  let low = 0
+  let high = 1
+  while (tCentralProbability(high, df) < central) high *= 2
+  for (let i = 0; i < 100 && high - low > 1e-12 * high; i++) {
+    const mid = (low + high) / 2
+    if (tCentralProbability(mid, df) < central) low = mid
+    else high = mid
+  }
+  return (low + high) / 2
+}
+
+/**
+ * (d) Paired A/B rounds in blocks, each block with both sides' buffers at a new place in memory: the change is read
+ * off each block's median round ratio, and its interval is Student's t interval of their mean log (the blocks are
+ * independent; the rounds within a block share the block's placement, so they are not). `blockOf[i]` is round i's
+ * block. Fewer than 3 blocks give no interval.
+ */
+export function compareBlocks(reference: readonly number[], candidate: readonly number[], blockOf: readonly number[], confidence = 0.95): ChangeEstimate {
+  checkConfidence(confidence)
+  if (reference.length !== candidate.length || reference.length !== blockOf.length) {
+    throw new RangeError(`compareBlocks: ${reference.length} reference rounds, ${candidate.length} candidate rounds, ${blockOf.length} block numbers`)
+  }
+  const byBlock = new Map<number, number[]>()
+  reference.forEach((a, i) => {
+    const b = candidate[i]!
+    if (!(a > 0 && b > 0)) throw new RangeError(`compareBlocks: round ${i} has a time that is not positive (${a}, ${b})`)
+    const block = blockOf[i]!
+    byBlock.set(block, [...(byBlock.get(block) ?? []), Math.log(b / a)])
+  })
+  const blocks = [...byBlock.values()].map((ratios) => medianOfSorted(sortedCopy(ratios)))
+  const k = blocks.length
+  if (k < 3) return { doubts: [`too few blocks of rounds (${k}) for an interval of the change`] }
+  const mean = blocks.reduce((sum, x) => sum + x, 0) / k
+  const variance = blocks.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (k - 1)
+  const halfWidth = tQuantile(0.5 + confidence / 2, k - 1) * Math.sqrt(variance / k)
+  const speed = (logRatio: number) => Math.exp(-logRatio) - 1
+  return { interval: { change: speed(mean), low: speed(mean + halfWidth), high: speed(mean - halfWidth), confidence }, doubts: [] }
+}
+
 /** '-3.1% [-3.6%, -2.6%]': the change and its interval. */
 export function formatChangeInterval(interval: ChangeInterval): string {
   return `${formatFraction(interval.change, true)} [${formatFraction(interval.low, true)}, ${formatFraction(interval.high, true)}]`

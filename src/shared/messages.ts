@@ -198,9 +198,12 @@ export type HostRequest =
   | { type: 'calibrate'; id: number }
   /**
    * A paired A/B case (docs/ci-gate.md), one side per host process: 'pair-start' runs the protocol up to the priming
-   * batch and keeps the case open; each 'pair-round' times `count` calls; 'pair-end' verifies again and closes it.
+   * batch and keeps the case open, its buffers allocated after a spacer of `spacerBytes` (so that each block of rounds
+   * finds them at another place in memory); each 'pair-round' times `count` calls; 'pair-end' verifies again and closes it.
    */
-  | { type: 'pair-start'; id: number; plan: CasePlan }
+  | { type: 'pair-start'; id: number; plan: CasePlan; spacerBytes: number }
+  /** Moves the open side's buffers: freed, then allocated again after a spacer of `spacerBytes`, verified, primed. */
+  | { type: 'pair-place'; id: number; spacerBytes: number }
   | { type: 'pair-round'; id: number; count: number }
   | { type: 'pair-end'; id: number; stopReason: StopReason }
 

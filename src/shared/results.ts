@@ -32,10 +32,10 @@ export interface PairedCase {
   /** The base solution's outcome (with all its kept samples) and their statistics. */
   base: { outcome: CaseOutcome; summary?: SampleSummary }
   /**
-   * Each round's median (ms) on each side, in order; `calls` per round; rounds `dropped` because a side kept no sample
-   * in them. Absent when a side failed.
+   * Each round's median (ms) on each side, in order, and its block (both sides' buffers at one place); `calls` per
+   * round; rounds `dropped` because a side kept no sample in them. Absent when a side failed.
    */
-  rounds?: { base: number[]; head: number[]; calls: number; dropped: number }
+  rounds?: { base: number[]; head: number[]; block: number[]; calls: number; dropped: number }
 }
 
 /** How a timed case compares with its stored baseline (src/baseline/verdict.ts compareToBaseline decides). */

@@ -13,7 +13,10 @@ export interface CompareOptions {
   tolerance?: number
   /** The confidence of the interval of the change (default 0.95). */
   confidence?: number
-  /** How long each side's round of timed calls lasts, about (ms, default 5): the two sides alternate every round. */
+  /**
+   * How long each side's round of timed calls lasts, about (ms, default 5): the two sides alternate every round, and
+   * each block of two rounds (base-head, head-base) moves both sides' buffers first.
+   */
   roundMs?: number
   /** A case stops once its interval's half-width is at most tolerance / 2, or after this long (ms, default 3000). */
   maxTimeMs?: number
@@ -28,16 +31,24 @@ export type CompareSettings = Required<Omit<CompareOptions, 'ref'>> & Pick<Compa
  */
 export const DEFAULT_COMPARE: CompareSettings = { tolerance: 0.03, confidence: 0.95, roundMs: 5, maxTimeMs: 3000 }
 
-/** The fewest rounds (pairs of one round per side) before the interval is looked at; the sign test needs 6 at 95%. */
-export const MIN_PAIRED_ROUNDS = 12
+/**
+ * The fewest blocks of rounds before the interval is looked at: each block has both sides' buffers at a new place, and
+ * the interval is Student's t over the blocks (7 degrees of freedom at 8 blocks: t = 2.36 at 95%).
+ */
+export const MIN_PAIRED_BLOCKS = 8
 
-/** The options with their defaults; KERNELBENCH_COMPARE_REF (when set and not empty) overrides `ref`. Throws naming a bad option. */
+/**
+ * The options with their defaults; KERNELBENCH_COMPARE_REF and KERNELBENCH_COMPARE_TOLERANCE (when set and not empty)
+ * override `ref` and `tolerance`. Throws naming a bad option.
+ */
 export function resolveCompareSettings(options: CompareOptions = {}, env: Record<string, string | undefined> = {}): CompareSettings {
   const known = new Set(['ref', ...Object.keys(DEFAULT_COMPARE)])
   for (const key of Object.keys(options)) if (!known.has(key)) throw new Error(`unknown compare option '${key}'`)
   const settings: CompareSettings = { ...DEFAULT_COMPARE, ...options }
   const fromEnv = env.KERNELBENCH_COMPARE_REF?.trim()
   if (fromEnv) settings.ref = fromEnv
+  const tolerance = env.KERNELBENCH_COMPARE_TOLERANCE?.trim()
+  if (tolerance) settings.tolerance = Number(tolerance)
   if (settings.ref !== undefined && (typeof settings.ref !== 'string' || settings.ref.trim() === '' || settings.ref.startsWith('-'))) {
     throw new Error(`compare option ref must be a git ref such as 'origin/main' (got ${JSON.stringify(settings.ref)})`)
   }

@@ -13,6 +13,8 @@ describe('resolveCompareSettings', () => {
     expect(resolveCompareSettings({ ref: 'main', tolerance: 0.02 })).toEqual({ ...DEFAULT_COMPARE, ref: 'main', tolerance: 0.02 })
     expect(resolveCompareSettings({ ref: 'main' }, { KERNELBENCH_COMPARE_REF: 'origin/main' }).ref).toBe('origin/main')
     expect(resolveCompareSettings({}, { KERNELBENCH_COMPARE_REF: ' ' }).ref).toBeUndefined()
+    expect(resolveCompareSettings({ tolerance: 0.05 }, { KERNELBENCH_COMPARE_TOLERANCE: '0.01' }).tolerance).toBe(0.01)
+    expect(() => resolveCompareSettings({}, { KERNELBENCH_COMPARE_TOLERANCE: 'two' })).toThrow('compare option tolerance must be a fraction in [0, 1) (got null)')
   })
 
   it('names a bad or unknown option', () => {

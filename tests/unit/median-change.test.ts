@@ -11,8 +11,7 @@ import {
   medianEstimate,
   medianRanks,
   normalQuantile,
-  type ChangeEstimate,
-} from '../../src/shared/median-change.js'
+  type ChangeEstimate, tQuantile } from '../../src/shared/median-change.js'
 import { seededNormal, seededUniform, timeStream } from '../helpers/time-streams.js'
 
 const covers = (estimate: ChangeEstimate, truth: number) => estimate.interval !== undefined && estimate.interval.low <= truth && truth <= estimate.interval.high
@@ -122,6 +121,17 @@ describe('two independent streams', () => {
     const estimate = compareStreams([1, 1.01, 0.99, 1, 1.02], [1, 1, 1, 1, 1, 1, 1])
     expect(estimate.interval).toBeUndefined()
     expect(judgeChange(estimate, 0.02)).toEqual({ kind: 'inconclusive', reason: 'too few samples in the reference (5) for a 95% interval of its median' })
+  })
+})
+
+describe("Student's t quantile", () => {
+  it('matches the tables to their four digits', () => {
+    for (const [df, t] of [[1, 12.706], [2, 4.303], [3, 3.182], [4, 2.776], [5, 2.571], [7, 2.365], [10, 2.228], [30, 2.042], [1000, 1.962]] as const) {
+      expect(tQuantile(0.975, df)).toBeCloseTo(t, 3)
+    }
+    expect(tQuantile(0.995, 9)).toBeCloseTo(3.25, 2)
+    expect(tQuantile(0.025, 7)).toBeCloseTo(-tQuantile(0.975, 7), 12)
+    expect(() => tQuantile(0.975, 2.5)).toThrow(RangeError)
   })
 })
 

@@ -3,9 +3,10 @@
 // alternating order, the stopping rule, a side that fails; then the verdict on the rounds (src/baseline/paired-verdict.ts).
 import { describe, expect, it } from 'vitest'
 import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
-import { narrowEnough, roundCalls, runPairedCase } from '../../src/engine/worker/paired-case.js'
+import { narrowEnough, roundCalls, runPairedCase, spacerSizes } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
-import { DEFAULT_COMPARE, MIN_PAIRED_ROUNDS } from '../../src/spec/compare.js'
+import { compareBlocks } from '../../src/shared/median-change.js'
+import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
 import { plan, standInHost } from '../helpers/stand-in-host.js'
 
 /** A case whose stand-in kernel takes `ms` (the library's name says so to the stand-in). */
@@ -17,13 +18,14 @@ function sidePlan(library: string): CasePlan {
 const compare = { base: 'origin/main (stand-in)', tolerance: DEFAULT_COMPARE.tolerance, confidence: DEFAULT_COMPARE.confidence }
 
 describe('runPairedCase with stand-in hosts', () => {
-  it('times identical sides to an unchanged verdict, in whole pairs of rounds, stopping once the interval is narrow', async () => {
+  it('times identical sides to an unchanged verdict, in blocks of two rounds at new places, stopping once the interval is narrow', async () => {
     const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('1.00'), sidePlan('1.00'), DEFAULT_COMPARE)
     expect(run.head.status).toBe('ok')
     expect(run.base.status).toBe('ok')
     const rounds = run.rounds!
-    expect(rounds.base.length).toBeGreaterThanOrEqual(MIN_PAIRED_ROUNDS)
-    expect(rounds.base.length % 2).toBe(0)
+    const blocks = new Set(rounds.block).size
+    expect(blocks).toBeGreaterThanOrEqual(MIN_PAIRED_BLOCKS)
+    expect(rounds.base.length).toBe(2 * blocks)
     expect(rounds.calls).toBe(100) // 5 ms rounds of 0.05 ms per call
     // The drift of ±5% moves both sides alike: the ratios cancel it.
     expect(Math.max(...rounds.base) / Math.min(...rounds.base)).toBeGreaterThan(1.01)
@@ -34,7 +36,13 @@ describe('runPairedCase with stand-in hosts', () => {
     const verdict = pairedVerdict({ base: { outcome: run.base }, rounds }, compare)
     expect(verdict.kind).toBe('unchanged')
     expect(verdict.fails).toBe(false)
-    expect(verdict.message).toMatch(/^unchanged against origin\/main \(stand-in\): [+-]0\.\d+% \[/)
+    expect(verdict.message).toMatch(/^unchanged against origin\/main \(stand-in\): [+-]\d\.\d+% \[/)
+    expect(verdict.interval!.low).toBeLessThan(0)
+    expect(verdict.interval!.high).toBeGreaterThan(0)
+    // Read as if each side had kept one place, the rounds of the first block alone are a change far beyond their own
+    // interval: the placement effect the blocks turn into noise.
+    const first = rounds.block.map((b, i) => (b === 0 ? i : -1)).filter((i) => i >= 0)
+    expect(rounds.base[first[0]!]! / rounds.head[first[0]!]!).not.toBeCloseTo(1, 3)
   })
 
   it('catches a side 6% slower as a regression that fails', async () => {
@@ -68,6 +76,56 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(run.head).toMatchObject({ status: 'wrong' })
     expect(run.base.status).toBe('ok')
     expect(run.rounds).toBeUndefined()
+  })
+})
+
+describe('compareBlocks', () => {
+  it("reads the change off the blocks' median ratios, with Student's t interval over the blocks", () => {
+    // Four blocks of two rounds; the candidate is 2% slower in every round apart from a block effect of ±1%.
+    const effects = [0.01, -0.01, 0.005, -0.005]
+    const block = [0, 0, 1, 1, 2, 2, 3, 3]
+    const reference = block.map(() => 1)
+    const candidate = block.map((b) => 1.02 * (1 + effects[b]!))
+    const { interval, doubts } = compareBlocks(reference, candidate, block)
+    expect(doubts).toEqual([])
+    const logs = effects.map((e) => Math.log(1.02 * (1 + e)))
+    const mean = logs.reduce((s, x) => s + x, 0) / 4
+    const sd = Math.sqrt(logs.reduce((s, x) => s + (x - mean) ** 2, 0) / 3)
+    expect(interval!.change).toBeCloseTo(Math.exp(-mean) - 1, 12)
+    // t(0.975, 3) = 3.1824
+    expect(interval!.high).toBeCloseTo(Math.exp(-mean + (3.1824 * sd) / 2) - 1, 5)
+    expect(interval!.low).toBeLessThan(interval!.change)
+  })
+
+  it('gives no interval under three blocks, and refuses streams that do not line up', () => {
+    expect(compareBlocks([1, 1], [1, 1], [0, 1]).doubts).toEqual(['too few blocks of rounds (2) for an interval of the change'])
+    expect(() => compareBlocks([1], [1, 1], [0, 0])).toThrow(RangeError)
+  })
+
+  it('counts a block effect once per block, not once per round: two identical rounds in a block are one observation', () => {
+    const block = Array.from({ length: 24 }, (_, i) => Math.floor(i / 2))
+    const reference = block.map(() => 1)
+    const candidate = block.map((b) => 1 + 0.015 * Math.sin(b * 1.7))
+    const blocks = compareBlocks(reference, candidate, block).interval!
+    // The same twelve blocks with one round each give the same interval.
+    const once = compareBlocks(reference.slice(0, 12), candidate.filter((_, i) => i % 2 === 0), block.filter((_, i) => i % 2 === 0)).interval!
+    expect(blocks).toEqual(once)
+    expect(blocks.low).toBeLessThan(0)
+    expect(blocks.high).toBeGreaterThan(0)
+  })
+})
+
+describe('spacerSizes', () => {
+  it('draws whole 2 MiB pages below 128 MiB, the same sequence for the same seed', () => {
+    const a = spacerSizes(42)
+    const b = spacerSizes(42)
+    const drawn = Array.from({ length: 50 }, () => a())
+    expect(drawn).toEqual(Array.from({ length: 50 }, () => b()))
+    for (const bytes of drawn) {
+      expect(bytes % (2 * 2 ** 20)).toBe(0)
+      expect(bytes).toBeLessThan(128 * 2 ** 20)
+    }
+    expect(new Set(drawn).size).toBeGreaterThan(20)
   })
 })
 

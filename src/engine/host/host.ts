@@ -156,8 +156,19 @@ async function answer(session: DeviceSession, request: HostRequest): Promise<Rep
       paired = undefined
       const solution = await loadSolution(session, request.plan)
       try {
-        paired = PairedSide.open(session, request.plan, solution)
+        paired = PairedSide.open(session, request.plan, solution, request.spacerBytes)
       } catch (error) {
+        return { type: 'pair-started', id: request.id, outcome: wrongAnswerOutcome(error) }
+      }
+      return { type: 'pair-started', id: request.id, outcome: { status: 'ok' } }
+    }
+    case 'pair-place': {
+      const side = openSide(request)
+      try {
+        side.move(request.spacerBytes)
+      } catch (error) {
+        // The side's buffers are freed (move cleans up after itself); a wrong answer on the new place ends it.
+        paired = undefined
         return { type: 'pair-started', id: request.id, outcome: wrongAnswerOutcome(error) }
       }
       return { type: 'pair-started', id: request.id, outcome: { status: 'ok' } }
@@ -193,6 +204,7 @@ const REPLY_TYPE = {
   ceilings: 'ceilings',
   calibrate: 'calibration',
   'pair-start': 'pair-started',
+  'pair-place': 'pair-started',
   'pair-round': 'pair-round',
   'pair-end': 'result',
 } as const satisfies Record<HostRequest['type'], HostMessage['type']>

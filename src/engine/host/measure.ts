@@ -130,10 +130,17 @@ export interface StartedCase {
 }
 
 /**
- * Protocol steps 1 to 5 (step 2 and 5 only when the case is timed). Throws WrongAnswer when the first verification
- * fails; the buffers are freed when it throws.
+ * Protocol steps 1 to 5 (step 2 and 5 only when the case is timed, and 5 only with `warmUpCalls`: a paired side that
+ * moves its buffers has warmed up already). Throws WrongAnswer when the first verification fails; the buffers are
+ * freed when it throws.
  */
-export function startCase(session: DeviceSession, plan: CasePlan, solution: (...args: unknown[]) => unknown, timed: boolean): StartedCase {
+export function startCase(
+  session: DeviceSession,
+  plan: CasePlan,
+  solution: (...args: unknown[]) => unknown,
+  timed: boolean,
+  warmUpCalls = timed,
+): StartedCase {
   const options = plan.options
   // 1: whatever ran since the last case (a host thread of the solution's) must have left the harness's state too, and
   // any GPU work it left running ends before the case starts.
@@ -160,7 +167,7 @@ export function startCase(session: DeviceSession, plan: CasePlan, solution: (...
   const timedCase: TimedCase = { session, plan, buffers, solution: call, nextDraw }
   try {
     const outputs = verify('before timing') // 4
-    if (timed) session.phases.during('warmup', () => warmUp(timedCase)) // 5
+    if (warmUpCalls) session.phases.during('warmup', () => warmUp(timedCase)) // 5
     return { timed: timedCase, outputs, verify, free }
   } catch (error) {
     free()

@@ -2,14 +2,59 @@
 // sides' hosts, then asks each in turn for a round of timed calls, so that the two solutions alternate on the GPU in
 // rounds short enough that clock steps and drift hit both alike. Each side is a case of the ordinary protocol
 // (docs/protocol.md) cut at the batch: steps 1 to 7 when it opens, steps 8 to 10a per round, 11 and 12 when it ends.
+// Between blocks of rounds the worker has the side move its buffers (place): where a buffer sits in memory changes a
+// memory-bound kernel's time by a few percent, and only buffers at several places let the interval see that.
 // The host holds the GPU lock only while it works on a request (host.ts), so between its rounds the other side's host
 // times on the same GPU, in a process and a CUDA context of its own.
+import * as cuda from '../../native/cuda.js'
+import type { DevicePtr } from '../../native/cuda.js'
 import { dropThrottled } from '../../shared/clock-filter.js'
 import type { CaseOutcome, CasePlan, PairRoundOutcome } from '../../shared/messages.js'
 import type { StopReason } from '../../shared/stopping.js'
 import type { DeviceSession } from './device-session.js'
 import { startCase, type StartedCase } from './measure.js'
 import { timedIterations, type TimedIterations } from './timed-iteration.js'
+
+type Solution = (...args: unknown[]) => unknown
+
+/** The case's buffers at one place: allocated after a spacer, verified, the timer set up and primed. */
+interface Placed {
+  spacer?: DevicePtr
+  started: StartedCase
+  iterations: TimedIterations
+}
+
+/** Steps 1 to 7 after a spacer of `spacerBytes`; everything allocated is freed again when a step throws. */
+function place(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number, warmUpCalls: boolean): Placed {
+  const spacer = spacerBytes > 0 ? cuda.malloc(spacerBytes) : undefined
+  let started: StartedCase | undefined
+  let iterations: TimedIterations | undefined
+  try {
+    started = startCase(session, plan, solution, true, warmUpCalls)
+    iterations = timedIterations(started.timed, !plan.options.skipVerification) // 6
+    iterations.enqueue(1) // 7
+    iterations.collect()
+    return { spacer, started, iterations }
+  } catch (error) {
+    unplace({ spacer, started, iterations })
+    throw error
+  }
+}
+
+/** Step 11 and the buffers freed, quietly: after a fault, tearing down fails too, and the fault is what is reported. */
+function unplace({ spacer, started, iterations }: Partial<Placed>): void {
+  try {
+    iterations?.dispose()
+  } catch {
+    // See above.
+  }
+  started?.free()
+  try {
+    if (spacer !== undefined) cuda.free(spacer)
+  } catch {
+    // See above.
+  }
+}
 
 export class PairedSide {
   private readonly kept: number[] = []
@@ -18,27 +63,27 @@ export class PairedSide {
   private droppedThrottled = 0
   private droppedInterference = 0
   private readonly opened = performance.now()
+  /** Calls counted by the timers and checks of the places before the current one. */
+  private earlier = { checkedCalls: 0, auditedCalls: 0 }
 
   private constructor(
     private readonly session: DeviceSession,
-    private readonly started: StartedCase,
-    private readonly iterations: TimedIterations,
+    private readonly plan: CasePlan,
+    private readonly solution: Solution,
+    private placed: Placed,
   ) {}
 
   /** Steps 1 to 7: verified, warmed up, the timer set up and its priming batch run. Throws WrongAnswer like runCase. */
-  static open(session: DeviceSession, plan: CasePlan, solution: (...args: unknown[]) => unknown): PairedSide {
-    const started = startCase(session, plan, solution, true)
-    let iterations: TimedIterations | undefined
-    try {
-      iterations = timedIterations(started.timed, !plan.options.skipVerification) // 6
-      iterations.enqueue(1) // 7
-      iterations.collect()
-      return new PairedSide(session, started, iterations)
-    } catch (error) {
-      iterations?.dispose()
-      started.free()
-      throw error
-    }
+  static open(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number): PairedSide {
+    return new PairedSide(session, plan, solution, place(session, plan, solution, spacerBytes, true))
+  }
+
+  /** Moves the buffers: freed, then steps 1 to 7 again (no warm-up calls) after a spacer of `spacerBytes`. */
+  move(spacerBytes: number): void {
+    const counts = this.placed.iterations.counts()
+    this.earlier = { checkedCalls: this.earlier.checkedCalls + counts.checkedCalls, auditedCalls: this.earlier.auditedCalls + (counts.auditedCalls ?? 0) }
+    unplace(this.placed)
+    this.placed = place(this.session, this.plan, this.solution, spacerBytes, false)
   }
 
   /**
@@ -46,7 +91,8 @@ export class PairedSide {
    * drops the round on both sides), and how long the round took without the output checks (the worker sizes rounds by it).
    */
   round(count: number): PairRoundOutcome {
-    const { session, iterations } = this
+    const { session } = this
+    const { iterations } = this.placed
     const start = performance.now()
     const checkingBefore = iterations.checkingMs
     iterations.enqueue(count) // 8
@@ -56,7 +102,7 @@ export class PairedSide {
     const filtered = dropThrottled(
       kept.map((ms) => ({ ms, smClockMHz: clock })),
       session.maxSmClockMHz,
-      this.started.timed.plan.options.throttleFraction,
+      this.plan.options.throttleFraction,
     ) // 10a
     this.droppedInterference += interference
     this.droppedThrottled += filtered.dropped
@@ -70,8 +116,9 @@ export class PairedSide {
 
   /** Steps 11 and 12: the timer off, one more verified call on fresh inputs, the buffers freed. */
   end(stopReason: StopReason): CaseOutcome {
-    const { started, iterations } = this
+    const { started, iterations } = this.placed
     try {
+      const counts = iterations.counts()
       iterations.dispose() // 11
       const outputs = started.verify('after timing (fresh inputs)') // 12
       const timing = {
@@ -82,21 +129,18 @@ export class PairedSide {
         maxSmClockMHz: this.session.maxSmClockMHz,
         stopReason,
         wallMs: performance.now() - this.opened,
-        ...iterations.counts(),
+        ...counts,
+        checkedCalls: counts.checkedCalls + this.earlier.checkedCalls,
+        ...(counts.auditedCalls !== undefined && { auditedCalls: counts.auditedCalls + this.earlier.auditedCalls }),
       }
-      return { status: 'ok', outputs, timing, verificationSkipped: started.timed.plan.options.skipVerification }
+      return { status: 'ok', outputs, timing, verificationSkipped: this.plan.options.skipVerification }
     } finally {
-      started.free()
+      unplace({ ...this.placed, iterations: undefined })
     }
   }
 
-  /** Closes the case after an error: the timer off and the buffers freed, quietly (the error is what is reported). */
+  /** Closes the case after an error: the timer off and everything freed, quietly (the error is what is reported). */
   abandon(): void {
-    try {
-      this.iterations.dispose()
-    } catch {
-      // After a fault, tearing the timer down fails too.
-    }
-    this.started.free()
+    unplace(this.placed)
   }
 }

@@ -259,11 +259,23 @@ export class DeviceHost {
    * Opens this host's side of a paired A/B case (src/engine/host/paired-side.ts) in a host serving the plan's
    * solution, as run() does; pairRound() and pairEnd() follow. Never rejects.
    */
-  pairStart(plan: CasePlan): Promise<{ outcome: PairStartOutcome | ErrorOutcome; phases: PhaseTimes }> {
+  pairStart(plan: CasePlan, spacerBytes: number): Promise<{ outcome: PairStartOutcome | ErrorOutcome; phases: PhaseTimes }> {
     return this.exclusive(async () => {
-      const started = await this.sendToTenant<PairStartOutcome>(plan, (id) => ({ type: 'pair-start', id, plan }), `case '${plan.caseName}' (opening its paired side)`)
+      const request = (id: number): HostRequest => ({ type: 'pair-start', id, plan, spacerBytes })
+      const started = await this.sendToTenant<PairStartOutcome>(plan, request, `case '${plan.caseName}' (opening its paired side)`)
       this.pairedChild = started.outcome.status === 'ok' ? this.child : undefined
       return started
+    })
+  }
+
+  /** Moves the open paired side's buffers (after a spacer of `spacerBytes`), verifies and primes again. Never rejects. */
+  pairPlace(spacerBytes: number, plan: CasePlan): Promise<{ outcome: PairStartOutcome; phases: PhaseTimes }> {
+    return this.exclusive(async () => {
+      const lost = this.pairLost(plan)
+      if (lost) return { outcome: lost, phases: {} }
+      const placed = await this.request<PairStartOutcome>((id) => ({ type: 'pair-place', id, spacerBytes }), `case '${plan.caseName}' (moving its buffers)`, plan.options.caseTimeoutMs)
+      if (placed.outcome.status !== 'ok') this.pairedChild = undefined
+      return placed
     })
   }
 

@@ -1,28 +1,36 @@
 // A paired A/B case (docs/ci-gate.md, "Paired A/B"): the same case of two solutions, the base version and the current
 // one, each in a device host of its own on the same GPU, timed in alternating rounds. Each host opens its side
-// (verified, warmed up, timer primed), then the worker asks them in turn for rounds of the same number of calls, in
-// the order base-head, head-base, base-head, … so that a drift within a pair of rounds falls on both sides alike. A
-// round's median per side, and the ratio of the two, is one paired observation; the change is read off the ratios
-// (comparePairedRounds). Rounds go on until the interval is narrow enough to judge against the tolerance, or until the
-// time limit; then both sides verify once more and close.
-import type { CaseOutcome, CasePlan, PairRoundOutcome } from '../../shared/messages.js'
-import { comparePairedRounds } from '../../shared/median-change.js'
+// (verified, warmed up, timer primed), then the worker runs blocks: both sides move their buffers to a new place in
+// memory (after a spacer of random size), then a round on each side in the order base-head, then head-base, so that a
+// drift within the block falls on both sides alike. Where a buffer sits changes a memory-bound kernel's time by a few
+// percent (measured: docs/measurements.md#paired-ab), so one place per side would turn that into a bias; over many
+// blocks it is noise the interval sees. A round's median per side, and the ratio of the two, is one paired
+// observation; each block's median ratio is one independent observation of the change (compareBlocks). Blocks go on
+// until the interval is narrow enough to judge against the tolerance, or until the time limit; then both sides verify
+// once more and close.
+import type { CaseOutcome, CasePlan, ErrorOutcome, PairRoundOutcome, PairStartOutcome } from '../../shared/messages.js'
+import { compareBlocks } from '../../shared/median-change.js'
 import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
 import { summarize } from '../../shared/stats.js'
 import type { StopReason } from '../../shared/stopping.js'
-import { MIN_PAIRED_ROUNDS, type CompareSettings } from '../../spec/compare.js'
-import type { CaseRun, DeviceHost } from './client.js'
+import { MIN_PAIRED_BLOCKS, type CompareSettings } from '../../spec/compare.js'
+import type { DeviceHost } from './client.js'
 
 /** Calls in one round at most: a round of a tiny kernel should still end within a few ms. */
 const MAX_ROUND_CALLS = 256
+/** Spacers are whole 2 MiB pages (the allocation granule of large buffers), up to this many. */
+const SPACER_PAGES = 64
+const SPACER_PAGE_BYTES = 2 * 2 ** 20
 
-/** The medians of the rounds both sides kept, in order, and how the rounds were run. */
+/** The medians of the rounds both sides kept, in order, with the block of each, and how the rounds were run. */
 export interface PairedRounds {
   base: number[]
   head: number[]
+  /** The block of each round: both sides' buffers were at one place during a block. */
+  block: number[]
   /** Calls per round (after the sizing round, which is not used). */
   calls: number
-  /** Rounds left out because a side kept no sample in it (throttled clock, interference). */
+  /** Rounds left out because a side kept no sample in them (throttled clock, interference). */
   dropped: number
 }
 
@@ -41,9 +49,9 @@ type SideName = 'base' | 'head'
 type RoundSamples = Extract<PairRoundOutcome, { status: 'ok' }>
 
 /** Whether the interval of the change is narrow enough to stop: half-width at most tolerance / 2. */
-export function narrowEnough(rounds: Pick<PairedRounds, 'base' | 'head'>, settings: CompareSettings): boolean {
-  if (rounds.base.length < MIN_PAIRED_ROUNDS) return false
-  const { interval, doubts } = comparePairedRounds(rounds.base, rounds.head, settings.confidence)
+export function narrowEnough(rounds: Pick<PairedRounds, 'base' | 'head' | 'block'>, settings: CompareSettings): boolean {
+  if (new Set(rounds.block).size < MIN_PAIRED_BLOCKS) return false
+  const { interval, doubts } = compareBlocks(rounds.base, rounds.head, rounds.block, settings.confidence)
   return interval !== undefined && doubts.length === 0 && (interval.high - interval.low) / 2 <= settings.tolerance / 2
 }
 
@@ -53,53 +61,75 @@ export function roundCalls(wallPerCallMs: number, roundMs: number): number {
   return Math.max(1, Math.min(MAX_ROUND_CALLS, Math.round(roundMs / wallPerCallMs)))
 }
 
+/** Spacer sizes drawn from the case's seed: the same case moves its buffers the same way in every run. */
+export function spacerSizes(seed: number): () => number {
+  let state = seed >>> 0 || 1
+  return () => {
+    // xorshift32
+    state ^= state << 13
+    state ^= state >>> 17
+    state ^= state << 5
+    state >>>= 0
+    return (state % SPACER_PAGES) * SPACER_PAGE_BYTES
+  }
+}
+
 /**
  * Runs `head` against `base` on one GPU, `head` on `headHost` and `base` on `baseHost` (two host processes). Never
  * rejects: a side that fails ends the case on the other side too, and each side's outcome says what happened to it.
  */
 export async function runPairedCase(headHost: DeviceHost, baseHost: DeviceHost, head: CasePlan, base: CasePlan, settings: CompareSettings): Promise<PairedRun> {
   const sides: Record<SideName, { host: DeviceHost; plan: CasePlan }> = { base: { host: baseHost, plan: base }, head: { host: headHost, plan: head } }
+  const spacer = spacerSizes(head.seed)
   const phases: PhaseTimes[] = []
   const failed: Partial<Record<SideName, CaseOutcome>> = {}
   const opened: SideName[] = []
-  for (const name of ['base', 'head'] as const) {
-    const { outcome, phases: spent } = await sides[name].host.pairStart(sides[name].plan)
-    phases.push(spent)
-    if (outcome.status !== 'ok') {
-      failed[name] = outcome
-      break
-    }
-    opened.push(name)
-  }
-
-  const rounds: PairedRounds = { base: [], head: [], calls: 1, dropped: 0 }
-  let stopReason: StopReason = 'paired-limit'
-  const start = performance.now()
-  for (let round = 0; opened.length === 2; round++) {
-    const order: SideName[] = round % 2 === 0 ? ['base', 'head'] : ['head', 'base']
-    const samples: Partial<Record<SideName, RoundSamples>> = {}
+  /** Each side's step, in order, until one fails; true when all went well. */
+  const onBothSides = async <T extends PairStartOutcome | PairRoundOutcome>(
+    order: readonly SideName[],
+    step: (name: SideName) => Promise<{ outcome: T | ErrorOutcome; phases: PhaseTimes }>,
+  ): Promise<Partial<Record<SideName, Extract<T, { status: 'ok' }>>>> => {
+    const answers: Partial<Record<SideName, Extract<T, { status: 'ok' }>>> = {}
     for (const name of order) {
-      const { outcome, phases: spent } = await sides[name].host.pairRound(rounds.calls, sides[name].plan)
+      const { outcome, phases: spent } = await step(name)
       phases.push(spent)
       if (outcome.status !== 'ok') {
-        failed[name] = outcome
+        failed[name] = outcome as CaseOutcome
         break
       }
-      samples[name] = outcome
+      answers[name] = outcome as Extract<T, { status: 'ok' }>
     }
-    const { base: baseRound, head: headRound } = samples
-    if (!baseRound || !headRound) break
-    if (round === 0) {
-      // The sizing round: one call per side, to size the rounds; not used.
-      rounds.calls = roundCalls(Math.max(baseRound.wallMs, headRound.wallMs), settings.roundMs)
-      continue
+    return answers
+  }
+  const started = await onBothSides(['base', 'head'], (name) => sides[name].host.pairStart(sides[name].plan, spacer()))
+  opened.push(...(['base', 'head'] as const).filter((name) => started[name]))
+
+  const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, dropped: 0 }
+  let stopReason: StopReason = 'paired-limit'
+  const start = performance.now()
+  const round = (order: readonly SideName[]) =>
+    onBothSides<PairRoundOutcome>(order, (name) => sides[name].host.pairRound(rounds.calls, sides[name].plan)) as Promise<Partial<Record<SideName, RoundSamples>>>
+  if (opened.length === 2) {
+    // The sizing round: one call per side, to size the rounds; not used.
+    const { base: baseRound, head: headRound } = await round(['base', 'head'])
+    if (baseRound && headRound) rounds.calls = roundCalls(Math.max(baseRound.wallMs, headRound.wallMs), settings.roundMs)
+  }
+  for (let block = 0; opened.length === 2 && Object.keys(failed).length === 0; block++) {
+    if (block > 0) {
+      const moved = await onBothSides(['base', 'head'], (name) => sides[name].host.pairPlace(spacer(), sides[name].plan))
+      if (!moved.base || !moved.head) break
     }
-    if (baseRound.samplesMs.length === 0 || headRound.samplesMs.length === 0) rounds.dropped++
-    else {
-      rounds.base.push(summarize(baseRound.samplesMs).median)
-      rounds.head.push(summarize(headRound.samplesMs).median)
+    for (const order of [['base', 'head'], ['head', 'base']] as const) {
+      const { base: baseRound, head: headRound } = await round(order)
+      if (!baseRound || !headRound) break
+      if (baseRound.samplesMs.length === 0 || headRound.samplesMs.length === 0) rounds.dropped++
+      else {
+        rounds.base.push(summarize(baseRound.samplesMs).median)
+        rounds.head.push(summarize(headRound.samplesMs).median)
+        rounds.block.push(block)
+      }
     }
-    if (round % 2 === 1) continue // whole base-head, head-base pairs only, so that a drift cancels
+    if (Object.keys(failed).length > 0) break
     if (narrowEnough(rounds, settings)) {
       stopReason = 'paired-interval'
       break
@@ -108,8 +138,7 @@ export async function runPairedCase(headHost: DeviceHost, baseHost: DeviceHost, 
   }
 
   const outcomes: Partial<Record<SideName, CaseOutcome>> = {}
-  for (const name of ['base', 'head'] as const) {
-    if (!opened.includes(name)) continue
+  for (const name of opened) {
     // A side that failed has closed itself; the other verifies once more and closes.
     if (failed[name]) continue
     const ended = await sides[name].host.pairEnd(stopReason, sides[name].plan)
