@@ -455,7 +455,7 @@ export function compareNote(result: Pick<KernelBenchResult, 'compare'>): string 
   const compare = result.compare
   if (!compare) return undefined
   if (compare.missing) return `no base to compare with at ${compare.base}: ${compare.missing}; judged against its baseline instead`
-  return `paired A/B against ${compare.base}: change of speed with its ${formatLevel(compare.confidence)} interval, tolerance ${formatFraction(compare.tolerance)}`
+  return `paired A/B against ${compare.base}, timed with 'cupti': change of speed with its ${formatLevel(compare.confidence)} interval, tolerance ${formatFraction(compare.tolerance)}`
 }
 
 /**

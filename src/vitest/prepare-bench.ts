@@ -10,7 +10,7 @@ import type { CaseOutcome, CasePlan, ReferencePlan } from '../shared/messages.js
 import { RESULT_SCHEMA_VERSION, type CaseResult, type KernelBenchResult } from '../shared/results.js'
 import { withRest } from '../shared/phases.js'
 import { summarize, type SampleSummary } from '../shared/stats.js'
-import { DEFAULT_COMPARE, type CompareSettings } from '../spec/compare.js'
+import { DEFAULT_COMPARE, PAIRED_TIMING, type CompareSettings } from '../spec/compare.js'
 import type { MeasureOptions } from '../spec/options.js'
 import type { TestCase } from '../spec/problem.js'
 import { casePlanner, type CasePlanner } from './case-plan.js'
@@ -82,9 +82,12 @@ function caseRunner(spec: ResolvedSpec, plan: CasePlanner, pool: GpuPool, base?:
   const { problem, dtype } = spec
   return async (c, mode, options, sanitizer, extraLane) => {
     const start = performance.now()
-    const headPlan = plan(c, mode, options)
-    // Only a timed case is paired: a verification or a memcheck run has nothing to compare.
-    const pairedRun = base && mode === 'bench' && !sanitizer ? await pool.runPaired(headPlan, base.plan(c, mode, options), base.settings, extraLane) : undefined
+    // Only a timed case is paired: a verification or a memcheck run has nothing to compare. Paired rounds are timed
+    // with 'cupti', the one mode measured in paired runs (docs/ci-gate.md#paired-ab).
+    const paired = base !== undefined && mode === 'bench' && !sanitizer
+    const timedOptions = paired ? { ...options, timing: PAIRED_TIMING } : options
+    const headPlan = plan(c, mode, timedOptions)
+    const pairedRun = paired ? await pool.runPaired(headPlan, base.plan(c, mode, timedOptions), base.settings, extraLane) : undefined
     const { outcome, gpu, phases } = pairedRun ?? (await pool.run(headPlan, sanitizer, extraLane))
     const result: CaseResult = {
       name: c.name,

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { guardResult } from '../../src/baseline/guard.js'
 import { vectorAddition } from '../../problems/index.js'
-import { DEFAULT_COMPARE } from '../../src/spec/compare.js'
+import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
 import type { PluginSettings } from '../../src/vitest/plugin-settings.js'
 import type { KernelBenchSpec } from '../../src/vitest/resolve-spec.js'
 import { runKernelBench } from '../../src/vitest/run-bench.js'
@@ -29,14 +29,16 @@ async function judged(spec: KernelBenchSpec) {
 }
 
 describe.skipIf(!gpu.available)(onGpuTitle('paired A/B on the GPU'), { timeout: 300_000 }, () => {
-  it('finds no regression in the example add against itself, each case with both sides verified and whole pairs of rounds', async () => {
+  it('finds no regression in the example add against itself, each case with both sides verified, timed with cupti over 8 blocks or more', async () => {
     const result = await judged({ problem: vectorAddition, solution: example, compareWith: example, cases: large })
     expect(result.compare).toMatchObject({ base: example, tolerance: DEFAULT_COMPARE.tolerance })
     expect(result.cases.length).toBeGreaterThan(0)
     for (const c of result.cases) {
       expect(c.outcome.status).toBe('ok')
       expect(c.paired?.base.outcome.status).toBe('ok')
-      expect(c.paired!.rounds!.base.length).toBeGreaterThanOrEqual(12)
+      expect(new Set(c.paired!.rounds!.block).size).toBeGreaterThanOrEqual(MIN_PAIRED_BLOCKS)
+      expect(c.outcome.status === 'ok' && c.outcome.timing?.stopReason).toMatch(/^paired-/)
+      expect(c.outcome.status === 'ok' && c.outcome.timing?.streamAudit).toBe('off')
       expect(c.verdict?.against).toBe(example)
       expect(c.verdict?.kind).not.toBe('regression')
     }
