@@ -23,7 +23,8 @@ export const gemmRelu = defineProblem({
     { name: 'A', kind: 'input' },
     { name: 'W', kind: 'input' },
     { name: 'b', kind: 'input' },
-    { name: 'C', kind: 'output' },
+    // Starts at zero, as for a BLAS call with β = 0: an epilogue kernel computing α·A·W + β·C may read it.
+    { name: 'C', kind: 'output', initial: 'zero' },
     { name: 'B', kind: 'scalar', ctype: 'size_t' },
     { name: 'N', kind: 'scalar', ctype: 'size_t' },
     { name: 'M', kind: 'scalar', ctype: 'size_t' },

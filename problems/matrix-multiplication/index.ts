@@ -15,7 +15,8 @@ export const matrixMultiplication = defineProblem({
   signature: [
     { name: 'input_a', kind: 'input' },
     { name: 'input_b', kind: 'input' },
-    { name: 'output_c', kind: 'output' },
+    // Starts at zero, as for a BLAS call with β = 0: a kernel computing α·A·B + β·C may read it.
+    { name: 'output_c', kind: 'output', initial: 'zero' },
     { name: 'm', kind: 'scalar', ctype: 'size_t' },
     { name: 'n', kind: 'scalar', ctype: 'size_t' },
     { name: 'k', kind: 'scalar', ctype: 'size_t' },

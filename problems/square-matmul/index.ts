@@ -11,7 +11,8 @@ export const squareMatmul = defineProblem({
   signature: [
     { name: 'input_a', kind: 'input' },
     { name: 'input_b', kind: 'input' },
-    { name: 'output_c', kind: 'output' },
+    // Starts at zero, as for a BLAS call with β = 0: a kernel computing α·A·B + β·C may read it.
+    { name: 'output_c', kind: 'output', initial: 'zero' },
     { name: 'n', kind: 'scalar', ctype: 'size_t' },
   ],
   dtypes: ['float32', 'float16', 'bfloat16'],

@@ -10,7 +10,7 @@ import type { StopReason } from './stopping.js'
 
 export type ArgPlan =
   | { kind: 'input'; name: string; dtype: Dtype; count: number; range: readonly [number, number] }
-  | { kind: 'output'; name: string; dtype: Dtype; count: number }
+  | { kind: 'output'; name: string; dtype: Dtype; count: number; initial?: 'zero' }
   | { kind: 'scalar'; ctype: ScalarCType; value: number }
   | { kind: 'array'; name: string; ctype: 'size_t' | 'int'; memory: 'device' | 'host'; values: number[] }
 

@@ -18,7 +18,13 @@ export interface ArrayParam {
 }
 
 export type ParamSpec =
-  | { readonly name: string; readonly kind: 'input' | 'output'; readonly dtype?: Dtype }
+  | { readonly name: string; readonly kind: 'input'; readonly dtype?: Dtype }
+  /**
+   * `initial`: what the output holds when a verified call starts. By default NaN, so an element the solution never
+   * writes cannot pass; 'zero' where the problem defines the output as starting at zero, so that a kernel that reads
+   * it first (C = α·A·B + β·C reads C even with β = 0, and NaN · 0 is NaN) is served as its BLAS caller would serve it.
+   */
+  | { readonly name: string; readonly kind: 'output'; readonly dtype?: Dtype; readonly initial?: 'zero' }
   | { readonly name: string; readonly kind: 'scalar'; readonly ctype: ScalarCType }
   | ArrayParam
 

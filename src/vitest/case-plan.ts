@@ -26,7 +26,7 @@ function argPlans(problem: Problem, dtype: Dtype, c: TestCase): ArgPlan[] {
     const elementType = paramDtype(p, dtype)
     return p.kind === 'input'
       ? { kind: 'input', name: p.name, dtype: elementType, count, range: problem.inputRange }
-      : { kind: 'output', name: p.name, dtype: elementType, count }
+      : { kind: 'output', name: p.name, dtype: elementType, count, ...(p.initial && { initial: p.initial }) }
   })
 }
 

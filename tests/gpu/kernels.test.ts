@@ -63,9 +63,15 @@ describe.skipIf(!gpu.available)(onGpuTitle('on the GPU'), { timeout: 300_000 }, 
     expect(message).toMatch(/first bad index 12345: expected -?\d+\.\d+, got -?\d+\.\d+; max abs error 0\.0\d+/)
   })
 
+  it('verifies a BLAS-style sgemm that reads C with beta = 0: the matrix problems start C at zero', async () => {
+    const result = await run({ problem: matrixMultiplication, solution: fixture('sgemm_beta_c.cu'), cases: (c) => c.params.m === 4096 && c.params.k === 4096 })
+    expect(result.cases.length).toBeGreaterThan(0)
+    expect(failureMessage(result)).toBeUndefined()
+  })
+
   it('catches an element that is never written (NaN poison)', async () => {
     const result = await run({ problem: vectorAddition, solution: fixture('partial_write.cu'), cases: small })
-    expect(failureMessage(result)).toMatch(/d_output: 1 of 1048576 elements out of tolerance .*1 NaN \(never written\?\); first bad index 1048575/)
+    expect(failureMessage(result)).toMatch(/d_output: 1 of 1048576 elements out of tolerance .*1 NaN \(never written, or read before written[^)]*\); first bad index 1048575/)
   })
 
   it('fails only the faulting case, with the CUDA error name, and the next bench runs on a fresh context', async () => {

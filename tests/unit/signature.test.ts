@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { matrixMultiplication, vectorAddition } from '../../problems/index.js'
+import { gemmRelu, matrixMultiplication, matrixVector, squareMatmul, vectorAddition } from '../../problems/index.js'
+import { casePlanner } from '../../src/vitest/case-plan.js'
+import { resolveSpec } from '../../src/vitest/resolve-spec.js'
+import type { Problem } from '../../src/spec/problem.js'
 import { cPrototype, cPrototypeAlternatives, koffiParams, paramDtype, validateSignature, type ParamSpec } from '../../src/spec/signature.js'
 
 describe('cPrototype', () => {
@@ -146,5 +149,22 @@ describe('validateSignature', () => {
         'p',
       ),
     ).not.toThrow()
+  })
+})
+
+describe('output initial values', () => {
+  it('the GEMM family starts its output at zero, and the case plan carries it to the device host', () => {
+    for (const problem of [matrixMultiplication, squareMatmul, matrixVector, gemmRelu]) {
+      expect(problem.signature.filter((p) => p.kind === 'output').map((p) => 'initial' in p && p.initial)).toEqual(['zero'])
+    }
+    expect(vectorAddition.signature.some((p) => p.kind === 'output' && 'initial' in p)).toBe(false)
+    const settings = { devices: [0], cacheDir: '/nonexistent', measure: {} }
+    const plan = (problem: Problem) => {
+      const spec = resolveSpec({ problem, solution: 'x.cu' }, settings, 'test')
+      const planner = casePlanner('test', spec, { library: '/x.so', source: 'x.cu', entry: 'solution', params: [] }, { kind: 'gemm' } as never)
+      return planner(spec.cases[0]!, 'verify', spec.options)
+    }
+    expect(plan(matrixMultiplication as Problem).args.find((a) => a.kind === 'output')).toMatchObject({ name: 'output_c', initial: 'zero' })
+    expect(plan(vectorAddition as Problem).args.find((a) => a.kind === 'output')).not.toHaveProperty('initial')
   })
 })

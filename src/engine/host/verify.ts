@@ -40,18 +40,36 @@ export function digestInputs(session: DeviceSession, buffers: CaseBuffers, slot:
   for (const input of buffers.inputs) session.harness.checksum(input.buffer.ptr, bytesOfBuffer(input.buffer), input.digests[slot])
 }
 
-/** Fills outputs with NaN so an element the solution never writes cannot pass as correct. */
-export function poisonOutputs(session: DeviceSession, buffers: CaseBuffers): void {
-  for (const { got } of buffers.outputs) session.harness.poison(got.ptr, got.count, got.dtype)
+/** The outputs a problem defines as starting at zero (ParamSpec `initial`); every other output starts as NaN. */
+function zeroedOutputs(plan: CasePlan): Set<string> {
+  return new Set(plan.args.flatMap((arg) => (arg.kind === 'output' && arg.initial === 'zero' ? [arg.name] : [])))
 }
 
+/**
+ * Fills outputs with NaN so an element the solution never writes cannot pass as correct, or with zero where the
+ * problem says the output starts at zero (an unwritten element then reads 0 where the reference is almost never 0).
+ */
+export function poisonOutputs(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers): void {
+  const zeroed = zeroedOutputs(plan)
+  for (const { name, got } of buffers.outputs) {
+    if (zeroed.has(name)) cuda.memsetAsync(got.ptr, 0, bytesOfBuffer(got))
+    else session.harness.poison(got.ptr, got.count, got.dtype)
+  }
+}
+
+/** What NaN in an output that started as NaN may mean: never written, or read before it was written. */
+export const NAN_CAUSES =
+  'never written, or read before written: outputs start as NaN, so a kernel that reads its output first (as ' +
+  'C = α·A·B + β·C does even with β = 0) reads NaN; see docs/problems.md#output-initial-values'
+
 function describeBad(plan: CasePlan, outputs: VerifiedOutput[]): string[] {
+  const zeroed = zeroedOutputs(plan)
   return outputs
     .filter((r) => r.comparison.badCount > 0)
     .map(({ name, elements, comparison: c }) => {
       return (
         `${name}: ${c.badCount} of ${elements} elements out of tolerance (rtol ${plan.tolerance.rtol}, atol ${plan.tolerance.atol})` +
-        (c.nanCount ? `, ${c.nanCount} NaN (never written?)` : '') +
+        (c.nanCount ? `, ${c.nanCount} NaN (${zeroed.has(name) ? 'the output started at zero' : NAN_CAUSES})` : '') +
         `; first bad index ${c.firstBad}: expected ${c.expectedAtFirstBad}, got ${c.gotAtFirstBad}; ` +
         // NaN has no distance: a NaN-only failure would otherwise read "max abs error 0".
         `max abs error ${c.maxAbsError}${c.nanCount ? ' (NaN excluded)' : ''}`
@@ -108,7 +126,7 @@ export function verifyCall(
   when: string,
 ): VerifiedOutput[] {
   fillInputs(session, plan, buffers, draw)
-  poisonOutputs(session, buffers)
+  poisonOutputs(session, plan, buffers)
   // A solution's own non-blocking streams do not wait for the legacy stream: the inputs must be there first.
   cuda.synchronize()
   call()
