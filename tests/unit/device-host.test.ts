@@ -48,7 +48,9 @@ describe('a device host as the worker sees it', () => {
     const holder = spawn('sleep', ['60'])
     children.push(holder)
     const host = standInHost('waits-for-lock', { KB_STAND_IN_OWNER: String(holder.pid) })
-    const { outcome } = await host.run(plan('a', 1500))
+    // The stand-in must boot and say whom it waits for within the start limit: at a load average of 9 on two cores that
+    // took over 1.5 s, so the limit leaves a slow machine far more than it needs (the test lasts the whole limit).
+    const { outcome } = await host.run(plan('a', 15_000))
     expect(outcome.status === 'error' && outcome.message).toContain(`waiting for the GPU's lock, held by process ${holder.pid} (sleep 60)`)
   })
 
@@ -68,13 +70,15 @@ describe("a run's device hosts", () => {
 
   it('are waited for at the end of the run, and one that never exits is killed and named', async () => {
     const env = { KERNELBENCH_RUN_DIR: dir() }
-    const polite = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 300)'])
-    const stubborn = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"])
+    const polite = spawn(process.execPath, ['-e', "console.log('up'); setTimeout(() => {}, 300)"])
+    const stubborn = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000); console.log('up')"])
     children.push(polite, stubborn)
     registerHost(polite, env)
     registerHost(stubborn, env)
     expect(liveHosts(dir()).sort()).toEqual([polite.pid, stubborn.pid].sort())
-    const killed = await endRun(dir(), 2000)
+    // Both running their code first: on a loaded machine Node's own start can outlast the wait below.
+    await Promise.all([once(polite.stdout!, 'data'), once(stubborn.stdout!, 'data')])
+    const killed = await endRun(dir(), 5000)
     expect(killed).toEqual([stubborn.pid])
     await gone(stubborn.pid!)
     expect(polite.exitCode).toBe(0)

@@ -16,10 +16,12 @@ function sidePlan(library: string): CasePlan {
 }
 
 const compare = { base: 'origin/main (stand-in)', tolerance: DEFAULT_COMPARE.tolerance, confidence: DEFAULT_COMPARE.confidence }
+/** Rounds stop on the interval alone: a loaded machine must not reach the time limit first. */
+const untimed = { ...DEFAULT_COMPARE, maxTimeMs: 600_000 }
 
 describe('runPairedCase with stand-in hosts', () => {
   it('times identical sides to an unchanged verdict, in blocks of two rounds at new places, stopping once the interval is narrow', async () => {
-    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('1.00'), sidePlan('1.00'), DEFAULT_COMPARE)
+    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('1.00'), sidePlan('1.00'), untimed)
     expect(run.head.status).toBe('ok')
     expect(run.base.status).toBe('ok')
     const rounds = run.rounds!
@@ -29,7 +31,7 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(rounds.calls).toBe(100) // 5 ms rounds of 0.05 ms per call
     // The drift of ±5% moves both sides alike: the ratios cancel it.
     expect(Math.max(...rounds.base) / Math.min(...rounds.base)).toBeGreaterThan(1.01)
-    expect(narrowEnough(rounds, DEFAULT_COMPARE)).toBe(true)
+    expect(narrowEnough(rounds, untimed)).toBe(true)
     if (run.head.status !== 'ok') throw new Error('unreachable')
     expect(run.head.timing!.stopReason).toBe('paired-interval')
     expect(run.head.timing!.samplesMs.length).toBe(1 + rounds.calls * (rounds.base.length + rounds.dropped))
@@ -46,7 +48,7 @@ describe('runPairedCase with stand-in hosts', () => {
   })
 
   it('catches a side 6% slower as a regression that fails', async () => {
-    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('1.06'), sidePlan('1.00'), DEFAULT_COMPARE)
+    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('1.06'), sidePlan('1.00'), untimed)
     const verdict = pairedVerdict({ base: { outcome: run.base }, rounds: run.rounds! }, compare)
     expect(verdict.kind).toBe('regression')
     expect(verdict.fails).toBe(true)
@@ -62,7 +64,7 @@ describe('runPairedCase with stand-in hosts', () => {
   })
 
   it('reports a base that answers wrongly, runs no round, and gives an inconclusive verdict that names it', async () => {
-    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('1.00'), sidePlan('wrong-1.00'), DEFAULT_COMPARE)
+    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('1.00'), sidePlan('wrong-1.00'), untimed)
     expect(run.base).toMatchObject({ status: 'wrong' })
     expect(run.head).toMatchObject({ status: 'error', errorName: 'NotRun', message: 'the base side of the paired case did not open' })
     expect(run.rounds).toBeUndefined()
@@ -72,7 +74,7 @@ describe('runPairedCase with stand-in hosts', () => {
   })
 
   it('ends the other side when one answers wrongly mid-rounds, keeping that side’s outcome', async () => {
-    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('wrong-round-1.00'), sidePlan('1.00'), DEFAULT_COMPARE)
+    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('wrong-round-1.00'), sidePlan('1.00'), untimed)
     expect(run.head).toMatchObject({ status: 'wrong' })
     expect(run.base.status).toBe('ok')
     expect(run.rounds).toBeUndefined()
