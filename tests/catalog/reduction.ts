@@ -1,5 +1,7 @@
 import { argmax } from '../../problems/argmax/index.js'
 import { argmin } from '../../problems/argmin/index.js'
+import { cumprod } from '../../problems/cumprod/index.js'
+import { cumsum } from '../../problems/cumsum/index.js'
 import { layerNorm } from '../../problems/layer-norm/index.js'
 import { maxDim } from '../../problems/max-dim/index.js'
 import { meanDim } from '../../problems/mean-dim/index.js'
@@ -21,6 +23,8 @@ export const examples: Example[] = [
   { problem: minDim, solution: exampleFile('min-dim', 'min_dim.cu'), dtype: 'float32' },
   { problem: productDim, solution: exampleFile('product-dim', 'product_dim.cu'), dtype: 'float32' },
   { problem: argmin, solution: exampleFile('argmin', 'argmin.cu'), dtype: 'float32' },
+  { problem: cumsum, solution: exampleFile('cumsum', 'cumsum.cu'), dtype: 'float32' },
+  { problem: cumprod, solution: exampleFile('cumprod', 'cumprod.cu'), dtype: 'float32' },
 ]
 
 /** Correct solutions written as Tensara users write them (see each file), which must drop in unchanged. */

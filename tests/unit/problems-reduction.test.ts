@@ -1,9 +1,11 @@
 // The reduction family: softmax, layer-norm, rms-norm, sum-dim, mean-dim, max-dim, min-dim, product-dim, argmax,
-// argmin. Signatures, Tensara's cases, element, FLOP and byte counts worked out by hand, tolerances, references, and
-// the shared over-dim helpers.
+// argmin, and the scans cumsum and cumprod. Signatures, Tensara's cases, element, FLOP and byte counts worked out by
+// hand, tolerances, references, and the shared over-dim helpers.
 import { describe, expect, it } from 'vitest'
 import { argmax } from '../../problems/argmax/index.js'
 import { argmin } from '../../problems/argmin/index.js'
+import { cumprod } from '../../problems/cumprod/index.js'
+import { cumsum } from '../../problems/cumsum/index.js'
 import { layerNorm } from '../../problems/layer-norm/index.js'
 import { maxDim } from '../../problems/max-dim/index.js'
 import { meanDim } from '../../problems/mean-dim/index.js'
@@ -287,5 +289,41 @@ describe('over-dim helpers', () => {
     expect(() => overDimCases([{ shape: [4, 4], dim: 2 }])).toThrow("case '4x4, dim=2': dim out of range")
     expect(() => overDimCases([{ shape: [4, 4], dim: -1 }])).toThrow("case '4x4, dim=-1': dim out of range")
     expect(() => overDimCases([{ shape: [1, 2, 3, 4, 5], dim: 0 }])).toThrow("case '1x2x3x4x5, dim=0': 1 to 4 dimensions")
+  })
+})
+
+describeFloat32Family([
+  { problem: cumsum, reference: 'cumsum.cu' },
+  { problem: cumprod, reference: 'cumprod.cu' },
+])
+
+describe.each([
+  { problem: cumsum, float32: { rtol: 3e-2, atol: 1e-2 }, range: [-1, 1] },
+  { problem: cumprod, float32: { rtol: 1e-2, atol: 2e-2 }, range: [0.9, 1.1] },
+])('$problem.name (a scan)', ({ problem, float32, range }) => {
+  it("has Tensara's signature (input, output, N)", () => {
+    expect(cPrototype(problem.signature, 'float32')).toBe('void solution(const float* input, float* output, size_t N)')
+  })
+
+  it("has Tensara's five sizes, named as Tensara names them", () => {
+    expectCases(
+      problem,
+      ['N=65536', 'N=131072', 'N=262144', 'N=524288', 'N=1048576'],
+      [{ N: 65_536 }, { N: 131_072 }, { N: 262_144 }, { N: 524_288 }, { N: 1_048_576 }],
+    )
+  })
+
+  it("counts Tensara's N - 1 operations and 8 bytes per element", () => {
+    expectCounts(problem, 'N=65536', { elements: { input: 65_536, output: 65_536 }, flops: 65_535, bytes: { float32: 524_288 } })
+    expectCounts(problem, 'N=1048576', { flops: 1_048_575, bytes: { float32: 8_388_608 } })
+  })
+
+  it("has Tensara's tolerance and input range", () => {
+    expect(toleranceFor(problem, 'float32')).toEqual(float32)
+    expect(problem.inputRange).toEqual(range)
+  })
+
+  it('draws random sizes up to the largest case', () => {
+    expect(problem.shapes?.ranges).toEqual({ N: [1, 1_048_576] })
   })
 })
