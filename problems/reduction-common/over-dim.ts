@@ -1,4 +1,5 @@
-// What Tensara's reductions over one dimension (softmax, sum-dim, max-dim, argmax) share: the signature, test cases
+// What Tensara's reductions over one dimension (softmax, sum-dim, mean-dim, max-dim, min-dim, product-dim, argmax,
+// argmin) share: the signature, test cases
 // built from (shape, dim), the [outer][size][inner] view of the input, element counts and random shapes.
 //
 // Tensara passes the shape as an array after the output: `(input, int dim, output, shape*, ndim)`. A case keeps
@@ -15,7 +16,10 @@ export interface OverDimConfig {
   readonly dim: number
 }
 
-/** The (shape, dim) pairs Tensara tests sum-dim, max-dim and argmax on (the same six for all three). */
+/**
+ * The (shape, dim) pairs Tensara tests sum-dim, mean-dim, max-dim, min-dim, product-dim, argmax and argmin on (the
+ * same six for all of them).
+ */
 const REDUCTION_CONFIGS: readonly OverDimConfig[] = [
   { shape: [16, 128, 256], dim: 1 },
   { shape: [32, 512, 512], dim: 0 },
@@ -27,8 +31,8 @@ const REDUCTION_CONFIGS: readonly OverDimConfig[] = [
 
 /**
  * Tensara's `(input, int dim, output, shape, ndim)`. `extent` is the C type of shape's elements and of ndim;
- * `memory` is where Tensara puts the shape array (its def.py: on the GPU for softmax and max-dim, in host
- * memory for sum-dim and argmax).
+ * `memory` is where Tensara puts the shape array (its def.py: on the GPU for softmax, max-dim, mean-dim and
+ * product-dim, in host memory for sum-dim, min-dim, argmax and argmin).
  */
 export function overDimSignature(output: ParamSpec, extent: ArrayParam['ctype'], memory: ArrayParam['memory']): ParamSpec[] {
   return [
@@ -77,10 +81,17 @@ function reducedElements(c: TestCase): { input: number; output: number } {
   return { input: outer * size * inner, output: outer * inner }
 }
 
-/** Tensara's count for sum, max and argmax over a dimension: size - 1 additions or comparisons per slice. */
-function reductionFlops(c: TestCase): number {
-  const { outer, size, inner } = sliceLayout(c)
-  return outer * inner * (size - 1)
+/**
+ * Operations Tensara counts per slice of `size` elements: 'size - 1' additions, multiplications or comparisons
+ * (sum, product, max, min, argmax, argmin), or 'size' for mean (its size - 1 additions and one division).
+ */
+export type SliceFlops = 'size - 1' | 'size'
+
+function reductionFlops(perSlice: SliceFlops): (c: TestCase) => number {
+  return (c) => {
+    const { outer, size, inner } = sliceLayout(c)
+    return outer * inner * (perSlice === 'size' ? size : size - 1)
+  }
 }
 
 /**
@@ -92,7 +103,7 @@ export const OVER_DIM_SHAPES: ShapeSpace = {
   valid: ({ dim, ndim }) => dim! < ndim!,
 }
 
-/** What sets sum-dim, max-dim and argmax apart; the rest of their definition is the same. */
+/** What sets the reductions over one dimension apart; the rest of their definition is the same. */
 export interface ReductionOverDim {
   readonly name: string
   readonly description: string
@@ -100,11 +111,16 @@ export interface ReductionOverDim {
   readonly extent: ArrayParam['ctype']
   readonly memory: ArrayParam['memory']
   readonly tolerance: Tolerance
+  /** Tensara's input range; [-5, 5] unless given. */
+  readonly inputRange?: readonly [number, number]
+  /** Tensara's operations per slice; 'size - 1' unless given. */
+  readonly flops?: SliceFlops
 }
 
 /**
- * A Tensara reduction over one dimension: float32 inputs uniform in [-5, 5], the six REDUCTION_CONFIGS cases, one
- * output per slice, size - 1 operations per slice, and its reference in cuda/references/<name>.cu.
+ * A Tensara reduction over one dimension: float32 inputs uniform in r.inputRange ([-5, 5] by default), the six
+ * REDUCTION_CONFIGS cases, one output per slice, r.flops operations per slice (size - 1 by default), and its
+ * reference in cuda/references/<name>.cu.
  */
 export function defineReductionOverDim(r: ReductionOverDim): Problem<'float32'> {
   return defineProblem({
@@ -114,10 +130,10 @@ export function defineReductionOverDim(r: ReductionOverDim): Problem<'float32'> 
     dtypes: ['float32'],
     cases: () => overDimCases(REDUCTION_CONFIGS),
     elements: reducedElements,
-    flops: reductionFlops,
+    flops: reductionFlops(r.flops ?? 'size - 1'),
     tolerance: { float32: r.tolerance },
     reference: { kind: 'cuda', file: packagePath(`cuda/references/${r.name}.cu`) },
-    inputRange: [-5, 5],
+    inputRange: r.inputRange ?? [-5, 5],
     shapes: OVER_DIM_SHAPES,
   })
 }

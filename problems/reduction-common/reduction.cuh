@@ -1,7 +1,8 @@
-// Building blocks shared by the example solutions of the reduction family (softmax, sum-dim, max-dim, argmax,
-// rms-norm, layer-norm): the [outer][size][inner] view of a reduction over one dimension, reduction operators,
+// Building blocks shared by the example solutions of the reduction family (softmax, sum-dim, mean-dim, max-dim,
+// min-dim, product-dim, argmax, argmin, rms-norm, layer-norm): the [outer][size][inner] view of a reduction over one dimension, reduction operators,
 // warp / block / column merges that hand the merged state to every thread taking part, and 16-byte vector access.
-// An operator is a struct with a `State`, `identity()`, `push(state, value, index)` and a commutative `merge`.
+// An operator is a struct with a `State`, `identity()`, `push(state, value, index)`, a commutative `merge` and
+// `result(state, size)`, which turns the merged state of a slice of `size` elements into the output.
 #pragma once
 #include <cuda_runtime.h>
 #include <limits.h>
@@ -24,7 +25,8 @@ struct SliceLayout {
   size_t outer, size, inner;
 };
 
-// From a shape the host can read: Tensara gives sum-dim (size_t) and argmax (int) their shape in host memory.
+// From a shape the host can read: Tensara gives sum-dim, min-dim (size_t), argmax and argmin (int) their shape in
+// host memory.
 template <typename S>
 inline SliceLayout sliceLayout(int dim, const S* shape, S ndim) {
   SliceLayout layout = {1, (size_t)shape[dim], 1};
@@ -37,7 +39,7 @@ inline SliceLayout sliceLayout(int dim, const S* shape, S ndim) {
 
 constexpr size_t kMaxDims = 8;
 
-// Tensara gives softmax and max-dim their shape in device memory: one small copy per call, which a solution
+// Tensara gives softmax, max-dim, mean-dim and product-dim their shape in device memory: one small copy per call, which a solution
 // with this interface cannot avoid.
 inline SliceLayout sliceLayoutFromDevice(int dim, const size_t* deviceShape, size_t ndim) {
   size_t shape[kMaxDims] = {};
@@ -55,7 +57,7 @@ struct Sum {
   __device__ static State identity() { return 0.0f; }
   __device__ static State push(State s, float v, size_t) { return s + v; }
   __device__ static State merge(State a, State b) { return a + b; }
-  __device__ static Out result(State s) { return s; }
+  __device__ static Out result(State s, size_t) { return s; }
 };
 
 struct Max {
@@ -64,7 +66,30 @@ struct Max {
   __device__ static State identity() { return -INFINITY; }
   __device__ static State push(State s, float v, size_t) { return fmaxf(s, v); }
   __device__ static State merge(State a, State b) { return fmaxf(a, b); }
-  __device__ static Out result(State s) { return s; }
+  __device__ static Out result(State s, size_t) { return s; }
+};
+
+// The sum in float, divided by the slice's size once at the end.
+struct Mean : Sum {
+  __device__ static Out result(State s, size_t size) { return s / (float)size; }
+};
+
+struct Min {
+  using State = float;
+  using Out = float;
+  __device__ static State identity() { return INFINITY; }
+  __device__ static State push(State s, float v, size_t) { return fminf(s, v); }
+  __device__ static State merge(State a, State b) { return fminf(a, b); }
+  __device__ static Out result(State s, size_t) { return s; }
+};
+
+struct Prod {
+  using State = float;
+  using Out = float;
+  __device__ static State identity() { return 1.0f; }
+  __device__ static State push(State s, float v, size_t) { return s * v; }
+  __device__ static State merge(State a, State b) { return a * b; }
+  __device__ static Out result(State s, size_t) { return s; }
 };
 
 // The first index of the maximum: ties go to the smaller index, so the merge order does not matter.
@@ -79,7 +104,12 @@ struct ArgMax {
   __device__ static State merge(State a, State b) {
     return (b.value > a.value || (b.value == a.value && b.index < a.index)) ? b : a;
   }
-  __device__ static Out result(State s) { return s.index; }
+  __device__ static Out result(State s, size_t) { return s.index; }
+};
+
+// The first index of the minimum: ArgMax on negated values (negation is exact, so ties stay ties).
+struct ArgMin : ArgMax {
+  __device__ static State push(State s, float v, size_t i) { return ArgMax::push(s, -v, i); }
 };
 
 // ---- merges ---------------------------------------------------------------------------------------------------
@@ -216,21 +246,21 @@ inline ColumnLaunch columnLaunch(const SliceLayout& l) {
   return {(unsigned)(l.outer * tiles), tiles, dim3(kWarp, kColumnSplit)};
 }
 
-// ---- a complete reduction over one dimension (sum-dim, max-dim, argmax) -------------------------------------
+// ---- a complete reduction over one dimension (sum-, mean-, max-, min-, product-dim, argmax, argmin) --------
 
 template <class Op>
 __global__ void __launch_bounds__(kRowsPerBlock * kWarp) reduceRows(const float* in, typename Op::Out* out, size_t rows, size_t size) {
   size_t row = rowOfWarp();
   if (row >= rows) return;
   typename Op::State s = rowState<Op>(in + row * size, size);
-  if (laneId() == 0) out[row] = Op::result(s);
+  if (laneId() == 0) out[row] = Op::result(s, size);
 }
 
 template <class Op>
 __global__ void __launch_bounds__(kColumnSplit * kWarp) reduceColumns(const float* in, typename Op::Out* out, SliceLayout l, size_t tiles) {
   Column c = columnOfThread(l, tiles);
   typename Op::State s = columnState<Op>(in, l, c);
-  if (c.active && threadIdx.y == 0) out[c.slot] = Op::result(s);
+  if (c.active && threadIdx.y == 0) out[c.slot] = Op::result(s, l.size);
 }
 
 // out[o][i] = Op over k of in[o][k][i]: a warp per contiguous row when inner == 1, column blocks otherwise.

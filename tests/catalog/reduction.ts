@@ -1,6 +1,12 @@
 import { argmax } from '../../problems/argmax/index.js'
+import { argmin } from '../../problems/argmin/index.js'
+import { cumprod } from '../../problems/cumprod/index.js'
+import { cumsum } from '../../problems/cumsum/index.js'
 import { layerNorm } from '../../problems/layer-norm/index.js'
 import { maxDim } from '../../problems/max-dim/index.js'
+import { meanDim } from '../../problems/mean-dim/index.js'
+import { minDim } from '../../problems/min-dim/index.js'
+import { productDim } from '../../problems/product-dim/index.js'
 import { rmsNorm } from '../../problems/rms-norm/index.js'
 import { softmax } from '../../problems/softmax/index.js'
 import { sumDim } from '../../problems/sum-dim/index.js'
@@ -13,6 +19,12 @@ export const examples: Example[] = [
   { problem: sumDim, solution: exampleFile('sum-dim', 'sum_dim.cu'), dtype: 'float32' },
   { problem: maxDim, solution: exampleFile('max-dim', 'max_dim.cu'), dtype: 'float32' },
   { problem: argmax, solution: exampleFile('argmax', 'argmax.cu'), dtype: 'float32' },
+  { problem: meanDim, solution: exampleFile('mean-dim', 'mean_dim.cu'), dtype: 'float32' },
+  { problem: minDim, solution: exampleFile('min-dim', 'min_dim.cu'), dtype: 'float32' },
+  { problem: productDim, solution: exampleFile('product-dim', 'product_dim.cu'), dtype: 'float32' },
+  { problem: argmin, solution: exampleFile('argmin', 'argmin.cu'), dtype: 'float32' },
+  { problem: cumsum, solution: exampleFile('cumsum', 'cumsum.cu'), dtype: 'float32' },
+  { problem: cumprod, solution: exampleFile('cumprod', 'cumprod.cu'), dtype: 'float32' },
 ]
 
 /** Correct solutions written as Tensara users write them (see each file), which must drop in unchanged. */

@@ -1,8 +1,8 @@
-// The problems whose signature carries Tensara's shape array (softmax, max-dim: device memory; sum-dim, argmax:
-// page-locked host memory), verified on random shapes drawn by kernelProperty(): the array must hold each drawn
+// The problems whose signature carries Tensara's shape array (softmax, max-dim, mean-dim, product-dim: device
+// memory; sum-dim, min-dim, argmax, argmin: page-locked host memory), verified on random shapes drawn by kernelProperty(): the array must hold each drawn
 // shape, wherever it lives. kernelProperty skips, with the reason, where no GPU is usable.
 import { kernelProperty } from 'vitest-kernel-bench'
-import { argmax, maxDim, softmax, sumDim } from '../../problems/index.js'
+import { argmax, argmin, maxDim, meanDim, minDim, productDim, softmax, sumDim } from '../../problems/index.js'
 
 const example = (problem: string, file: string) => `../../problems/${problem}/solutions/${file}`
 const numRuns = 15
@@ -11,6 +11,14 @@ kernelProperty('softmax.cu on random shapes (shape in device memory)', { problem
 kernelProperty('max_dim.cu on random shapes (shape in device memory)', { problem: maxDim, solution: example('max-dim', 'max_dim.cu'), numRuns })
 kernelProperty('sum_dim.cu on random shapes (shape in host memory)', { problem: sumDim, solution: example('sum-dim', 'sum_dim.cu'), numRuns })
 kernelProperty('argmax.cu on random shapes (int shape in host memory)', { problem: argmax, solution: example('argmax', 'argmax.cu'), numRuns })
+kernelProperty('mean_dim.cu on random shapes (shape in device memory)', { problem: meanDim, solution: example('mean-dim', 'mean_dim.cu'), numRuns })
+kernelProperty('min_dim.cu on random shapes (shape in host memory)', { problem: minDim, solution: example('min-dim', 'min_dim.cu'), numRuns })
+kernelProperty('product_dim.cu on random shapes (shape in device memory)', {
+  problem: productDim,
+  solution: example('product-dim', 'product_dim.cu'),
+  numRuns,
+})
+kernelProperty('argmin.cu on random shapes (int shape in host memory)', { problem: argmin, solution: example('argmin', 'argmin.cu'), numRuns })
 kernelProperty('a Tensara-style sum-dim that reads the host shape as if on the device, on random shapes', {
   problem: sumDim,
   solution: '../fixtures/solutions/sum_dim_shape_anywhere.cu',

@@ -1,9 +1,16 @@
-// The reduction family: softmax, layer-norm, rms-norm, sum-dim, max-dim, argmax. Signatures, Tensara's cases,
-// element, FLOP and byte counts worked out by hand, tolerances, references, and the shared over-dim helpers.
+// The reduction family: softmax, layer-norm, rms-norm, sum-dim, mean-dim, max-dim, min-dim, product-dim, argmax,
+// argmin, and the scans cumsum and cumprod. Signatures, Tensara's cases, element, FLOP and byte counts worked out by
+// hand, tolerances, references, and the shared over-dim helpers.
 import { describe, expect, it } from 'vitest'
 import { argmax } from '../../problems/argmax/index.js'
+import { argmin } from '../../problems/argmin/index.js'
+import { cumprod } from '../../problems/cumprod/index.js'
+import { cumsum } from '../../problems/cumsum/index.js'
 import { layerNorm } from '../../problems/layer-norm/index.js'
 import { maxDim } from '../../problems/max-dim/index.js'
+import { meanDim } from '../../problems/mean-dim/index.js'
+import { minDim } from '../../problems/min-dim/index.js'
+import { productDim } from '../../problems/product-dim/index.js'
 import { overDimCases, sliceLayout, OVER_DIM_SHAPES } from '../../problems/reduction-common/over-dim.js'
 import { rmsNorm } from '../../problems/rms-norm/index.js'
 import { softmax } from '../../problems/softmax/index.js'
@@ -29,6 +36,10 @@ describeFloat32Family(
     { problem: sumDim, reference: 'sum-dim.cu' },
     { problem: maxDim, reference: 'max-dim.cu' },
     { problem: argmax, reference: 'argmax.cu' },
+    { problem: meanDim, reference: 'mean-dim.cu' },
+    { problem: minDim, reference: 'min-dim.cu' },
+    { problem: productDim, reference: 'product-dim.cu' },
+    { problem: argmin, reference: 'argmin.cu' },
   ],
   (problem) => {
     it('gives every buffer of every default case a positive element count', () => {
@@ -53,6 +64,10 @@ describe.each([
   { problem: sumDim, ctype: 'size_t', memory: 'host' },
   { problem: maxDim, ctype: 'size_t', memory: 'device' },
   { problem: argmax, ctype: 'int', memory: 'host' },
+  { problem: meanDim, ctype: 'size_t', memory: 'device' },
+  { problem: minDim, ctype: 'size_t', memory: 'host' },
+  { problem: productDim, ctype: 'size_t', memory: 'device' },
+  { problem: argmin, ctype: 'int', memory: 'host' },
 ])("$problem.name's shape array", ({ problem, ctype, memory }) => {
   it(`holds ${ctype} in ${memory} memory, where Tensara's def.py puts it`, () => {
     const shape = shapeParam(problem)
@@ -111,10 +126,14 @@ describe('softmax', () => {
 })
 
 describe.each([
-  { problem: sumDim, output: 'float* output', extent: 'size_t' },
-  { problem: maxDim, output: 'float* output', extent: 'size_t' },
-  { problem: argmax, output: 'int* output', extent: 'int' },
-])('$problem.name (a reduction over one dimension)', ({ problem, output, extent }) => {
+  { problem: sumDim, output: 'float* output', extent: 'size_t', range: [-5, 5] },
+  { problem: maxDim, output: 'float* output', extent: 'size_t', range: [-5, 5] },
+  { problem: argmax, output: 'int* output', extent: 'int', range: [-5, 5] },
+  { problem: minDim, output: 'float* output', extent: 'size_t', range: [-5, 5] },
+  { problem: productDim, output: 'float* output', extent: 'size_t', range: [-2, 2] },
+  { problem: argmin, output: 'int* output', extent: 'int', range: [-5, 5] },
+  { problem: meanDim, output: 'float* output', extent: 'size_t', range: [-1, 1] },
+])('$problem.name (a reduction over one dimension)', ({ problem, output, extent, range }) => {
   it("has Tensara's signature, with the shape array after the output", () => {
     expect(cPrototype(problem.signature, 'float32')).toBe(
       `void solution(const float* input, int dim, ${output}, const ${extent}* shape, ${extent} ndim)`,
@@ -126,30 +145,54 @@ describe.each([
     expect(caseNamed(problem, '32x512x512, dim=0').params).toEqual({ dim: 0, ndim: 3, shape0: 32, shape1: 512, shape2: 512, shape3: 1 })
   })
 
-  it('counts S - 1 operations per slice of S and writes one element per slice', () => {
+  it('writes one element per slice, four bytes per element in and out (float or int32)', () => {
     // 16×128×256 over dim 1: 4096 slices of 128.
-    // Four bytes per element in and out (float or int32).
-    expectCounts(problem, '16x128x256, dim=1', { elements: { input: 524_288, output: 4_096 }, flops: 520_192, bytes: { float32: 2_113_536 } })
+    expectCounts(problem, '16x128x256, dim=1', { elements: { input: 524_288, output: 4_096 }, bytes: { float32: 2_113_536 } })
     // 128×64×64×64 over the last dim: 524288 slices of 64.
-    expectCounts(problem, '128x64x64x64, dim=3', { elements: { input: 33_554_432, output: 524_288 }, flops: 33_030_144 })
-    // 32×512×512 over dim 0: 262144 slices of 32.
-    expect(problem.flops(caseNamed(problem, '32x512x512, dim=0'))).toBe(8_126_464)
+    expectCounts(problem, '128x64x64x64, dim=3', { elements: { input: 33_554_432, output: 524_288 } })
   })
 
-  it('draws inputs from [-5, 5] as Tensara does', () => {
-    expect(problem.inputRange).toEqual([-5, 5])
+  it(`draws inputs from [${range.join(', ')}] as Tensara does`, () => {
+    expect(problem.inputRange).toEqual(range)
+  })
+})
+
+describe.each([sumDim, maxDim, argmax, minDim, productDim, argmin])('$name FLOPs', (problem) => {
+  it('counts S - 1 operations per slice of S', () => {
+    // 4096 slices of 128, 524288 slices of 64, 262144 slices of 32.
+    expect(problem.flops(caseNamed(problem, '16x128x256, dim=1'))).toBe(520_192)
+    expect(problem.flops(caseNamed(problem, '128x64x64x64, dim=3'))).toBe(33_030_144)
+    expect(problem.flops(caseNamed(problem, '32x512x512, dim=0'))).toBe(8_126_464)
+  })
+})
+
+describe('mean-dim FLOPs', () => {
+  it("counts Tensara's S per slice of S (S - 1 additions and a division)", () => {
+    // 4096 × 128, 524288 × 64, 262144 × 32: the input's element count.
+    expect(meanDim.flops(caseNamed(meanDim, '16x128x256, dim=1'))).toBe(524_288)
+    expect(meanDim.flops(caseNamed(meanDim, '128x64x64x64, dim=3'))).toBe(33_554_432)
+    expect(meanDim.flops(caseNamed(meanDim, '32x512x512, dim=0'))).toBe(8_388_608)
   })
 })
 
 describe('reduction tolerances', () => {
-  it("are Tensara's: 1e-3 for sum and max, exact for argmax indices", () => {
+  it("are Tensara's: 1e-3 for sum, max and min, exact for argmax and argmin indices", () => {
     expect(toleranceFor(sumDim, 'float32')).toEqual({ rtol: 1e-3, atol: 1e-3 })
     expect(toleranceFor(maxDim, 'float32')).toEqual({ rtol: 1e-3, atol: 1e-3 })
+    expect(toleranceFor(minDim, 'float32')).toEqual({ rtol: 1e-3, atol: 1e-3 })
     expect(toleranceFor(argmax, 'float32')).toEqual({ rtol: 0, atol: 0 })
+    expect(toleranceFor(argmin, 'float32')).toEqual({ rtol: 0, atol: 0 })
   })
 
-  it('gives argmax an int32 output whatever the bench dtype', () => {
-    expect(argmax.signature.find((p) => p.name === 'output')).toEqual({ name: 'output', kind: 'output', dtype: 'int32' })
+  it("are Tensara's for mean (rtol 2e-4, atol 7e-6) and product (rtol 2e-2, atol 7e-3)", () => {
+    expect(toleranceFor(meanDim, 'float32')).toEqual({ rtol: 2e-4, atol: 7e-6 })
+    expect(toleranceFor(productDim, 'float32')).toEqual({ rtol: 2e-2, atol: 7e-3 })
+  })
+
+  it('gives argmax and argmin an int32 output whatever the bench dtype', () => {
+    for (const problem of [argmax, argmin]) {
+      expect(problem.signature.find((p) => p.name === 'output')).toEqual({ name: 'output', kind: 'output', dtype: 'int32' })
+    }
   })
 })
 
@@ -210,7 +253,7 @@ describe('layer-norm', () => {
 
 describe('random shapes', () => {
   it('draws 3-D shapes for the over-dim problems, whose first case is 3-D', () => {
-    for (const problem of [softmax, sumDim, maxDim, argmax]) {
+    for (const problem of [softmax, sumDim, maxDim, argmax, meanDim, minDim, productDim, argmin]) {
       expect(problem.shapes).toBe(OVER_DIM_SHAPES)
       expect(problem.cases('float32')[0]!.params).toMatchObject({ ndim: 3, shape3: 1 })
     }
@@ -246,5 +289,41 @@ describe('over-dim helpers', () => {
     expect(() => overDimCases([{ shape: [4, 4], dim: 2 }])).toThrow("case '4x4, dim=2': dim out of range")
     expect(() => overDimCases([{ shape: [4, 4], dim: -1 }])).toThrow("case '4x4, dim=-1': dim out of range")
     expect(() => overDimCases([{ shape: [1, 2, 3, 4, 5], dim: 0 }])).toThrow("case '1x2x3x4x5, dim=0': 1 to 4 dimensions")
+  })
+})
+
+describeFloat32Family([
+  { problem: cumsum, reference: 'cumsum.cu' },
+  { problem: cumprod, reference: 'cumprod.cu' },
+])
+
+describe.each([
+  { problem: cumsum, float32: { rtol: 3e-2, atol: 1e-2 }, range: [-1, 1] },
+  { problem: cumprod, float32: { rtol: 1e-2, atol: 2e-2 }, range: [0.9, 1.1] },
+])('$problem.name (a scan)', ({ problem, float32, range }) => {
+  it("has Tensara's signature (input, output, N)", () => {
+    expect(cPrototype(problem.signature, 'float32')).toBe('void solution(const float* input, float* output, size_t N)')
+  })
+
+  it("has Tensara's five sizes, named as Tensara names them", () => {
+    expectCases(
+      problem,
+      ['N=65536', 'N=131072', 'N=262144', 'N=524288', 'N=1048576'],
+      [{ N: 65_536 }, { N: 131_072 }, { N: 262_144 }, { N: 524_288 }, { N: 1_048_576 }],
+    )
+  })
+
+  it("counts Tensara's N - 1 operations and 8 bytes per element", () => {
+    expectCounts(problem, 'N=65536', { elements: { input: 65_536, output: 65_536 }, flops: 65_535, bytes: { float32: 524_288 } })
+    expectCounts(problem, 'N=1048576', { flops: 1_048_575, bytes: { float32: 8_388_608 } })
+  })
+
+  it("has Tensara's tolerance and input range", () => {
+    expect(toleranceFor(problem, 'float32')).toEqual(float32)
+    expect(problem.inputRange).toEqual(range)
+  })
+
+  it('draws random sizes up to the largest case', () => {
+    expect(problem.shapes?.ranges).toEqual({ N: [1, 1_048_576] })
   })
 })
