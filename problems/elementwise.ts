@@ -1,4 +1,4 @@
-// What Tensara's elementwise matrix problems (relu, leaky-relu, gelu, matrix-scalar) have in common: one input
+// What Tensara's elementwise matrix problems (relu, leaky-relu, gelu, the other activations, matrix-scalar) have in common: one input
 // and one output matrix of the same size, row-major, so only the element count matters; float scalars that are
 // passed through; the same three dtypes with the same half-type tolerances; a CUDA reference named after the slug.
 import type { Dtype } from '../src/spec/dtype.js'
@@ -74,5 +74,18 @@ export function elementwiseProblem(spec: ElementwiseSpec): Problem<(typeof ELEME
     tolerance: { float32: spec.float32, ...HALF_TOLERANCES },
     reference: { kind: 'cuda', file: packagePath(`cuda/references/${spec.name}.cu`) },
     shapes: { ranges: Object.fromEntries([...new Set(spec.dims)].map((dim) => [dim, [1, MAX_RANDOM_SIDE] as const])) },
+  })
+}
+
+/**
+ * Tensara's activations of one matrix (sigmoid, tanh, swish, soft-plus, elu, selu, hard-sigmoid): the signature
+ * (input, output, n, m) and the five ACTIVATION_SHAPES unless the spec gives its own.
+ */
+export function activationProblem(spec: Omit<ElementwiseSpec, 'signature' | 'dims' | 'cases'> & Partial<ElementwiseSpec>) {
+  return elementwiseProblem({
+    signature: [{ name: 'input', kind: 'input' }, { name: 'output', kind: 'output' }, ...ROWS_COLS],
+    dims: ['n', 'm'],
+    cases: ACTIVATION_SHAPES.map(([rows, cols]) => rowsColsCase(rows, cols)),
+    ...spec,
   })
 }

@@ -1,7 +1,14 @@
+import { elu } from '../../problems/elu/index.js'
 import { gelu } from '../../problems/gelu/index.js'
+import { hardSigmoid } from '../../problems/hard-sigmoid/index.js'
 import { leakyRelu } from '../../problems/leaky-relu/index.js'
 import { matrixScalar } from '../../problems/matrix-scalar/index.js'
 import { relu } from '../../problems/relu/index.js'
+import { selu } from '../../problems/selu/index.js'
+import { sigmoid } from '../../problems/sigmoid/index.js'
+import { softPlus } from '../../problems/soft-plus/index.js'
+import { swish } from '../../problems/swish/index.js'
+import { tanh } from '../../problems/tanh/index.js'
 import type { Dtype } from '../../src/spec/dtype.js'
 import type { Problem } from '../../src/spec/problem.js'
 import { exampleFile, fixtureFile, type Example, type Planted } from './types.js'
@@ -17,6 +24,13 @@ const STEMS: ReadonlyArray<readonly [Problem, string]> = [
   [leakyRelu, 'leaky_relu'],
   [gelu, 'gelu'],
   [matrixScalar, 'matrix_scalar'],
+  [sigmoid, 'sigmoid'],
+  [tanh, 'tanh'],
+  [swish, 'swish'],
+  [softPlus, 'soft_plus'],
+  [elu, 'elu'],
+  [selu, 'selu'],
+  [hardSigmoid, 'hard_sigmoid'],
 ]
 
 export const examples: Example[] = STEMS.flatMap(([problem, stem]) =>

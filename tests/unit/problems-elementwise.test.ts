@@ -1,14 +1,21 @@
 import { describe, expect, it } from 'vitest'
-import { HALF_TOLERANCES, elementwiseProblem, rowsColsCase } from '../../problems/elementwise.js'
+import { HALF_TOLERANCES, activationProblem, elementwiseProblem, rowsColsCase } from '../../problems/elementwise.js'
+import { elu } from '../../problems/elu/index.js'
 import { gelu } from '../../problems/gelu/index.js'
+import { hardSigmoid } from '../../problems/hard-sigmoid/index.js'
 import { leakyRelu } from '../../problems/leaky-relu/index.js'
 import { matrixScalar } from '../../problems/matrix-scalar/index.js'
 import { relu } from '../../problems/relu/index.js'
+import { selu } from '../../problems/selu/index.js'
+import { sigmoid } from '../../problems/sigmoid/index.js'
+import { softPlus } from '../../problems/soft-plus/index.js'
+import { swish } from '../../problems/swish/index.js'
+import { tanh } from '../../problems/tanh/index.js'
 import { packagePath } from '../../src/spec/paths.js'
 import { describeHalfTypeFamily, describeProblem, expectCudaReference, signatureOf } from '../helpers/problem-tests.js'
 
 describeHalfTypeFamily(
-  [relu, leakyRelu, gelu, matrixScalar],
+  [relu, leakyRelu, gelu, matrixScalar, sigmoid, tanh, swish, softPlus, elu, selu, hardSigmoid],
   {
     title: 'supports float32, float16 and bfloat16 with the shared half-type tolerances',
     float16: { rtol: 2e-3, atol: 1e-5 },
@@ -159,6 +166,64 @@ describeProblem(matrixScalar, {
   },
 })
 
+// The activations with relu's signature and five shapes: Tensara's float32 tolerance and the FLOPs counted per
+// element (Tensara's own count, where it differs, in the title).
+const ACTIVATIONS = [
+  [sigmoid, { rtol: 1e-4, atol: 6e-5 }, 3, 'Tensara counts 1'],
+  [tanh, { rtol: 1e-4, atol: 6e-5 }, 1, 'as Tensara'],
+  [swish, { rtol: 1e-4, atol: 4e-5 }, 4, 'Tensara counts 1'],
+  [softPlus, { rtol: 1e-4, atol: 9e-5 }, 3, 'as Tensara'],
+  [selu, { rtol: 1e-4, atol: 8e-5 }, 5, 'Tensara counts 3'],
+  [hardSigmoid, { rtol: 1e-4, atol: 6e-5 }, 4, 'Tensara counts 1'],
+] as const
+
+for (const [problem, float32, flopsPerElement, tensara] of ACTIVATIONS) {
+  describeProblem(problem, {
+    "has Tensara's signature (input, output, n, m) and five shapes": {
+      prototypes: {
+        float32: 'void solution(const float* input, float* output, size_t n, size_t m)',
+        bfloat16: 'void solution(const __nv_bfloat16* input, __nv_bfloat16* output, size_t n, size_t m)',
+      },
+      cases: ['4096x4096', '6144x4096', '4096x7168', '4096x8192', '8192x8192'],
+      also: () => expect(signatureOf(problem)).toEqual(signatureOf(relu)),
+    },
+    [`counts ${flopsPerElement} FLOPs per element (${tensara}) and moves the matrix in and out once`]: {
+      counts: {
+        '6144x4096': {
+          elements: { input: 25_165_824, output: 25_165_824 },
+          flops: flopsPerElement * 25_165_824,
+          bytes: { float32: 201_326_592, float16: 100_663_296 },
+        },
+      },
+    },
+    [`has Tensara's float32 tolerance rtol ${float32.rtol}, atol ${float32.atol}`]: { float32 },
+  })
+}
+
+describeProblem(elu, {
+  "has Tensara's signature (input, output, n, m, alpha), alpha last and a float for every dtype": {
+    signature: [
+      ['input', 'input', undefined],
+      ['output', 'output', undefined],
+      ['n', 'scalar', 'size_t'],
+      ['m', 'scalar', 'size_t'],
+      ['alpha', 'scalar', 'float'],
+    ],
+    prototypes: {
+      float32: 'void solution(const float* input, float* output, size_t n, size_t m, float alpha)',
+      float16: 'void solution(const __half* input, __half* output, size_t n, size_t m, float alpha)',
+    },
+  },
+  "has Tensara's five shapes, named without alpha, with alpha 1 in every case": {
+    cases: ['4096x4096', '6144x4096', '4096x7168', '4096x8192', '8192x8192'],
+    also: () => expect(elu.cases('float32')[1]!.params).toEqual({ n: 6144, m: 4096, alpha: 1 }),
+  },
+  'counts 4 FLOPs per element (Tensara counts 3)': {
+    counts: { '4096x4096': { elements: { input: 16_777_216, output: 16_777_216 }, flops: 67_108_864, bytes: { bfloat16: 67_108_864 } } },
+  },
+  "has Tensara's float32 tolerance rtol 1e-4, atol 5e-5": { float32: { rtol: 1e-4, atol: 5e-5 } },
+})
+
 describe('HALF_TOLERANCES', () => {
   // u: unit roundoff. One ulp of disagreement is up to 2u; rounding a scalar or intermediate adds up to 2u.
   it.each([
@@ -174,6 +239,16 @@ describe('rowsColsCase', () => {
   it('names a case rows x cols and appends extra parameters as Tensara does', () => {
     expect(rowsColsCase(6144, 4096)).toEqual({ name: '6144x4096', params: { n: 6144, m: 4096 } })
     expect(rowsColsCase(4096, 4096, { alpha: 0.05 })).toEqual({ name: '4096x4096, alpha=0.05', params: { n: 4096, m: 4096, alpha: 0.05 } })
+  })
+})
+
+describe('activationProblem', () => {
+  it("gives relu's signature and five shapes where the spec gives none, and keeps those it gives", () => {
+    const spec = { name: 'scale-rows', description: 'test', flopsPerElement: 2, float32: { rtol: 1e-6, atol: 1e-7 } }
+    const problem = activationProblem(spec)
+    expect(signatureOf(problem)).toEqual(signatureOf(relu))
+    expect(problem.cases('float32')).toEqual(relu.cases('float32'))
+    expect(activationProblem({ ...spec, cases: [rowsColsCase(3, 5)] }).cases('float32')).toEqual([rowsColsCase(3, 5)])
   })
 })
 

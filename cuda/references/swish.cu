@@ -1,0 +1,10 @@
+// Reference for swish: x · sigmoid(x) = x / (1 + e^-x), in double (unary-map.cuh). KB_T is the element type.
+#include "unary-map.cuh"
+
+struct Swish {
+  __device__ double operator()(double x) const { return x / (1.0 + exp(-x)); }
+};
+
+extern "C" void reference(const KB_T* input, KB_T* output, size_t n, size_t m) {
+  launchUnaryMapReference(input, output, n * m, Swish{});
+}

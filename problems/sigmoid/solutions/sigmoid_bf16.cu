@@ -1,0 +1,6 @@
+// Sigmoid on bfloat16: 16-byte vector loads in a grid-stride loop, math in float (sigmoid.cuh).
+#include "sigmoid.cuh"
+
+extern "C" void solution(const __nv_bfloat16* input, __nv_bfloat16* output, size_t n, size_t m) {
+  vectorized_map::launch(input, output, n * m, Sigmoid{});
+}
