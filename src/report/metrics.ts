@@ -1,4 +1,6 @@
 // Throughput and roofline figures from a runtime (docs/architecture.md, "Figures"). Pure arithmetic, tested without a GPU.
+// Each dtype is judged against the fastest path that keeps its accuracy (computeCeiling): for float32 that is
+// max(FP32, TF32 / 3), since 3×TF32 on tensor cores passes fp32 verification; '% peak' and SOL use that ceiling.
 import type { Dtype } from '../spec/dtype.js'
 import type { GpuPeaks, PeakDtype } from './peaks.js'
 
