@@ -1,4 +1,6 @@
 // Throughput and roofline figures from a runtime (docs/architecture.md, "Figures"). Pure arithmetic, tested without a GPU.
+// Each dtype is judged against the fastest path that keeps its accuracy (computeCeiling): for float32 that is
+// max(FP32, TF32 / 3), since 3×TF32 on tensor cores passes fp32 verification; '% peak' and SOL use that ceiling.
 import type { Dtype } from '../spec/dtype.js'
 import type { GpuPeaks, PeakDtype } from './peaks.js'
 
@@ -12,13 +14,29 @@ export function gbPerSecond(bytes: number, ms: number): number {
   return bytes / (ms * 1e-3) / 1e9
 }
 
-/**
- * The compute peak a dtype is judged against: float32 problems against the plain FP32 (non-tensor) rate, since
- * verification against a no-TF32 reference rules TF32 out; half types against the dense tensor-core rate.
- */
+/** The datasheet key of a dtype's compute peak: the dtype itself where the datasheet has one. */
 export function peakKey(dtype: Dtype): PeakDtype | undefined {
   if (dtype === 'float32' || dtype === 'float16' || dtype === 'bfloat16') return dtype
   return undefined
+}
+
+/** TF32 tensor products per fp32-accurate product in 3×TF32: a·b ≈ a_hi·b_hi + a_hi·b_lo + a_lo·b_hi. */
+export const TF32_PRODUCTS_PER_FP32 = 3
+
+/**
+ * The compute ceiling (TFLOPS) a dtype's work is judged against on the roofline: the fastest path that keeps the
+ * dtype's accuracy. For float32 that is not only the CUDA cores' FP32 rate: split into TF32 halves, three tensor-core
+ * products give an fp32-accurate result (3×TF32, as CUTLASS does) at a third of the TF32 rate, 165 TFLOPS dense on an
+ * H100 SXM against 67 on the CUDA cores; an honest kernel that does so passes fp32 verification and must not be
+ * refused as faster than the GPU can go. Half types: their dense tensor-core rate. Undefined without a figure.
+ */
+export function computeCeiling(dtype: Dtype, peaks: Pick<GpuPeaks, 'tflops'>): number | undefined {
+  const key = peakKey(dtype)
+  if (!key) return undefined
+  const own = peaks.tflops[key]
+  const tf32 = peaks.tflops.tf32
+  if (key !== 'float32' || tf32 === undefined) return own
+  return Math.max(own ?? 0, tf32 / TF32_PRODUCTS_PER_FP32)
 }
 
 export interface Roofline {
@@ -33,8 +51,7 @@ export interface Roofline {
 }
 
 export function roofline(flops: number, bytes: number, ms: number, dtype: Dtype, peaks: GpuPeaks): Roofline {
-  const key = peakKey(dtype)
-  const peakTflops = key ? peaks.tflops[key] : undefined
+  const peakTflops = computeCeiling(dtype, peaks)
   const computeMs = peakTflops ? (flops / (peakTflops * 1e12)) * 1e3 : 0
   const memoryMs = (bytes / (peaks.memoryBandwidthGBs * 1e9)) * 1e3
   const floorMs = Math.max(computeMs, memoryMs)

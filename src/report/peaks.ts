@@ -5,9 +5,10 @@
 // Conventions, for every entry:
 // - TFLOP/s are DENSE (no 2:4 structured sparsity). NVIDIA's data-center datasheets mark most tensor figures
 //   "with sparsity"; those are halved here, and the entry's `source` says so.
-// - `float32` is plain FP32 on the CUDA cores (no tensor cores). `tf32`, `float16`, `bfloat16` and `fp8` are
-//   tensor-core figures with FP32 accumulate where the vendor distinguishes (GeForce parts run FP16/BF16/FP8
-//   with FP32 accumulate at half the FP16-accumulate rate; the FP32-accumulate figure is the one used).
+// - `float32` is plain FP32 on the CUDA cores (no tensor cores); the roofline judges float32 work against the faster
+//   of it and `tf32` / 3 (3×TF32 stays fp32-accurate: metrics.ts computeCeiling). `tf32`, `float16`, `bfloat16`
+//   and `fp8` are tensor-core figures with FP32 accumulate where the vendor distinguishes (GeForce parts run
+//   FP16/BF16/FP8 with FP32 accumulate at half the FP16-accumulate rate; the FP32-accumulate figure is the one used).
 // - Bandwidth is GB/s with 1 GB = 1e9 bytes (so 3.35 TB/s = 3350).
 // - A dtype the datasheet does not give is left out, never guessed: callers then fall back to measured
 //   ceilings (cuBLAS GEMM per dtype, a device-to-device copy).

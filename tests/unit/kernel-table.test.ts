@@ -95,11 +95,13 @@ describe('renderKernelResult', () => {
     // 2^26: 805,306,368 B in 0.2 ms = 4026.5 GB/s = 83.9% of 4800 GB/s, which is also the SOL (memory-bound).
     // 2^20: 12,582,912 B in 6.6 µs = 1906.5 GB/s = 39.7% of the H200's bandwidth.
     // geometric mean: sqrt(0.2 × 0.0066) ms = 36.3 µs.
+    // % peak against the fp32-accurate ceiling (3×TF32: 494.5 / 3 = 164.83 TFLOPS): 335.5 GFLOPS = 0.20%,
+    // 158.9 GFLOPS = 0.096%.
     expect(plain(renderKernelResult(RECORDED))).toMatchInlineSnapshot(`
       "vector add vector-addition · float32 · ./vector_add.cu
         case              median      cv    throughput  bandwidth  % peak  % bw  SOL  SM MHz         n  stop
-        n = 2^26        200.0 µs  ±0.40%  335.5 GFLOPS  4027 GB/s    0.5%   84%  84%    1975       120  cv
-        n = 2^20         6.60 µs   ±2.3%  158.9 GFLOPS  1907 GB/s    0.2%   40%  40%    1890  200 (-3)  max-time
+        n = 2^26        200.0 µs  ±0.40%  335.5 GFLOPS  4027 GB/s    0.2%   84%  84%    1975       120  cv
+        n = 2^20         6.60 µs   ±2.3%  158.9 GFLOPS  1907 GB/s    0.1%   40%  40%    1890  200 (-3)  max-time
         n = 2^22  ✗ wrong answer
         n = 2^23     ✗ CudaError
         no geometric mean: 2 cases failed"

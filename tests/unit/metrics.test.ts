@@ -1,10 +1,11 @@
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { formatBandwidth, formatBytes, formatFlops, formatPercent, formatTime, renderTable } from '../../src/report/format.js'
-import { gbPerSecond, peakKey, roofline, tflops } from '../../src/report/metrics.js'
+import { TF32_PRODUCTS_PER_FP32, computeCeiling, gbPerSecond, peakKey, roofline, tflops } from '../../src/report/metrics.js'
 import { peaksFor, type GpuPeaks } from '../../src/report/peaks.js'
 
 const H200 = peaksFor('NVIDIA H200')!
+const H100_SXM = peaksFor('NVIDIA H100 80GB HBM3')!
 
 describe('tflops and gbPerSecond', () => {
   it('turn a count and a time in ms into rates', () => {
@@ -26,37 +27,81 @@ describe('peakKey', () => {
   })
 })
 
-describe('roofline on an H200 (67 TFLOPS fp32, 4800 GB/s)', () => {
+describe('computeCeiling', () => {
+  it('judges float32 against the fastest fp32-accurate path: 3×TF32 on tensor cores where it beats the CUDA cores', () => {
+    expect(TF32_PRODUCTS_PER_FP32).toBe(3)
+    // H100 SXM: max(FP32 67, TF32 494.5 / 3 = 164.8333) TFLOPS.
+    expect(computeCeiling('float32', H100_SXM)).toBeCloseTo(164.833333333, 9)
+    // A GPU whose CUDA cores beat a third of its TF32 rate keeps its FP32 figure: max(80, 150 / 3 = 50) = 80.
+    expect(computeCeiling('float32', { tflops: { float32: 80, tf32: 150 } })).toBe(80)
+    // Without a TF32 figure (measured cuBLAS ceilings have none), the FP32 figure alone.
+    expect(computeCeiling('float32', { tflops: { float32: 67 } })).toBe(67)
+  })
+
+  it('keeps the half types on their own tensor-core rate, and has none for float64', () => {
+    expect(computeCeiling('float16', H100_SXM)).toBe(989.5)
+    expect(computeCeiling('bfloat16', H100_SXM)).toBe(989.5)
+    expect(computeCeiling('float64', H100_SXM)).toBeUndefined()
+    expect(computeCeiling('float16', { tflops: { float32: 67, tf32: 494.5 } })).toBeUndefined()
+  })
+})
+
+describe('an fp32 GEMM on an H100 SXM against the 3×TF32 ceiling (164.83 TFLOPS)', () => {
+  const flops = 2 * 4096 ** 3
+  const bytes = 4 * 3 * 4096 ** 2
+  const msAt = (tflopsRate: number) => (flops / (tflopsRate * 1e12)) * 1e3
+
+  it('is the H100 SXM entry', () => expect(H100_SXM.model).toBe('H100 SXM'))
+
+  it('at 100 TFLOPS is not above the roofline: SOL 100 / 164.83 = 60.67%', () => {
+    const r = roofline(flops, bytes, msAt(100), 'float32', H100_SXM)
+    expect(r.bound).toBe('compute')
+    expect(r.solPercent).toBeCloseTo(60.66734075, 6)
+    expect(r.solPercent).toBeLessThan(100)
+  })
+
+  it('at 200 TFLOPS is above it: SOL 200 / 164.83 = 121.33%', () => {
+    const r = roofline(flops, bytes, msAt(200), 'float32', H100_SXM)
+    expect(r.solPercent).toBeCloseTo(121.3346815, 6)
+    expect(r.solPercent).toBeGreaterThan(100)
+  })
+})
+
+// fp32 compute ceiling on an H200: max(FP32 67, TF32 494.5 / 3) = 164.8333 TFLOPS.
+describe('roofline on an H200 (164.83 TFLOPS fp32-accurate via 3×TF32, 4800 GB/s)', () => {
   it('uses the H200 datasheet figures', () => {
     expect(H200.tflops.float32).toBe(67)
+    expect(H200.tflops.tf32).toBe(494.5)
     expect(H200.memoryBandwidthGBs).toBe(4800)
   })
 
-  it('sgemm 4096³ in 4 ms is compute-bound: floor 2.0513 ms, SOL 51.28%', () => {
+  it('sgemm 4096³ in 4 ms is compute-bound: floor 0.83381 ms, SOL 20.85%', () => {
     const flops = 2 * 4096 ** 3 // 137,438,953,472
     const bytes = 4 * 3 * 4096 ** 2 // 201,326,592
     const r = roofline(flops, bytes, 4, 'float32', H200)
-    // compute: 137438953472 / 67e12 s = 2.051327664 ms; memory: 201326592 / 4.8e12 s = 0.041943040 ms
+    // compute: 137438953472 / 164.8333e12 s = 0.833805582 ms; memory: 201326592 / 4.8e12 s = 0.041943040 ms
+    // SOL = compute % = 0.833805582 / 4 = 34.359738368 TFLOPS / 164.8333 = 20.84513956%
     expect(r.bound).toBe('compute')
-    expect(r.floorMs).toBeCloseTo(2.051327664, 8)
-    expect(r.solPercent).toBeCloseTo(51.28319159, 6)
-    expect(r.computePercent).toBeCloseTo(51.28319159, 6)
+    expect(r.floorMs).toBeCloseTo(0.833805582, 8)
+    expect(r.solPercent).toBeCloseTo(20.84513956, 6)
+    expect(r.computePercent).toBeCloseTo(20.84513956, 6)
     expect(r.bandwidthPercent).toBeCloseTo(1.048576, 9)
   })
 
   it('vector add of 2^26 floats in 0.2 ms is memory-bound: floor 0.16777 ms, SOL 83.89%', () => {
     const n = 2 ** 26
     const r = roofline(n, 12 * n, 0.2, 'float32', H200)
-    // memory: 805306368 / 4.8e12 s = 0.16777216 ms; compute: 67108864 / 67e12 s = 0.0010016 ms
+    // memory: 805306368 / 4.8e12 s = 0.16777216 ms; compute: 67108864 / 164.8333e12 s = 0.00040713 ms
+    // compute % = 0.33554432 TFLOPS / 164.8333 = 0.20356582%
     expect(r.bound).toBe('memory')
     expect(r.floorMs).toBeCloseTo(0.16777216, 10)
     expect(r.solPercent).toBeCloseTo(83.88608, 6)
     expect(r.bandwidthPercent).toBeCloseTo(83.88608, 6)
-    expect(r.computePercent).toBeCloseTo(0.50081242, 6)
+    expect(r.computePercent).toBeCloseTo(0.20356582, 6)
   })
 
   it('the floor is the larger of the two ceilings, not their sum', () => {
-    const r = roofline(67e9, 4.8e9, 2, 'float32', H200) // 1 ms of compute and 1 ms of memory traffic
+    const r = roofline(494.5e9 / 3, 4.8e9, 2, 'float32', H200) // 1 ms of compute and 1 ms of memory traffic
     expect(r.floorMs).toBeCloseTo(1, 12)
     expect(r.solPercent).toBeCloseTo(50, 9)
   })

@@ -6,7 +6,7 @@ import * as Plot from '@observablehq/plot'
 import type { Dtype } from '../../spec/dtype.js'
 import { ceilingPeaks } from '../ceilings.js'
 import { formatBandwidth, formatFlops, formatPercent, formatTime } from '../format.js'
-import { peakKey } from '../metrics.js'
+import { computeCeiling } from '../metrics.js'
 import { peaksFor, type GpuPeaks } from '../peaks.js'
 import { groupBy, sampleDetails, type CasePoint } from './cases.js'
 import { COLORS, POINTS_CLASS, legendMarks, logTick, renderSvg, slug, type Chart } from './plot.js'
@@ -28,13 +28,12 @@ function attainable(roof: Roof, intensity: number): number {
 
 function roofs(points: readonly CasePoint[], dtype: Dtype): Roof[] {
   const { result } = points[0]!.bench
-  const key = peakKey(dtype)
   const datasheet = result.device && peaksFor(result.device.name)
   const measured = points.map((p) => p.bench.result.ceilings).find((c) => c !== undefined)
   const practical = measured && ceilingPeaks(measured)
   return [
-    ...(datasheet ? [{ label: `${datasheet.model} datasheet`, peaks: datasheet, tflops: key && datasheet.tflops[key], color: COLORS.roof, dashed: false }] : []),
-    ...(practical ? [{ label: 'measured (cuBLAS, copy)', peaks: practical, tflops: key && practical.tflops[key], color: COLORS.practical, dashed: true }] : []),
+    ...(datasheet ? [{ label: `${datasheet.model} datasheet`, peaks: datasheet, tflops: computeCeiling(dtype, datasheet), color: COLORS.roof, dashed: false }] : []),
+    ...(practical ? [{ label: 'measured (cuBLAS, copy)', peaks: practical, tflops: computeCeiling(dtype, practical), color: COLORS.practical, dashed: true }] : []),
   ]
 }
 
