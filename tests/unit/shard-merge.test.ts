@@ -10,6 +10,9 @@
 // root, whenever this repository's Vitest version changes (a blob merges only into the Vitest that wrote it):
 //
 //   bash scripts/record-shard-blobs.sh tests/fixtures/shard-blobs
+//
+// The JSON files' case `metrics` are derived by the report code, not measured: when the roofline's ceilings change
+// (float32's became max(FP32, TF32 / 3)), they were recomputed from the recorded cases, every measurement untouched.
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
