@@ -46,7 +46,7 @@ async function counted(spec: KernelBenchSpec): Promise<CountersRecord> {
 const metric = (record: CountersRecord & { status: 'ok' }, name: keyof typeof record.aggregate.metrics) => record.aggregate.metrics[name]
 
 describe.skipIf(!gpu.available)(onGpuTitle('the counters on the GPU'), { timeout: 300_000 }, () => {
-  it('reads the vector add at 2^25 floats memory-bound, DRAM throughput 80% or more', async () => {
+  it('reads the vector add at 2^25 floats memory-bound on DRAM or L2, DRAM throughput 80% or more', async () => {
     const record = await counted({
       problem: vectorAddition,
       solution: solution('vector-addition', 'vector_add.cu'),
@@ -57,8 +57,11 @@ describe.skipIf(!gpu.available)(onGpuTitle('the counters on the GPU'), { timeout
     expect(record.kernels[0]!.name).toContain('vectorAdd')
     expect(record.kernels[0]!.grid[0]).toBeGreaterThan(0)
     expect(record.verdict.bound).toBe('memory')
-    expect(record.verdict.unit).toBe('DRAM')
-    expect(metric(record, 'gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed')).toBeGreaterThanOrEqual(80)
+    // The busiest memory unit: DRAM on an H100; on an H200 (4.8 TB/s HBM3e) the L2 reads busier than DRAM.
+    expect(['DRAM', 'L2']).toContain(record.verdict.unit)
+    const dramPct = metric(record, 'gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed')
+    console.log(`DRAM throughput ${dramPct.toFixed(1)}% of peak`)
+    expect(dramPct).toBeGreaterThanOrEqual(80)
     expect(record.aggregate.theoreticalOccupancyPct).toBeGreaterThan(0)
   })
 

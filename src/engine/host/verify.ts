@@ -59,8 +59,8 @@ export function poisonOutputs(session: DeviceSession, plan: CasePlan, buffers: C
 
 /** What NaN in an output that started as NaN may mean: never written, or read before it was written. */
 export const NAN_CAUSES =
-  'never written, or read before written: outputs start as NaN, so a kernel that reads its output first (as ' +
-  'C = α·A·B + β·C does even with β = 0) reads NaN; see docs/problems.md#output-initial-values'
+  'never written, or read before written: outputs start as NaN, so a kernel that reads its output first, as ' +
+  'C = α·A·B + β·C does even with β = 0, reads NaN; see docs/problems.md#output-initial-values'
 
 function describeBad(plan: CasePlan, outputs: VerifiedOutput[]): string[] {
   const zeroed = zeroedOutputs(plan)

@@ -21,12 +21,13 @@ const CLAIM_POLL_MS = 10
 /** What a claim may last beyond a host's start and its case: the retirement of the host before (client.ts). */
 const CLAIM_MARGIN_MS = 60_000
 /**
- * How long a GPU must have been free before a bench's extra lane takes it where the solution has no device host yet.
- * Such a host costs ~0.4–0.6 s of the GPU's time (a process retired, a CUDA context made; 2 × H100, 2026-11-25), worth
- * paying only where the GPU would otherwise stand idle: first lanes poll every CLAIM_POLL_MS, so a GPU free this long
- * is one no other bench wants, not one between another bench's cases.
+ * How long a GPU must have been free before a case takes it for a second device host of its solution: a bench's extra
+ * lane, or any case whose solution already has a host on another GPU. Such a host costs ~0.4–0.6 s of the GPU's time
+ * (a process retired, a CUDA context made; 2 × H100, 2026-11-25), worth paying only where the GPU would otherwise stand
+ * idle: other benches poll every CLAIM_POLL_MS, so a GPU free this long is one no other bench wants, not one between
+ * another bench's cases.
  */
-const EXTRA_LANE_YIELD_MS = 300
+const SECOND_HOST_YIELD_MS = 300
 
 /**
  * Reads `KERNELBENCH_DEVICES` ('all' or a comma-separated list of indices) or the older single
@@ -135,7 +136,7 @@ export class GpuPool {
   /**
    * Runs a case on the first free GPU of the set (waiting for one), on that GPU's host for this worker; in sanitize
    * mode on a host that runs under compute-sanitizer. `extraLane`: a bench's second or later lane, which yields a GPU
-   * where the solution has no host yet to every first lane (EXTRA_LANE_YIELD_MS). Never rejects for the case's own
+   * where the solution has no host yet to other benches (SECOND_HOST_YIELD_MS). Never rejects for the case's own
    * faults (see DeviceHost.run).
    */
   async run(plan: CasePlan, sanitizer?: string, extraLane = false): Promise<PooledOutcome> {
@@ -164,7 +165,10 @@ export class GpuPool {
     // them together belongs to a stuck process.
     const stuckAfterMs = 2 * plan.options.caseTimeoutMs + CLAIM_MARGIN_MS
     const order = claimOrder(status.devices, this.lastUsed)
-    const yieldMs = (gpu: GpuListing) => (extraLane && !this.host(gpu.index, sanitizer).serves(plan) ? EXTRA_LANE_YIELD_MS : 0)
+    const hostsHere = (gpu: GpuListing) => this.host(gpu.index, sanitizer).serves(plan)
+    // The first lane's first case starts the solution's first host anywhere; any later host waits for an idle GPU.
+    const secondHost = extraLane || status.devices.some(hostsHere)
+    const yieldMs = (gpu: GpuListing) => (secondHost && !hostsHere(gpu) ? SECOND_HOST_YIELD_MS : 0)
     const { gpu, release } = await claimFirstFree(order, undefined, stuckAfterMs, yieldMs)
     const gpuWait = performance.now() - claiming
     try {
