@@ -2,7 +2,8 @@
 // The `vitest-kernel-bench` command: `init <problem> [file.cu]` writes a starter solution and its bench file;
 // `init --list` lists the problems; `ceilings` measures the GPU's ceilings into the cache (or shows cached ones);
 // `calibrate` measures each timing mode's offset on the GPU into the cache (or shows a cached calibration);
-// `report` draws the charts of saved results files (no GPU needed).
+// `report` draws the charts of saved results files (no GPU needed); `ncu` times a bench file's cases with the harness
+// and under Nsight Compute, side by side.
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -14,6 +15,7 @@ import type { CalibrationOutcome, DeviceReport, GpuRecord } from '../shared/mess
 import type { FoundRecord } from '../cache/gpu-cache.js'
 import { findOnPath } from '../compile/toolkit.js'
 import { ncuCalibration } from './ncu-calibration.js'
+import { ncuBench } from './ncu-bench.js'
 import { DEFAULT_MEASURE_OPTIONS } from '../spec/options.js'
 import { DEFAULT_CACHE_DIR } from '../spec/paths.js'
 import { describeCalibration } from '../report/calibration.js'
@@ -37,6 +39,10 @@ const USAGE = `Usage:
   vitest-kernel-bench report <results.json>… [--html <file>] [--svg <dir>]
                                   draw the charts of saved results files (several on one chart) as an
                                   HTML page and/or one SVG file per chart
+  vitest-kernel-bench ncu <file.bench.ts> [--bench <name>] [--ncu <path>]
+                                  run the bench file with the harness, then under Nsight Compute (ncu,
+                                  each timed call's kernels, caches flushed, clocks left alone), and print
+                                  each case's median from both; --bench keeps the benches whose name matches
 `
 
 /** The options each command takes (--help goes with any). */
@@ -45,6 +51,7 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   ceilings: ['force', 'device', 'cache-dir'],
   calibrate: ['force', 'device', 'cache-dir'],
   report: ['html', 'svg'],
+  ncu: ['bench', 'ncu'],
 }
 
 class UsageError extends Error {}
@@ -154,6 +161,8 @@ async function main(argv: readonly string[]): Promise<void> {
         'cache-dir': { type: 'string' },
         html: { type: 'string' },
         svg: { type: 'string' },
+        bench: { type: 'string' },
+        ncu: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -180,6 +189,13 @@ async function main(argv: readonly string[]): Promise<void> {
     return command === 'ceilings' ? ceilings(values) : calibrate(values)
   }
   if (command === 'report') return report(positionals.slice(1), values)
+  if (command === 'ncu') {
+    const [benchFile, ...rest] = positionals.slice(1)
+    if (!benchFile || rest.length > 0) throw new UsageError('ncu takes one bench file')
+    const ncu = values.ncu ?? findOnPath('ncu')
+    if (!ncu) throw new Error('ncu is not on PATH: install Nsight Compute (it comes with the CUDA toolkit) or pass --ncu <path>')
+    return ncuBench({ file: benchFile, bench: values.bench, ncu, cwd: process.cwd() })
+  }
   const catalog = problemCatalog(problems)
   if (values.list) {
     process.stdout.write(listProblems(catalog))

@@ -35,11 +35,23 @@ export class Harness {
       setFlag: lib.func('void kb_set_flag(void *flagHost, int value)'),
       checksum: lib.func('int kb_checksum(void *data, size_t bytes, void *digest)'),
       globalTimerStep: lib.func('int kb_global_timer_step(int changes, int reads, void *stepNs)'),
+      nvtxPush: lib.func('void kb_nvtx_push(const char *name)'),
+      nvtxPop: lib.func('void kb_nvtx_pop()'),
     }
   }
 
   fillUniform(ptr: DevicePtr, count: number, dtype: Dtype, seed: number, lo: number, hi: number): void {
     check(this.fns.fillUniform(ptr, count, DTYPE_CODES[dtype], BigInt(seed), lo, hi), 'kb_fill_uniform')
+  }
+
+  /** Runs `work` inside nested NVTX ranges named `names` (outermost first), for Nsight tools to filter and name by. */
+  inNvtxRanges(names: readonly string[], work: () => void): void {
+    for (const name of names) this.fns.nvtxPush(name)
+    try {
+      work()
+    } finally {
+      for (let i = 0; i < names.length; i++) this.fns.nvtxPop()
+    }
   }
 
   poison(ptr: DevicePtr, count: number, dtype: Dtype): void {

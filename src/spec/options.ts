@@ -64,6 +64,12 @@ export interface MeasureOptions extends StoppingOptions {
    * be read the case times all the same and says why.
    */
   counters: boolean
+  /**
+   * Each timed call inside two NVTX ranges, 'kernel-bench' and '<bench> · <case> #<n>', so that Nsight tools can select
+   * the solution's kernels and tell the calls apart (the `ncu` command). `events` timing only: the other modes use
+   * CUPTI, which a profiler attached to the process holds.
+   */
+  nvtxRanges: boolean
 }
 
 export const DEFAULT_MEASURE_OPTIONS: MeasureOptions = {
@@ -88,6 +94,7 @@ export const DEFAULT_MEASURE_OPTIONS: MeasureOptions = {
   graphBatch: 20,
   auditStreams: true,
   counters: false,
+  nvtxRanges: false,
 }
 
 const FLUSH_MODES: readonly FlushMode[] = ['read', 'memset', 'none']
@@ -132,6 +139,7 @@ const RULES: Record<keyof MeasureOptions, Rule> = {
   graphBatch: whole(positive),
   auditStreams: flag,
   counters: flag,
+  nvtxRanges: flag,
 }
 
 /** Throws `<label> must be …` where the value breaks its option's rule; `label` says where it came from. */
@@ -165,6 +173,8 @@ export const ENVIRONMENT_OPTIONS = {
   KERNELBENCH_DISABLE_TIMING: 'disableTiming',
   KERNELBENCH_SKIP_VERIFICATION: 'skipVerification',
   KERNELBENCH_COUNTERS: 'counters',
+  KERNELBENCH_AUDIT_STREAMS: 'auditStreams',
+  KERNELBENCH_NVTX_RANGES: 'nvtxRanges',
 } as const satisfies Record<string, keyof MeasureOptions>
 
 type Environment = Readonly<Record<string, string | undefined>>
@@ -211,6 +221,9 @@ export function resolveMeasureOptions(...layers: ReadonlyArray<Partial<MeasureOp
   for (const [key, value] of Object.entries(merged)) checkOption(key as keyof MeasureOptions, value, `option ${key}`)
   if (merged.minIterations > merged.maxIterations) {
     throw new Error(`option minIterations (${merged.minIterations}) exceeds maxIterations (${merged.maxIterations})`)
+  }
+  if (merged.nvtxRanges && merged.timing !== 'events') {
+    throw new Error(`option nvtxRanges needs timing 'events' (got '${merged.timing}', which uses CUPTI, and a profiler attached to the process holds CUPTI)`)
   }
   return merged
 }

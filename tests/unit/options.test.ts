@@ -25,6 +25,7 @@ describe('resolveMeasureOptions: defaults', () => {
       graphBatch: 20,
       auditStreams: true,
       counters: false,
+      nvtxRanges: false,
     })
   })
 

@@ -93,6 +93,8 @@ class EventTimer implements CallTimer<void> {
   private readonly invoke: SolutionCall
   private readonly callsPerSample: number
   private readonly audit: StreamAudit
+  /** With `nvtxRanges`: the NVTX ranges of the next timed call (the outer one to select by, the inner one to name it). */
+  private readonly nvtxNames?: () => string[]
   /** The batch being queued or collected. */
   private batch: { events: cuda.EventHandle[]; audited: boolean; calls: EventCall[] } = { events: [], audited: false, calls: [] }
 
@@ -111,6 +113,9 @@ class EventTimer implements CallTimer<void> {
     this.callsPerSample = graph === undefined ? 1 : options.graphBatch
     // 6e
     this.audit = new StreamAudit(session, options.timing === 'events' && options.auditStreams)
+    let named = 0
+    const { benchName, caseName } = timed.plan
+    if (options.nvtxRanges) this.nvtxNames = () => ['kernel-bench', `${benchName} · ${caseName} #${named++}`]
   }
 
   counts(): TimerCounts {
@@ -136,7 +141,8 @@ class EventTimer implements CallTimer<void> {
     // 8f: the window.
     cuda.eventRecord(windowStart)
     const callStart = performance.now()
-    this.audit.tag(audited, draw, 'work', this.invoke)
+    if (this.nvtxNames) this.session.harness.inNvtxRanges(this.nvtxNames(), () => this.audit.tag(audited, draw, 'work', this.invoke))
+    else this.audit.tag(audited, draw, 'work', this.invoke)
     const callEnd = performance.now()
     cuda.eventRecord(windowEnd)
     const hostEnd = performance.now()

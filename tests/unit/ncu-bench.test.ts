@@ -1,0 +1,84 @@
+// The `ncu` command's parts that need no GPU: ncu's rows grouped into calls and cases, the harness's medians read
+// from a results file, the table, the option that puts timed calls into NVTX ranges, and the command's usage errors.
+import { describe, expect, it } from 'vitest'
+import { harnessTimesByCase, ncuComparisonTable, ncuTimesByCase, UNDER_NCU_ENV } from '../../src/cli/ncu-bench.js'
+import { measureOptionsFromEnv, resolveMeasureOptions } from '../../src/spec/options.js'
+import type { ResultsFile } from '../../src/report/json.js'
+import { runCli } from '../helpers/cli.js'
+
+describe("ncu's rows per case", () => {
+  it("sums each call's kernels, takes the median over the calls, and leaves out kernels outside the ranges", () => {
+    const rows: Array<[string, number]> = [
+      ['add · n=1 #0', 10_000],
+      ['add · n=1 #1', 12_000],
+      ['add · n=1 #2', 11_000],
+      // two kernels in each call of a two-kernel solution
+      ['gemm · 4096³ #0', 1_000_000],
+      ['gemm · 4096³ #0', 500_000],
+      ['gemm · 4096³ #1', 1_100_000],
+      ['gemm · 4096³ #1', 400_000],
+      ['gemm · 4096³ #2', 2_000_000],
+      ['gemm · 4096³ #2', 100_000],
+      ['vectorAdd(float const*, float const*, float*, int)', 99_000],
+    ]
+    const times = ncuTimesByCase(rows)
+    expect([...times.keys()]).toEqual(['add · n=1', 'gemm · 4096³'])
+    expect(times.get('add · n=1')).toEqual({ medianMs: 0.011, calls: 3 })
+    expect(times.get('gemm · 4096³')).toEqual({ medianMs: 1.5, calls: 3 })
+  })
+
+  it('keeps a case whose name itself contains " #"', () => {
+    expect(ncuTimesByCase([['bench #2 · case #1 #4', 2_000]]).get('bench #2 · case #1')).toEqual({ medianMs: 0.002, calls: 1 })
+  })
+})
+
+describe('the comparison', () => {
+  const results = {
+    benches: [
+      { file: 'a.bench.ts', name: 'add', result: { bench: 'add', cases: [{ name: 'n=1', summary: { median: 0.0121 } }, { name: 'n=2' }] } },
+      { file: 'a.bench.ts', name: 'skipped' },
+    ],
+  } as unknown as ResultsFile
+
+  it("reads the harness's median of every timed case, keyed as the NVTX ranges name it", () => {
+    expect([...harnessTimesByCase(results)]).toEqual([['add · n=1', 0.0121]])
+  })
+
+  it('prints both medians and their ratio, and a dash where one side has no time', () => {
+    const table = ncuComparisonTable(harnessTimesByCase(results), new Map([
+      ['add · n=1', { medianMs: 0.011, calls: 10 }],
+      ['add · n=3', { medianMs: 0.02, calls: 10 }],
+    ]))
+    expect(table[0]).toMatch(/^case\s+harness\s+ncu\s+harness \/ ncu\s+ncu calls$/)
+    expect(table.find((l) => l.startsWith('add · n=1'))).toMatch(/12\.1 µs\s+11\.0 µs\s+1\.100\s+10$/)
+    expect(table.find((l) => l.startsWith('add · n=3'))).toMatch(/—\s+20\.0 µs\s+—\s+10$/)
+  })
+})
+
+describe('nvtxRanges', () => {
+  it('is off by default, set by KERNELBENCH_NVTX_RANGES, and the run under ncu turns the stream audit off', () => {
+    expect(resolveMeasureOptions().nvtxRanges).toBe(false)
+    const options = resolveMeasureOptions(measureOptionsFromEnv(UNDER_NCU_ENV))
+    expect(options).toMatchObject({ nvtxRanges: true, auditStreams: false, timing: 'events', minIterations: 10, maxIterations: 10 })
+  })
+
+  it("needs events timing: the other modes use CUPTI, which ncu holds", () => {
+    expect(() => resolveMeasureOptions({ nvtxRanges: true, timing: 'cupti' })).toThrow(
+      "option nvtxRanges needs timing 'events' (got 'cupti', which uses CUPTI, and a profiler attached to the process holds CUPTI)",
+    )
+  })
+})
+
+describe('the ncu command (npx tsx src/cli/cli.ts ncu)', () => {
+  it('takes one bench file', { timeout: 60_000 }, () => {
+    const none = runCli('ncu')
+    expect(none.status).toBe(2)
+    expect(none.stderr).toContain('vitest-kernel-bench: ncu takes one bench file\n')
+  })
+
+  it('says where to get ncu when it is not on PATH', { timeout: 60_000 }, () => {
+    const result = runCli('ncu', 'bench/vector-addition.bench.ts', '--ncu', '')
+    expect(result.status).toBe(1)
+    expect(result.stderr).toContain('ncu is not on PATH: install Nsight Compute')
+  })
+})
