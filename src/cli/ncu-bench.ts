@@ -15,8 +15,11 @@ import { NCU_FLAGS, ncuDurations } from './ncu.js'
 const NCU_CALLS = 10
 /** The outer NVTX range of every timed call (src/engine/host/timers.ts): what ncu is told to measure inside. */
 const NVTX_RANGE = 'kernel-bench'
-/** The inner range names a call: '<bench> · <case> #<n>'. */
-const CALL_NAME = /^(.*) #(\d+)$/
+/**
+ * A kernel's name as ncu prints it renamed (--print-nvtx-rename kernel): '<inner range>/<kernel>', where the inner range
+ * names the call, '<bench> · <case> #<n>'.
+ */
+const CALL_NAME = /^(.+?) #(\d+)(?:\/.*)?$/s
 
 /** The flags after NCU_FLAGS: child processes (Vitest's workers, their device hosts), only kernels in the harness's ranges, named by the inner range. */
 export const NCU_RANGE_FLAGS = ['--target-processes', 'all', '--nvtx', '--nvtx-include', `${NVTX_RANGE}/`, '--print-nvtx-rename', 'kernel'] as const
@@ -39,8 +42,8 @@ export interface NcuCaseTime {
 }
 
 /**
- * ncu's rows (kernel names renamed to the inner NVTX range, '<bench> · <case> #<n>') per case: each call's kernels
- * summed, then the median over the calls. Rows of other names (no range) are left out.
+ * ncu's rows (kernel names renamed after the inner NVTX range, '<bench> · <case> #<n>/<kernel>') per case: each call's
+ * kernels summed, then the median over the calls. Rows of other names (no range) are left out.
  */
 export function ncuTimesByCase(rows: ReadonlyArray<[string, number]>): Map<string, NcuCaseTime> {
   const calls = new Map<string, Map<string, number>>()
@@ -124,8 +127,12 @@ export function ncuBench({ file, bench, ncu, cwd }: NcuBenchOptions): void {
     process.stdout.write(`\n${ncuComparisonTable(harness, ncuTimes).join('\n')}\n`)
     process.stdout.write(`ncu: ${[ncu, ...NCU_FLAGS, ...NCU_RANGE_FLAGS].join(' ')} …; harness: vitest bench --run (its own timing options)\n`)
     if (ncuTimes.size === 0) {
-      const said = csv.split('\n').filter((line) => /^==(ERROR|WARNING|PROF)==/.test(line))
-      throw new Error(`ncu measured no kernel inside the harness's ranges (exit ${profiled.status ?? profiled.signal})${said.length > 0 ? `: ${said.join(' ')}` : ''}`)
+      const said = csv.split('\n').filter((line) => /^==(ERROR|WARNING)==/.test(line))
+      const tail = `${profiled.stdout}${profiled.stderr}`.trimEnd().split('\n').slice(-20).join('\n')
+      throw new Error(
+        `ncu measured no kernel inside the harness's ranges (exit ${profiled.status ?? profiled.signal})` +
+          `${said.length > 0 ? `; ncu said: ${said.join(' ')}` : ''}\nthe end of the run under ncu:\n${tail}`,
+      )
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })

@@ -1,6 +1,7 @@
 // The `ncu` command's parts that need no GPU: ncu's rows grouped into calls and cases, the harness's medians read
 // from a results file, the table, the option that puts timed calls into NVTX ranges, and the command's usage errors.
 import { describe, expect, it } from 'vitest'
+import { ncuDurations } from '../../src/cli/ncu.js'
 import { harnessTimesByCase, ncuComparisonTable, ncuTimesByCase, UNDER_NCU_ENV } from '../../src/cli/ncu-bench.js'
 import { measureOptionsFromEnv, resolveMeasureOptions } from '../../src/spec/options.js'
 import type { ResultsFile } from '../../src/report/json.js'
@@ -8,17 +9,18 @@ import { runCli } from '../helpers/cli.js'
 
 describe("ncu's rows per case", () => {
   it("sums each call's kernels, takes the median over the calls, and leaves out kernels outside the ranges", () => {
+    // As ncu --print-nvtx-rename kernel names them: the inner range, then the kernel.
     const rows: Array<[string, number]> = [
-      ['add · n=1 #0', 10_000],
-      ['add · n=1 #1', 12_000],
-      ['add · n=1 #2', 11_000],
+      ['add · n=1 #0/vectorAdd4(const float4 *, const float4 *, float4 *, unsigned long)', 10_000],
+      ['add · n=1 #1/vectorAdd4(const float4 *, const float4 *, float4 *, unsigned long)', 12_000],
+      ['add · n=1 #2/vectorAdd4(const float4 *, const float4 *, float4 *, unsigned long)', 11_000],
       // two kernels in each call of a two-kernel solution
-      ['gemm · 4096³ #0', 1_000_000],
-      ['gemm · 4096³ #0', 500_000],
-      ['gemm · 4096³ #1', 1_100_000],
-      ['gemm · 4096³ #1', 400_000],
-      ['gemm · 4096³ #2', 2_000_000],
-      ['gemm · 4096³ #2', 100_000],
+      ['gemm · 4096³ #0/gemm_main', 1_000_000],
+      ['gemm · 4096³ #0/splitk_reduce', 500_000],
+      ['gemm · 4096³ #1/gemm_main', 1_100_000],
+      ['gemm · 4096³ #1/splitk_reduce', 400_000],
+      ['gemm · 4096³ #2/gemm_main', 2_000_000],
+      ['gemm · 4096³ #2/splitk_reduce', 100_000],
       ['vectorAdd(float const*, float const*, float*, int)', 99_000],
     ]
     const times = ncuTimesByCase(rows)
@@ -27,8 +29,18 @@ describe("ncu's rows per case", () => {
     expect(times.get('gemm · 4096³')).toEqual({ medianMs: 1.5, calls: 3 })
   })
 
+  it("reads ncu's CSV with its NVTX columns (a row of an H100 run, 2026-11-26)", () => {
+    const csv = [
+      String.raw`"ID","Process ID","Process Name","Host Name","thread Domain:Push/Pop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg","Id:Domain:Start/Stop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"`,
+      String.raw`"27","1361","node","127.0.0.1","1361  ""<default domain>:kernel-bench:none:none:none:none:none:none""  ""<default domain>:vector add (float4) · n = 2^30 #3:none:none:none:none:none:none"" ","","vector add (float4) · n = 2^30 #3/vectorAdd4(const float4 *, const float4 *, float4 *, unsigned long)","1","7","(256, 1, 1)","(1048560, 1, 1)","0","9.0","Command line profiler metrics","gpu__time_duration.sum","ns","4,187,008"`,
+    ].join('\n')
+    const rows = ncuDurations(csv)
+    expect(rows).toEqual([['vector add (float4) · n = 2^30 #3/vectorAdd4(const float4 *, const float4 *, float4 *, unsigned long)', 4_187_008]])
+    expect(ncuTimesByCase(rows).get('vector add (float4) · n = 2^30')).toEqual({ medianMs: 4.187008, calls: 1 })
+  })
+
   it('keeps a case whose name itself contains " #"', () => {
-    expect(ncuTimesByCase([['bench #2 · case #1 #4', 2_000]]).get('bench #2 · case #1')).toEqual({ medianMs: 0.002, calls: 1 })
+    expect(ncuTimesByCase([['bench #2 · case #1 #4/k', 2_000]]).get('bench #2 · case #1')).toEqual({ medianMs: 0.002, calls: 1 })
   })
 })
 
