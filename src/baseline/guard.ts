@@ -5,7 +5,8 @@
  * apart from reading the baseline file and, in update mode, writing it atomically.
  */
 import { formatFraction, formatTime } from '../report/format.js'
-import { roofline, tflops, type Roofline } from '../report/metrics.js'
+import { heldBackBytes, roofline, tflops, type Roofline } from '../report/metrics.js'
+import { DTYPE_BYTES } from '../spec/dtype.js'
 import { peaksFor } from '../report/peaks.js'
 import type { CaseResult, CaseVerdict, KernelBenchResult } from '../shared/results.js'
 import { pairedVerdict } from './paired-verdict.js'
@@ -131,8 +132,9 @@ function recordRun(m: Measurement, gpu: string, previous: BaselineEntry | undefi
 }
 
 /**
- * A case faster than the datasheet roofline allows: no kernel can be, so the timing missed work or the solution
- * skipped some. It is neither compared with nor recorded as a baseline.
+ * A case faster than the datasheet roofline allows, even with its outputs' writes left in the L2 (heldBackBytes): no
+ * kernel can be, so the timing missed work or the solution skipped some. It is neither compared with nor recorded as
+ * a baseline.
  */
 function aboveRooflineVerdict(line: Roofline, medianMs: number): Omit<CaseVerdict, 'floors'> {
   return {
@@ -140,9 +142,20 @@ function aboveRooflineVerdict(line: Roofline, medianMs: number): Omit<CaseVerdic
     fails: true,
     message:
       `faster than this GPU can go: the measurement missed work or the solution skipped it ` +
-      `(SOL ${line.solPercent.toFixed(1)}% of the datasheet roofline: floor ${formatTime(line.floorMs)}, measured median ` +
-      `${formatTime(medianMs)}; if this GPU's peak entry is wrong, set allowAboveRoofline)`,
+      `(SOL ${line.solPercent.toFixed(1)}% of the datasheet roofline, its outputs' writes left in the L2: floor ` +
+      `${formatTime(line.floorMs)}, measured median ${formatTime(medianMs)}; if this GPU's peak entry is wrong, set allowAboveRoofline)`,
   }
+}
+
+/**
+ * The roofline of a case with its outputs' writes left in the L2 (heldBackBytes): the line no measurement may beat.
+ * Without verified outputs (verification skipped) every byte counts.
+ */
+function strictRoofline(c: CaseResult, result: KernelBenchResult, runtimeMs: number, peaks: NonNullable<ReturnType<typeof peaksFor>>): Roofline {
+  const outputs = c.outcome.status === 'ok' ? c.outcome.outputs : []
+  const written = outputs.reduce((sum, o) => sum + o.elements * DTYPE_BYTES[result.dtype], 0)
+  const held = heldBackBytes(written, result.device?.l2CacheBytes ?? 0)
+  return roofline(c.flops, c.bytes - held, runtimeMs, result.dtype, peaks)
 }
 
 /**
@@ -152,8 +165,8 @@ function aboveRooflineVerdict(line: Roofline, medianMs: number): Omit<CaseVerdic
  * Each case is keyed by bench name, case name, dtype and GPU name (never by position). Not in update mode, it
  * is compared with its baseline (compareToBaseline with the settings). In update mode, every timed case's run is
  * added to its entry (recordRun; others in the file are kept) in one atomic write. Cases without a FLOP
- * count have no TFLOPS and are 'untracked'. A case above 100% of the datasheet roofline fails ('above-roofline')
- * unless the rules allow it. Throws BaselineFileError when the baseline file is malformed.
+ * count have no TFLOPS and are 'untracked'. A case above 100% of the datasheet roofline, even with its outputs' writes
+ * left in the L2, fails ('above-roofline') unless the rules allow it. Throws BaselineFileError when the baseline file is malformed.
  */
 export function guardResult(result: KernelBenchResult, context: GuardContext): KernelBenchResult {
   const device = result.device
@@ -197,8 +210,9 @@ export function guardResult(result: KernelBenchResult, context: GuardContext): K
     const m = caseMeasurement(c)
     if (!m) return c
     const line = peaks && roofline(c.flops, c.bytes, m.runtimeMs, result.dtype, peaks)
-    const impossible = line !== undefined && line.solPercent > 100 && !context.rules.allowAboveRoofline
-    const verdict = impossible ? aboveRooflineVerdict(line, m.runtimeMs) : judge(c, m)
+    const strict = peaks && line !== undefined && line.solPercent > 100 ? strictRoofline(c, result, m.runtimeMs, peaks) : undefined
+    const impossible = strict !== undefined && strict.solPercent > 100 && !context.rules.allowAboveRoofline
+    const verdict = impossible ? aboveRooflineVerdict(strict, m.runtimeMs) : judge(c, m)
     return { ...c, verdict: { ...verdict, floors: checkFloors({ ...m, solPercent: line?.solPercent }, context.rules.floors) } }
   })
   if (updates.length > 0) writeBaseline(file, mergeEntries(previous, updates))

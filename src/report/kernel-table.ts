@@ -38,7 +38,7 @@ const STOP_LABEL: Record<StopReason, string> = {
 
 export const VERIFICATION_SKIPPED_WARNING = 'VERIFICATION SKIPPED: these numbers may come from a wrong kernel'
 export const SOL_WARNING =
-  '⚠ SOL above 100%: faster than the hardware allows, so the measurement missed work or hit a warm cache (accepted: allowAboveRoofline is set)'
+  '⚠ SOL above 100%: faster than every byte through DRAM allows; accepted as the outputs\' writes fit in the L2 (a kernel can end before they reach DRAM) or as allowAboveRoofline is set'
 export const SOL_FAILURE =
   '✗ SOL above 100% fails the case: faster than this GPU can go, so the measurement missed work or the solution skipped it'
 /** Marks a row whose case fell back from spin to matmul padding; the line under the table says why. */

@@ -50,6 +50,16 @@ export interface Roofline {
   bandwidthPercent: number
 }
 
+/**
+ * Bytes of a case that may reach DRAM only after its timed call has ended: its outputs' writes, up to the L2's size.
+ * The L2 is emptied before every timed call, so the inputs come from DRAM, but a kernel's writes can stay in the
+ * (write-back) L2 when it ends; a timer that sees the kernel alone (cupti, profiler) then reads it faster than all its
+ * bytes at DRAM bandwidth allow (measured on an H100: a 2^22-float vector add at 110% of that roofline).
+ */
+export function heldBackBytes(outputBytes: number, l2Bytes: number): number {
+  return Math.max(0, Math.min(outputBytes, l2Bytes))
+}
+
 export function roofline(flops: number, bytes: number, ms: number, dtype: Dtype, peaks: GpuPeaks): Roofline {
   const peakTflops = computeCeiling(dtype, peaks)
   const computeMs = peakTflops ? (flops / (peakTflops * 1e12)) * 1e3 : 0

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { CaseOutcome, DeviceReport, TimingResult } from '../../src/shared/messages.js'
 import type { SampleSummary } from '../../src/shared/stats.js'
 import { DEFAULT_MEASURE_OPTIONS } from '../../src/spec/options.js'
-import { benchDetails, renderDeviceHeader, renderKernelResult } from '../../src/report/kernel-table.js'
+import { SOL_WARNING, benchDetails, renderDeviceHeader, renderKernelResult } from '../../src/report/kernel-table.js'
 import { failureMessage, RESULT_SCHEMA_VERSION, type CaseResult, type KernelBenchResult } from '../../src/shared/results.js'
 
 const plain = (text: string) => stripVTControlCharacters(text)
@@ -185,7 +185,7 @@ describe('renderKernelResult', () => {
     const lines = text.split('\n')
     expect(lines[2]).toContain('168% ⚠')
     expect(lines.at(-1)).toBe(
-      '  ⚠ SOL above 100%: faster than the hardware allows, so the measurement missed work or hit a warm cache (accepted: allowAboveRoofline is set)',
+      `  ${SOL_WARNING}`,
     )
   })
 
