@@ -221,31 +221,6 @@ export function compareStreams(reference: readonly number[], candidate: readonly
 }
 
 /**
- * (b) Paired A/B rounds: per-round medians of the reference (A) and the candidate (B) from interleaved rounds. Each
- * round's log ratio ln(B/A) cancels what the round shared (clock steps, drift, the board); the interval is that of the
- * median round ratio from the order statistics of the round ratios (the sign test's interval: distribution-free, its
- * coverage at least `confidence` for independent rounds). Too few rounds (fewer than 6 at 95%) give no interval.
- */
-export function comparePairedRounds(reference: readonly number[], candidate: readonly number[], confidence = 0.95): ChangeEstimate {
-  if (reference.length !== candidate.length) {
-    throw new RangeError(`comparePairedRounds: ${reference.length} reference rounds but ${candidate.length} candidate rounds`)
-  }
-  const logRatios = sortedCopy(
-    reference.map((a, i) => {
-      const b = candidate[i]!
-      if (!(a > 0 && b > 0)) throw new RangeError(`comparePairedRounds: round ${i} has a time that is not positive (${a}, ${b})`)
-      return Math.log(b / a)
-    }),
-  )
-  const ranks = medianRanks(logRatios.length, confidence)
-  if (!ranks) return { doubts: [`too few rounds (${logRatios.length}) for a ${formatLevel(confidence)} interval of the median round ratio`] }
-  const speed = (logRatio: number) => Math.exp(-logRatio) - 1
-  const interval = { change: speed(medianOfSorted(logRatios)), low: speed(logRatios[ranks.upper]!), high: speed(logRatios[ranks.lower]!), confidence }
-  const modes = bimodalSplit(logRatios)
-  return { interval, doubts: modes ? ['the round ratios are bimodal: the two sides swap order between rounds'] : [] }
-}
-
-/**
  * P(|T| ≤ t) for Student's t with an integer ν ≥ 1 degrees of freedom, by the finite series of Abramowitz and Stegun
  * (26.7.3 and 26.7.4): with θ = atan(t / √ν), a sum of powers of cos θ, exact up to rounding.
  */
@@ -281,7 +256,7 @@ export function tQuantile(p: number, df: number): number {
 }
 
 /**
- * (d) Paired A/B rounds in blocks, each block with both sides' buffers at a new place in memory: the change is read
+ * (b) Paired A/B rounds in blocks, each block with both sides' buffers at a new place in memory: the change is read
  * off each block's median round ratio, and its interval is Student's t interval of their mean log (the blocks are
  * independent; the rounds within a block share the block's placement, so they are not). `blockOf[i]` is round i's
  * block. Fewer than 3 blocks give no interval.
