@@ -48,4 +48,18 @@ describe('input draws', () => {
     expect(new Set(seeds).size).toBe(seeds.length)
     expect(inputSeed(p, 1, 0)).toBe(p.seed * 1009 + 1)
   })
+
+  it('draws after the first come from a secret: the same secret gives the same seeds, another secret others', () => {
+    const p = plan(16)
+    const one = new Uint8Array(32).fill(1)
+    const two = new Uint8Array(32).fill(2)
+    const seeds = (secret: Uint8Array) => [1, 2, 3].map((draw) => inputSeed(p, 0, draw, secret))
+    expect(seeds(one)).toEqual(seeds(new Uint8Array(32).fill(1)))
+    for (const [a, b] of seeds(one).map((s, i) => [s, seeds(two)[i]!])) expect(a).not.toBe(b)
+    // Not the counter formula of draw 0, and exact as a number.
+    expect(seeds(one)).not.toContain(p.seed * 1009 + 104_729)
+    for (const seed of [...seeds(one), ...seeds(two)]) expect(Number.isSafeInteger(seed) && seed >= 0).toBe(true)
+    // Draw 0 ignores the secret.
+    expect(inputSeed(p, 0, 0, one)).toBe(inputSeed(p, 0, 0, two))
+  })
 })

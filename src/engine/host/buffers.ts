@@ -1,6 +1,7 @@
 // A case's memory: its inputs (refilled with new values before every call), each output with its reference
 // buffer and a buffer that keeps a checked call's answer, digest slots for the inputs, and small integer arrays
 // (such as a shape), with the argument lists built from them once.
+import { createHash, randomBytes } from 'node:crypto'
 import { DTYPE_BYTES, type Dtype } from '../../spec/dtype.js'
 import * as cuda from '../../native/cuda.js'
 import type { DeviceSession } from './device-session.js'
@@ -59,9 +60,23 @@ export function checkFits(plan: CasePlan, freeBytes: number, deviceName: string)
   }
 }
 
-/** Every draw of inputs gets its own seed: the case's seed keeps the same case on the same data from run to run. */
-export function inputSeed(plan: CasePlan, argIndex: number, draw: number): number {
-  return plan.seed * 1009 + argIndex + draw * 104_729
+/**
+ * A secret of this host process, drawn when it starts: the seeds of every draw after the first come from it, so that no
+ * solution can compute the inputs of the calls to come from the case's name and a call count.
+ */
+const DRAW_SECRET = randomBytes(32)
+
+/**
+ * Every draw of inputs gets its own seed. Draw 0, the first verified call, has the case's own seed, the same in every
+ * run, so a wrong answer there can be reproduced; every later draw's seed is a one-way hash of `secret` with the
+ * case's seed, the argument and the draw, so that seeing one draw's values tells nothing of the next. 52 bits: exact
+ * as a JavaScript number.
+ */
+export function inputSeed(plan: CasePlan, argIndex: number, draw: number, secret: Uint8Array = DRAW_SECRET): number {
+  const seed = plan.seed * 1009 + argIndex + draw * 104_729
+  if (draw === 0) return seed
+  const digest = createHash('sha256').update(secret).update(`${seed}:${argIndex}:${draw}`).digest()
+  return digest.readUIntLE(0, 6) * 16 + (digest[6]! & 0xf)
 }
 
 export function allocate(session: DeviceSession, plan: CasePlan): CaseBuffers {
@@ -126,7 +141,7 @@ function allocateArray(arg: ArrayPlan, buffers: CaseBuffers): bigint {
   return ptr
 }
 
-/** Queues a fill of every input with draw `draw`'s values (a pure function of the case's seed and the draw). */
+/** Queues a fill of every input with draw `draw`'s values (a function of the case's seed, the draw and this process's secret). */
 export function fillInputs(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, draw: number): void {
   for (const { index, plan: input, buffer } of buffers.inputs) {
     session.harness.fillUniform(buffer.ptr, buffer.count, buffer.dtype, inputSeed(plan, index, draw), input.range[0], input.range[1])
