@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Paired A/B on a GPU host (docs/ci-gate.md, "Paired A/B"), from the repository root of a clean tree:
 #   bash scripts/paired-check.sh <out-dir> [timing mode, default cupti]
-# 1. same     the example suite against itself (KERNELBENCH_COMPARE_REF=HEAD): every regression or improvement is a
-#             false alarm                                                          -> same.json, same.log
-# 2. planted  the example float4 add against really slower adds (tests/fixtures/solutions/vector_add_redo.cu, a share
-#             of the vector added again: 2% and 5% more traffic)               -> planted.json, planted.log
+# Stages, those KB_STAGES names (default "same planted"):
+#   same     the example suite against itself (KERNELBENCH_COMPARE_REF=HEAD): every regression or improvement is a
+#            false alarm                                                          -> same.json, same.log
+#   planted  the example float4 add against really slower adds (tests/fixtures/solutions/vector_add_redo.cu, a share
+#            of the vector added again: 2% and 5% more traffic)               -> planted.json, planted.log
+#   bias     small cases that read apart against themselves (rms-norm 1024², gemv 4096², two softmax shapes), each
+#            run KB_BIAS_RUNS times (default 5) in fresh processes, and each run's change per case: whether the
+#            difference between two processes keeps its sign from run to run             -> bias-<i>.json, bias.txt
 # The tolerance is KB_TOLERANCE (default: the plugin's, 0.02); each run is killed after KB_RUN_LIMIT_S seconds (default 300).
 # A copy of the repository without .git (the GPU host's) gets a repository of its own, so that HEAD is the tree.
 set -uo pipefail
@@ -26,10 +30,15 @@ run() {
   echo "$name: exit $?, $((SECONDS - start)) s" | tee -a "$out/walls.txt"
 }
 
-run same env KERNELBENCH_COMPARE_REF=HEAD "${vitest[@]}" bench --run
+stages=${KB_STAGES:-same planted}
 
-planted=bench/zz-planted.bench.ts
-cat >"$planted" <<'EOF'
+if [[ " $stages " == *" same "* ]]; then
+  run same env KERNELBENCH_COMPARE_REF=HEAD "${vitest[@]}" bench --run
+fi
+
+if [[ " $stages " == *" planted "* ]]; then
+  planted=bench/zz-planted.bench.ts
+  cat >"$planted" <<'EOF'
 import { kernelBench } from 'vitest-kernel-bench'
 import { vectorAddition } from 'vitest-kernel-bench/problems'
 
@@ -42,5 +51,40 @@ for (const permille of [20, 50]) {
   })
 }
 EOF
-run planted "${vitest[@]}" bench --run "$planted"
-rm -f "$planted"
+  run planted "${vitest[@]}" bench --run "$planted"
+  rm -f "$planted"
+fi
+
+if [[ " $stages " == *" bias "* ]]; then
+  bias=bench/zz-bias.bench.ts
+  cat >"$bias" <<'EOF'
+import { kernelBench } from 'vitest-kernel-bench'
+import { matrixVector, rmsNorm, softmax } from 'vitest-kernel-bench/problems'
+
+const same = (file: string) => ({ solution: file, compareWith: file })
+kernelBench('rms-norm', { problem: rmsNorm, ...same('../problems/rms-norm/solutions/rms_norm.cu'), cases: (c) => c.name === '1024x1024' || c.name === '1024x4096' })
+kernelBench('gemv', { problem: matrixVector, ...same('../problems/matrix-vector/solutions/gemv_f32.cu'), cases: (c) => c.name.startsWith('M=4096') })
+kernelBench('softmax', { problem: softmax, ...same('../problems/softmax/solutions/softmax.cu'), cases: (c) => c.name.startsWith('128x10') || c.name.startsWith('256x50') })
+EOF
+  runs=${KB_BIAS_RUNS:-5}
+  for ((i = 1; i <= runs; i++)); do run "bias-$i" "${vitest[@]}" bench --run "$bias"; done
+  rm -f "$bias"
+  # Each case's change in each run, side by side.
+  node -e '
+    const fs = require("node:fs")
+    const [out, runs] = process.argv.slice(1)
+    const table = new Map()
+    for (let i = 1; i <= Number(runs); i++) {
+      const file = `${out}/bias-${i}.json`
+      if (!fs.existsSync(file)) continue
+      for (const b of JSON.parse(fs.readFileSync(file, "utf8")).benches) {
+        for (const c of b.result?.cases ?? []) {
+          const key = `${b.name} · ${c.name}`
+          const change = c.verdict?.change
+          table.set(key, [...(table.get(key) ?? []), change === undefined ? "—" : `${(change * 100).toFixed(2)}%`])
+        }
+      }
+    }
+    for (const [key, changes] of table) console.log(`${key}: ${changes.join("  ")}`)
+  ' "$out" "$runs" | tee "$out/bias.txt"
+fi
