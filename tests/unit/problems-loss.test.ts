@@ -1,4 +1,4 @@
-// The loss family: mse-loss, huber-loss, kl-loss, hinge-loss and cosine-similarity. Signatures, Tensara's cases,
+// The loss family: mse-loss, huber-loss, kl-loss, hinge-loss, cosine-similarity and triplet-margin. Signatures, Tensara's cases,
 // element, FLOP and byte counts worked out by hand, tolerances, input ranges and references.
 import { expect, it } from 'vitest'
 import { cosineSimilarity } from '../../problems/cosine-similarity/index.js'
@@ -6,6 +6,7 @@ import { hingeLoss } from '../../problems/hinge-loss/index.js'
 import { huberLoss } from '../../problems/huber-loss/index.js'
 import { klLoss } from '../../problems/kl-loss/index.js'
 import { mseLoss } from '../../problems/mse-loss/index.js'
+import { tripletMargin } from '../../problems/triplet-margin/index.js'
 import type { ArrayParam } from '../../src/spec/signature.js'
 import { caseNamed, describeFloat32Family, describeProblem, signatureOf } from '../helpers/problem-tests.js'
 
@@ -18,6 +19,7 @@ describeFloat32Family([
   { problem: klLoss, reference: 'kl-loss.cu' },
   { problem: hingeLoss, reference: 'hinge-loss.cu' },
   { problem: cosineSimilarity, reference: 'cosine-similarity.cu' },
+  { problem: tripletMargin, reference: 'triplet-margin.cu' },
 ])
 
 describeProblem(mseLoss, {
@@ -143,13 +145,51 @@ describeProblem(cosineSimilarity, {
   },
 })
 
+describeProblem(tripletMargin, {
+  "has Tensara's signature (anchor, positive, negative, loss, B, E, margin)": {
+    signature: [
+      ['anchor', 'input', undefined],
+      ['positive', 'input', undefined],
+      ['negative', 'input', undefined],
+      ['loss', 'output', undefined],
+      ['B', 'scalar', 'size_t'],
+      ['E', 'scalar', 'size_t'],
+      ['margin', 'scalar', 'float'],
+    ],
+    prototypes: {
+      float32: 'void solution(const float* anchor, const float* positive, const float* negative, float* loss, size_t B, size_t E, float margin)',
+    },
+  },
+  "has Tensara's five shapes, margin 1 in every case": {
+    cases: [
+      'batch=128, embedding_dim=4096',
+      'batch=256, embedding_dim=8192',
+      'batch=256, embedding_dim=16384',
+      'batch=512, embedding_dim=8192',
+      'batch=1024, embedding_dim=1024',
+    ],
+    also: () => expect(tripletMargin.cases('float32').map((c) => c.params.margin)).toEqual([1, 1, 1, 1, 1]),
+  },
+  "counts Tensara's FLOPs and reads the three B×E matrices and writes one float": {
+    counts: {
+      // 2 · 128 · (3 · 4096 + 4) + 4 · 128 − 1; 4(3 · 128 · 4096 + 1) bytes.
+      'batch=128, embedding_dim=4096': {
+        elements: { anchor: 524288, positive: 524288, negative: 524288, loss: 1 },
+        flops: 3147263,
+        bytes: { float32: 6291460 },
+      },
+    },
+  },
+  "has Tensara's tolerance rtol 6e-4, atol 6e-4 and inputs in [-1, 1]": {
+    float32: { rtol: 6e-4, atol: 6e-4 },
+    ranges: { B: [1, 1024], E: [1, 2048] },
+    also: () => expect(tripletMargin.inputRange).toEqual([-1, 1]),
+  },
+})
+
 it('exports every loss problem from the catalogue', async () => {
   const problems = await import('../../problems/index.js')
-  expect([problems.mseLoss, problems.huberLoss, problems.klLoss, problems.hingeLoss, problems.cosineSimilarity]).toEqual([
-    mseLoss,
-    huberLoss,
-    klLoss,
-    hingeLoss,
-    cosineSimilarity,
-  ])
+  const exported = [problems.mseLoss, problems.huberLoss, problems.klLoss, problems.hingeLoss, problems.cosineSimilarity, problems.tripletMargin]
+  const defined = [mseLoss, huberLoss, klLoss, hingeLoss, cosineSimilarity, tripletMargin]
+  exported.forEach((problem, i) => expect(problem).toBe(defined[i]))
 })
