@@ -1,8 +1,8 @@
 // The problems whose signature carries Tensara's shape array (softmax, max-dim, mean-dim, product-dim: device
-// memory; sum-dim, min-dim, argmax, argmin: page-locked host memory), verified on random shapes drawn by kernelProperty(): the array must hold each drawn
+// memory; sum-dim, min-dim, argmax, argmin, mse-loss: page-locked host memory), verified on random shapes drawn by kernelProperty(): the array must hold each drawn
 // shape, wherever it lives. kernelProperty skips, with the reason, where no GPU is usable.
 import { kernelProperty } from 'vitest-kernel-bench'
-import { argmax, argmin, maxDim, meanDim, minDim, productDim, softmax, sumDim } from '../../problems/index.js'
+import { argmax, argmin, maxDim, meanDim, minDim, mseLoss, productDim, softmax, sumDim } from '../../problems/index.js'
 
 const example = (problem: string, file: string) => `../../problems/${problem}/solutions/${file}`
 const numRuns = 15
@@ -19,6 +19,7 @@ kernelProperty('product_dim.cu on random shapes (shape in device memory)', {
   numRuns,
 })
 kernelProperty('argmin.cu on random shapes (int shape in host memory)', { problem: argmin, solution: example('argmin', 'argmin.cu'), numRuns })
+kernelProperty('mse_loss.cu on random 2-D shapes (shape in host memory)', { problem: mseLoss, solution: example('mse-loss', 'mse_loss.cu'), numRuns })
 kernelProperty('a Tensara-style sum-dim that reads the host shape as if on the device, on random shapes', {
   problem: sumDim,
   solution: '../fixtures/solutions/sum_dim_shape_anywhere.cu',
