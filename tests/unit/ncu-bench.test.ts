@@ -1,11 +1,14 @@
 // The `ncu` command's parts that need no GPU: ncu's rows grouped into calls and cases, the harness's medians read
 // from a results file, the table, the option that puts timed calls into NVTX ranges, and the command's usage errors.
+import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ncuDurations } from '../../src/cli/ncu.js'
 import { harnessTimesByCase, ncuComparisonTable, ncuTimesByCase, UNDER_NCU_ENV } from '../../src/cli/ncu-bench.js'
 import { measureOptionsFromEnv, resolveMeasureOptions } from '../../src/spec/options.js'
 import type { ResultsFile } from '../../src/report/json.js'
 import { runCli } from '../helpers/cli.js'
+import { scratchFolder } from '../helpers/scratch.js'
 
 describe("ncu's rows per case", () => {
   it("sums each call's kernels, takes the median over the calls, and leaves out kernels outside the ranges", () => {
@@ -92,5 +95,36 @@ describe('the ncu command (npx tsx src/cli/cli.ts ncu)', () => {
     const result = runCli('ncu', 'bench/vector-addition.bench.ts', '--ncu', '')
     expect(result.status).toBe(1)
     expect(result.stderr).toContain('ncu is not on PATH: install Nsight Compute')
+  })
+
+  // A stand-in for ncu that runs nothing: it records how it was called and writes two calls' rows to its log file, so
+  // that the command's own part (the flags, the run's environment, reading the log, the table) is checked without a
+  // GPU. What ncu measures on a GPU is in docs/measurements.md.
+  it('runs the file, then ncu with the NVTX flags and the environment of a run under ncu, and prints ncu\'s medians', { timeout: 300_000 }, () => {
+    const dir = scratchFolder('kernel-bench-fake-ncu-')
+    const ncu = path.join(dir, 'ncu')
+    fs.writeFileSync(
+      ncu,
+      [
+        '#!/bin/sh',
+        'log=""; prev=""',
+        'for a in "$@"; do [ "$prev" = "--log-file" ] && log="$a"; prev="$a"; done',
+        `printf '%s\\n' "$@" > '${dir}/argv'`,
+        `env | grep '^KERNELBENCH_' > '${dir}/env'`,
+        `printf '"ID","Kernel Name","Metric Unit","Metric Value"\\n"0","vector add (float4) · n = 2^20 #0/vectorAdd4(float4 const*)","ns","6,000"\\n"1","vector add (float4) · n = 2^20 #1/vectorAdd4(float4 const*)","ns","6,200"\\n' > "$log"`,
+      ].join('\n'),
+      { mode: 0o755 },
+    )
+    const result = runCli('ncu', 'bench/vector-addition.bench.ts', '--ncu', ncu)
+    expect(result.status, result.stderr).toBe(0)
+    const argv = fs.readFileSync(path.join(dir, 'argv'), 'utf8').split('\n')
+    expect(argv.slice(0, 16)).toEqual([
+      ...['--clock-control', 'none', '--cache-control', 'all', '--metrics', 'gpu__time_duration.sum', '--csv', '--print-units', 'base'],
+      ...['--target-processes', 'all', '--nvtx', '--nvtx-include', 'kernel-bench/', '--print-nvtx-rename', 'kernel'],
+    ])
+    expect(argv.slice(18)).toEqual(expect.arrayContaining(['bench', '--run', 'bench/vector-addition.bench.ts']))
+    const env = fs.readFileSync(path.join(dir, 'env'), 'utf8')
+    for (const [name, value] of Object.entries(UNDER_NCU_ENV)) expect(env).toContain(`${name}=${value}\n`)
+    expect(result.stdout).toMatch(/vector add \(float4\) · n = 2\^20\s+—\s+6\.10 µs\s+—\s+2\n/)
   })
 })
