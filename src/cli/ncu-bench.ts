@@ -118,7 +118,7 @@ export function ncuBench({ file, bench, ncu, cwd }: NcuBenchOptions): void {
     const harness = harnessTimesByCase(JSON.parse(fs.readFileSync(harnessJson, 'utf8')) as ResultsFile)
 
     const log = path.join(dir, 'ncu.csv')
-    process.stderr.write(`timing ${file} under ${ncu} (${NCU_CALLS} calls per case, each profiled alone)\n`)
+    process.stderr.write(`timing ${file} under ${ncu} (about ${NCU_CALLS} calls per case, each profiled alone)\n`)
     const env = { ...process.env, ...UNDER_NCU_ENV, KERNELBENCH_JSON: path.join(dir, 'under-ncu.json'), NO_COLOR: '1' }
     const profiled = spawnSync(ncu, [...NCU_FLAGS, ...NCU_RANGE_FLAGS, '--log-file', log, ...vitest], { cwd, env, encoding: 'utf8', maxBuffer: 256 * 2 ** 20 })
     if (profiled.error) throw new Error(`could not run ${ncu}: ${profiled.error.message}`)
