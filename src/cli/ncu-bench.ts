@@ -9,7 +9,7 @@ import path from 'node:path'
 import { formatTime, renderTable } from '../report/format.js'
 import type { ResultsFile } from '../report/json.js'
 import { quantile } from '../shared/stats.js'
-import { NCU_FLAGS, ncuDurations } from './ncu.js'
+import { NCU_FLAGS, ncuDurations, ncuSaid } from './ncu.js'
 
 /** Timed calls per case under ncu: each is profiled on its own, with its caches flushed, so a few are enough. */
 const NCU_CALLS = 10
@@ -127,7 +127,7 @@ export function ncuBench({ file, bench, ncu, cwd }: NcuBenchOptions): void {
     process.stdout.write(`\n${ncuComparisonTable(harness, ncuTimes).join('\n')}\n`)
     process.stdout.write(`ncu: ${[ncu, ...NCU_FLAGS, ...NCU_RANGE_FLAGS].join(' ')} …; harness: vitest bench --run (its own timing options)\n`)
     if (ncuTimes.size === 0) {
-      const said = csv.split('\n').filter((line) => /^==(ERROR|WARNING)==/.test(line))
+      const said = ncuSaid(csv)
       const tail = `${profiled.stdout}${profiled.stderr}`.trimEnd().split('\n').slice(-20).join('\n')
       throw new Error(
         `ncu measured no kernel inside the harness's ranges (exit ${profiled.status ?? profiled.signal})` +

@@ -54,6 +54,11 @@ export function durationsPerKernel(rows: ReadonlyArray<[string, number]>, kernel
   })
 }
 
+/** The lines of ncu's output in which it reported an error or a warning. */
+export function ncuSaid(output: string): string[] {
+  return output.split('\n').filter((line) => /^==(ERROR|WARNING)==/.test(line))
+}
+
 /** What ncu measured (ncuDurations), and the lines in which it reported an error or a warning. */
 export interface NcuRun {
   rows: Array<[string, number]>
@@ -73,7 +78,7 @@ export function runUnderNcu(ncu: string, kernelName: string, command: readonly s
     timeout: timeoutMs,
   })
   if (run.error) throw new Error(`could not run ${ncu}: ${run.error.message}`)
-  const said = `${run.stdout}\n${run.stderr}`.split('\n').filter((line) => /^==(ERROR|WARNING)==/.test(line))
+  const said = ncuSaid(`${run.stdout}\n${run.stderr}`)
   if (run.status !== 0) throw new Error(`${ncu} exited with ${run.status ?? run.signal}${said.length > 0 ? `: ${said.join(' ')}` : ''}`)
   return { rows: ncuDurations(run.stdout), said }
 }

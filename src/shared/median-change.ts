@@ -202,7 +202,11 @@ export function formatLevel(confidence: number): string {
 export function changeFromLogRatio(logRatio: number, variance: number, confidence: number): ChangeInterval {
   checkConfidence(confidence)
   if (!(variance >= 0)) throw new RangeError(`changeFromLogRatio: variance must be >= 0, got ${variance}`)
-  const halfWidth = normalQuantile(0.5 + confidence / 2) * Math.sqrt(variance)
+  return speedInterval(logRatio, normalQuantile(0.5 + confidence / 2) * Math.sqrt(variance), confidence)
+}
+
+/** The change of speed, exp(−log ratio) − 1, with the interval of a log ratio ± `halfWidth` mapped the same way. */
+function speedInterval(logRatio: number, halfWidth: number, confidence: number): ChangeInterval {
   return { change: Math.exp(-logRatio) - 1, low: Math.exp(-logRatio - halfWidth) - 1, high: Math.exp(-logRatio + halfWidth) - 1, confidence }
 }
 
@@ -279,8 +283,7 @@ export function compareBlocks(reference: readonly number[], candidate: readonly 
   const mean = blocks.reduce((sum, x) => sum + x, 0) / k
   const variance = blocks.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (k - 1)
   const halfWidth = tQuantile(0.5 + confidence / 2, k - 1) * Math.sqrt(variance / k)
-  const speed = (logRatio: number) => Math.exp(-logRatio) - 1
-  return { interval: { change: speed(mean), low: speed(mean + halfWidth), high: speed(mean - halfWidth), confidence }, doubts: [] }
+  return { interval: speedInterval(mean, halfWidth, confidence), doubts: [] }
 }
 
 /** '-3.1% [-3.6%, -2.6%]': the change and its interval. */

@@ -84,7 +84,7 @@ export async function runPairedCase(headHost: DeviceHost, baseHost: DeviceHost, 
   const phases: PhaseTimes[] = []
   const failed: Partial<Record<SideName, CaseOutcome>> = {}
   const opened: SideName[] = []
-  /** Each side's step, in order, until one fails; true when all went well. */
+  /** Each side's step, in order, until one fails (recorded in `failed`); the answers of the sides that went well. */
   const onBothSides = async <T extends PairStartOutcome | PairRoundOutcome>(
     order: readonly SideName[],
     step: (name: SideName) => Promise<{ outcome: T | ErrorOutcome; phases: PhaseTimes }>,
