@@ -11,7 +11,10 @@ export class EscapedWorkError extends Error {
   override name = 'EscapedWork'
 }
 
-/** One batch in this many, drawn at random, is audited for escaped work (and the first batch always). */
+/**
+ * One batch in each run of this many, at a place in the run drawn at random, is audited for escaped work (and the
+ * first batch always).
+ */
 const AUDIT_ONE_IN = 4
 
 const AUDIT_ROLES = ['work', 'before', 'after'] as const
@@ -32,6 +35,8 @@ export class StreamAudit {
   private readonly cupti?: Cupti
   /** Whether CUPTI traces for the audit now: from the start of an audited batch to its audit. */
   private tracing = false
+  /** The batches left in the current run of AUDIT_ONE_IN, and at which count of them the audited one comes. */
+  private run = { left: 0, auditedAt: 0 }
 
   /** Protocol step 6e, when `wanted`: whether CUPTI can run here (if not, timing goes on, and the result says why). */
   constructor(session: DeviceSession, wanted: boolean) {
@@ -41,14 +46,19 @@ export class StreamAudit {
   }
 
   /**
-   * Protocol step 8a: whether the next batch is audited (the first always, then one in AUDIT_ONE_IN); if so, CUPTI
-   * starts.
+   * Protocol step 8a: whether the next batch is audited (the first always, then one in each run of AUDIT_ONE_IN, at
+   * random within the run); if so, CUPTI starts. Exactly one per run rather than each batch by a coin: the audits'
+   * cost (their samples are dropped) is then the same in every run of a suite, where coins gave a 380 ms kernel one
+   * audited call in one run and ten in another, and no stretch of more than 2·AUDIT_ONE_IN − 2 batches goes unaudited.
    */
   startBatch(): boolean {
-    const audited = this.cupti !== undefined && (this.calls === 0 || randomInt(AUDIT_ONE_IN) === 0)
+    if (this.cupti === undefined) return false
+    if (this.run.left === 0) this.run = { left: AUDIT_ONE_IN, auditedAt: randomInt(AUDIT_ONE_IN) }
+    this.run.left--
+    const audited = this.calls === 0 || this.run.left === this.run.auditedAt
     if (audited) {
       this.tracing = true
-      this.cupti!.start()
+      this.cupti.start()
     }
     return audited
   }
