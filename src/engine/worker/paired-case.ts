@@ -8,6 +8,7 @@
 // observation; each block's median ratio is one independent observation of the change (compareBlocks). Blocks go on
 // until the interval is narrow enough to judge against the tolerance, or until the time limit; then both sides verify
 // once more and close.
+import { randomInt } from 'node:crypto'
 import type { CaseOutcome, CasePlan, ErrorOutcome, PairRoundOutcome, PairStartOutcome } from '../../shared/messages.js'
 import { compareBlocks } from '../../shared/median-change.js'
 import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
@@ -61,17 +62,13 @@ export function roundCalls(wallPerCallMs: number, roundMs: number): number {
   return Math.max(1, Math.min(MAX_ROUND_CALLS, Math.round(roundMs / wallPerCallMs)))
 }
 
-/** Spacer sizes drawn from the case's seed: the same case moves its buffers the same way in every run. */
-export function spacerSizes(seed: number): () => number {
-  let state = seed >>> 0 || 1
-  return () => {
-    // xorshift32
-    state ^= state << 13
-    state ^= state >>> 17
-    state ^= state << 5
-    state >>>= 0
-    return (state % SPACER_PAGES) * SPACER_PAGE_BYTES
-  }
+/**
+ * A spacer's size, drawn afresh in every run. Not from the case's seed: the same places in every run would make
+ * whatever those places cost one side a bias that every run repeats (an A/A bias kept its sign over five runs on an
+ * H100 when the places were the case's), where fresh places make it noise from run to run.
+ */
+export function spacerBytes(): number {
+  return randomInt(SPACER_PAGES) * SPACER_PAGE_BYTES
 }
 
 /**
@@ -80,7 +77,6 @@ export function spacerSizes(seed: number): () => number {
  */
 export async function runPairedCase(headHost: DeviceHost, baseHost: DeviceHost, head: CasePlan, base: CasePlan, settings: CompareSettings): Promise<PairedRun> {
   const sides: Record<SideName, { host: DeviceHost; plan: CasePlan }> = { base: { host: baseHost, plan: base }, head: { host: headHost, plan: head } }
-  const spacer = spacerSizes(head.seed)
   const phases: PhaseTimes[] = []
   const failed: Partial<Record<SideName, CaseOutcome>> = {}
   const opened: SideName[] = []
@@ -101,7 +97,7 @@ export async function runPairedCase(headHost: DeviceHost, baseHost: DeviceHost, 
     }
     return answers
   }
-  const started = await onBothSides(['base', 'head'], (name) => sides[name].host.pairStart(sides[name].plan, spacer()))
+  const started = await onBothSides(['base', 'head'], (name) => sides[name].host.pairStart(sides[name].plan, spacerBytes()))
   opened.push(...(['base', 'head'] as const).filter((name) => started[name]))
 
   const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, dropped: 0 }
@@ -116,7 +112,7 @@ export async function runPairedCase(headHost: DeviceHost, baseHost: DeviceHost, 
   }
   for (let block = 0; opened.length === 2 && Object.keys(failed).length === 0; block++) {
     if (block > 0) {
-      const moved = await onBothSides(['base', 'head'], (name) => sides[name].host.pairPlace(spacer(), sides[name].plan))
+      const moved = await onBothSides(['base', 'head'], (name) => sides[name].host.pairPlace(spacerBytes(), sides[name].plan))
       if (!moved.base || !moved.head) break
     }
     for (const order of [['base', 'head'], ['head', 'base']] as const) {
