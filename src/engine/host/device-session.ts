@@ -196,6 +196,16 @@ export class DeviceSession {
     return this.spin
   }
 
+  /**
+   * Frees the flush buffer and the padding matrices, so that the timer's next use allocates them anew, at a new place.
+   * A paired A/B block moves them with the case's buffers: where the pre-window work's buffers sit against the case's
+   * is otherwise fixed for the life of a process, a difference between the two sides that no block can vary.
+   */
+  movePreWindowBuffers(): void {
+    this.releaseFlushBuffer()
+    this.releasePadding()
+  }
+
   private releaseFlushBuffer(): void {
     if (!this.flush) return
     cuda.free(this.flush.ptr)

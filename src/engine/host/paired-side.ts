@@ -17,7 +17,10 @@ import { timedIterations, type TimedIterations } from './timed-iteration.js'
 
 type Solution = (...args: unknown[]) => unknown
 
-/** The case's buffers at one place: allocated after a spacer, verified, the timer set up and primed. */
+/**
+ * The case's buffers at one place, with the pre-window work's: allocated after a spacer, verified, the timer set up and
+ * primed.
+ */
 interface Placed {
   spacer?: DevicePtr
   started: StartedCase
@@ -26,6 +29,8 @@ interface Placed {
 
 /** Steps 1 to 7 after a spacer of `spacerBytes`; everything allocated is freed again when a step throws. */
 function place(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number, warmUpCalls: boolean): Placed {
+  // The flush buffer and padding matrices come again after the spacer and the case's buffers (at step 7's first use).
+  session.movePreWindowBuffers()
   const spacer = spacerBytes > 0 ? cuda.malloc(spacerBytes) : undefined
   let started: StartedCase | undefined
   let iterations: TimedIterations | undefined
