@@ -41,10 +41,6 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(verdict.message).toMatch(/^unchanged against origin\/main \(stand-in\): [+-]\d\.\d+% \[/)
     expect(verdict.interval!.low).toBeLessThan(0)
     expect(verdict.interval!.high).toBeGreaterThan(0)
-    // Read as if each side had kept one place, the rounds of the first block alone are a change far beyond their own
-    // interval: the placement effect the blocks turn into noise.
-    const first = rounds.block.map((b, i) => (b === 0 ? i : -1)).filter((i) => i >= 0)
-    expect(rounds.base[first[0]!]! / rounds.head[first[0]!]!).not.toBeCloseTo(1, 3)
   })
 
   it('catches a side 6% slower as a regression that fails', async () => {
@@ -52,7 +48,9 @@ describe('runPairedCase with stand-in hosts', () => {
     const verdict = pairedVerdict({ base: { outcome: run.base }, rounds: run.rounds! }, compare)
     expect(verdict.kind).toBe('regression')
     expect(verdict.fails).toBe(true)
-    expect(verdict.change!).toBeCloseTo(1 / 1.06 - 1, 2)
+    // The stand-in's placement effect (at most ±2%, a spacer's) moves the estimate by less than that, whatever places
+    // were drawn.
+    expect(Math.abs(verdict.change! - (1 / 1.06 - 1))).toBeLessThan(0.025)
     expect(verdict.interval!.high).toBeLessThan(-compare.tolerance)
   })
 
