@@ -72,10 +72,18 @@ export function spacerBytes(): number {
 }
 
 /**
- * Runs `head` against `base` on one GPU, `head` on `headHost` and `base` on `baseHost` (two host processes). Never
- * rejects: a side that fails ends the case on the other side too, and each side's outcome says what happened to it.
+ * Runs `head` against `base` on one GPU, `head` on `headHost` and `base` on `baseHost` (two host processes), each
+ * place behind a spacer of `drawSpacer()` bytes. Never rejects: a side that fails ends the case on the other side too,
+ * and each side's outcome says what happened to it.
  */
-export async function runPairedCase(headHost: DeviceHost, baseHost: DeviceHost, head: CasePlan, base: CasePlan, settings: CompareSettings): Promise<PairedRun> {
+export async function runPairedCase(
+  headHost: DeviceHost,
+  baseHost: DeviceHost,
+  head: CasePlan,
+  base: CasePlan,
+  settings: CompareSettings,
+  drawSpacer: () => number = spacerBytes,
+): Promise<PairedRun> {
   const sides: Record<SideName, { host: DeviceHost; plan: CasePlan }> = { base: { host: baseHost, plan: base }, head: { host: headHost, plan: head } }
   const phases: PhaseTimes[] = []
   const failed: Partial<Record<SideName, CaseOutcome>> = {}
@@ -97,7 +105,7 @@ export async function runPairedCase(headHost: DeviceHost, baseHost: DeviceHost, 
     }
     return answers
   }
-  const started = await onBothSides(['base', 'head'], (name) => sides[name].host.pairStart(sides[name].plan, spacerBytes()))
+  const started = await onBothSides(['base', 'head'], (name) => sides[name].host.pairStart(sides[name].plan, drawSpacer()))
   opened.push(...(['base', 'head'] as const).filter((name) => started[name]))
 
   const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, dropped: 0 }
@@ -112,7 +120,7 @@ export async function runPairedCase(headHost: DeviceHost, baseHost: DeviceHost, 
   }
   for (let block = 0; opened.length === 2 && Object.keys(failed).length === 0; block++) {
     if (block > 0) {
-      const moved = await onBothSides(['base', 'head'], (name) => sides[name].host.pairPlace(spacerBytes(), sides[name].plan))
+      const moved = await onBothSides(['base', 'head'], (name) => sides[name].host.pairPlace(drawSpacer(), sides[name].plan))
       if (!moved.base || !moved.head) break
     }
     for (const order of [['base', 'head'], ['head', 'base']] as const) {
