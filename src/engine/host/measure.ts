@@ -130,16 +130,17 @@ export interface StartedCase {
 }
 
 /**
- * Protocol steps 1 to 5 (step 2 and 5 only when the case is timed, and 5 only with `warmUpCalls`: a paired side that
- * moves its buffers has warmed up already). Throws WrongAnswer when the first verification fails; the buffers are
- * freed when it throws.
+ * Protocol steps 1 to 5 (step 2 and 5 only when the case is timed). A paired side that moves its buffers (`moving`)
+ * leaves out steps 4 and 5: it has warmed up already, and the first batch at the new place always has a call checked
+ * against the reference (step 8a). Throws WrongAnswer when the first verification fails; the buffers are freed when
+ * it throws.
  */
 export function startCase(
   session: DeviceSession,
   plan: CasePlan,
   solution: (...args: unknown[]) => unknown,
   timed: boolean,
-  warmUpCalls = timed,
+  moving = false,
 ): StartedCase {
   const options = plan.options
   // 1: whatever ran since the last case (a host thread of the solution's) must have left the harness's state too, and
@@ -166,8 +167,8 @@ export function startCase(
     options.skipVerification ? [] : session.phases.during('verify', () => verifyCall(session, plan, buffers, call, nextDraw(), when))
   const timedCase: TimedCase = { session, plan, buffers, solution: call, nextDraw }
   try {
-    const outputs = verify('before timing') // 4
-    if (warmUpCalls) session.phases.during('warmup', () => warmUp(timedCase)) // 5
+    const outputs = moving ? [] : verify('before timing') // 4
+    if (timed && !moving) session.phases.during('warmup', () => warmUp(timedCase)) // 5
     return { timed: timedCase, outputs, verify, free }
   } catch (error) {
     free()

@@ -28,14 +28,14 @@ interface Placed {
 }
 
 /** Steps 1 to 7 after a spacer of `spacerBytes`; everything allocated is freed again when a step throws. */
-function place(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number, warmUpCalls: boolean): Placed {
+function place(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number, moving: boolean): Placed {
   // The flush buffer and padding matrices come again after the spacer and the case's buffers (at step 7's first use).
   session.movePreWindowBuffers()
   const spacer = spacerBytes > 0 ? cuda.malloc(spacerBytes) : undefined
   let started: StartedCase | undefined
   let iterations: TimedIterations | undefined
   try {
-    started = startCase(session, plan, solution, true, warmUpCalls)
+    started = startCase(session, plan, solution, true, moving)
     iterations = timedIterations(started.timed, !plan.options.skipVerification) // 6
     iterations.enqueue(1) // 7
     iterations.collect()
@@ -80,15 +80,18 @@ export class PairedSide {
 
   /** Steps 1 to 7: verified, warmed up, the timer set up and its priming batch run. Throws WrongAnswer like runCase. */
   static open(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number): PairedSide {
-    return new PairedSide(session, plan, solution, place(session, plan, solution, spacerBytes, true))
+    return new PairedSide(session, plan, solution, place(session, plan, solution, spacerBytes, false))
   }
 
-  /** Moves the buffers: freed, then steps 1 to 7 again (no warm-up calls) after a spacer of `spacerBytes`. */
+  /**
+   * Moves the buffers: freed, then steps 1 to 7 again after a spacer of `spacerBytes`, without the verified call and
+   * the warm-up calls (the priming batch at the new place has a call checked).
+   */
   move(spacerBytes: number): void {
     const counts = this.placed.iterations.counts()
     this.earlier = { checkedCalls: this.earlier.checkedCalls + counts.checkedCalls, auditedCalls: this.earlier.auditedCalls + (counts.auditedCalls ?? 0) }
     unplace(this.placed)
-    this.placed = place(this.session, this.plan, this.solution, spacerBytes, false)
+    this.placed = place(this.session, this.plan, this.solution, spacerBytes, true)
   }
 
   /**
