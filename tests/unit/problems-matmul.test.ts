@@ -1,14 +1,23 @@
-// The matrix-product family: matmul-3d and matmul-4d. Signatures, Tensara's cases, element, FLOP and byte counts
+// The matrix-product family: matmul-3d, matmul-4d, diagonal-matmul, lower- and upper-trig-matmul, symmetric-matmul. Signatures, Tensara's cases, element, FLOP and byte counts
 // worked out by hand, tolerances, shape ranges and references.
 import { expect, it } from 'vitest'
+import { diagonalMatmul } from '../../problems/diagonal-matmul/index.js'
+import { lowerTrigMatmul } from '../../problems/lower-trig-matmul/index.js'
 import { matmul3d } from '../../problems/matmul-3d/index.js'
 import { matmul4d } from '../../problems/matmul-4d/index.js'
+import { symmetricMatmul } from '../../problems/symmetric-matmul/index.js'
+import { upperTrigMatmul } from '../../problems/upper-trig-matmul/index.js'
 import { describeFloat32Family, describeProblem } from '../helpers/problem-tests.js'
 
 describeFloat32Family(
   [
     { problem: matmul3d, reference: 'matmul-3d.cu' },
     { problem: matmul4d, reference: 'matmul-4d.cu' },
+    { problem: diagonalMatmul, reference: 'diagonal-matmul.cu' },
+    { problem: lowerTrigMatmul, reference: 'lower-trig-matmul.cu' },
+    { problem: upperTrigMatmul, reference: 'upper-trig-matmul.cu' },
+    // A general product assumes no symmetry: square-matmul's reference serves.
+    { problem: symmetricMatmul, reference: 'square-matmul.cu' },
   ],
   (problem) => {
     it('keeps inputs in [-1, 1], as Tensara draws them', () => {
@@ -100,9 +109,117 @@ describeProblem(matmul4d, {
   },
 })
 
+describeProblem(diagonalMatmul, {
+  "has Tensara's signature (diagonal_a, input_b, output_c, n, m)": {
+    signature: [
+      ['diagonal_a', 'input', undefined],
+      ['input_b', 'input', undefined],
+      ['output_c', 'output', undefined],
+      ['n', 'scalar', 'size_t'],
+      ['m', 'scalar', 'size_t'],
+    ],
+    prototypes: { float32: 'void solution(const float* diagonal_a, const float* input_b, float* output_c, size_t n, size_t m)' },
+  },
+  "has Tensara's four (N, M) shapes, named as Tensara names them": {
+    cases: ['2048 x 2048x2048', '4096 x 4096x4096', '6144 x 6144x6144', '8192 x 8192x4096'],
+    params: [
+      { n: 2048, m: 2048 },
+      { n: 4096, m: 4096 },
+      { n: 6144, m: 6144 },
+      { n: 8192, m: 4096 },
+    ],
+  },
+  "counts Tensara's N·M FLOPs (one multiply per output) and moves the diagonal, B and C once": {
+    counts: {
+      // 4(8192 + 2 · 8192 · 4096) bytes.
+      '8192 x 8192x4096': {
+        elements: { diagonal_a: 8192, input_b: 33_554_432, output_c: 33_554_432 },
+        flops: 33_554_432,
+        bytes: { float32: 268_468_224 },
+      },
+    },
+  },
+  "has Tensara's tolerance rtol 1e-4, atol 3e-5": { float32: { rtol: 1e-4, atol: 3e-5 }, ranges: { n: [1, 2048], m: [1, 2048] } },
+})
+
+/** Tensara's signature of the square products (triangular and symmetric), and its float32 prototype. */
+const SQUARE_PRODUCT = {
+  signature: [
+    ['input_a', 'input', undefined],
+    ['input_b', 'input', undefined],
+    ['output_c', 'output', undefined],
+    ['n', 'scalar', 'size_t'],
+  ],
+  prototypes: { float32: 'void solution(const float* input_a, const float* input_b, float* output_c, size_t n)' },
+} as const
+
+describeProblem(lowerTrigMatmul, {
+  "has Tensara's signature (input_a, input_b, output_c, n), C starting as NaN so that its zero triangle must be written": {
+    ...SQUARE_PRODUCT,
+    also: () => expect(lowerTrigMatmul.signature[2]).toEqual({ name: 'output_c', kind: 'output' }),
+  },
+  "has Tensara's four sizes, 2048 … 8192": {
+    cases: ['2048x2048', '4096x4096', '6144x6144', '8192x8192'],
+    params: [{ n: 2048 }, { n: 4096 }, { n: 6144 }, { n: 8192 }],
+  },
+  "counts Tensara's n(n+1)(n+2)/3 FLOPs and moves three n×n matrices": {
+    counts: {
+      // 4096 · 4097 · 4098 / 3; 3 · 4 · 4096² bytes.
+      '4096x4096': {
+        elements: { input_a: 16_777_216, input_b: 16_777_216, output_c: 16_777_216 },
+        flops: 22_923_272_192,
+        bytes: { float32: 201_326_592 },
+      },
+      '8192x8192': { flops: 183_319_052_288 },
+    },
+  },
+  "has Tensara's tolerance rtol 8e-4, atol 2e-2": {
+    float32: { rtol: 8e-4, atol: 2e-2 },
+    ranges: { n: [1, 2048] },
+    also: () => expect(lowerTrigMatmul.description).toContain('tril(A)·tril(B)'),
+  },
+})
+
+describeProblem(upperTrigMatmul, {
+  "has Tensara's signature (input_a, input_b, output_c, n), C starting as NaN so that its zero triangle must be written": {
+    ...SQUARE_PRODUCT,
+    also: () => expect(upperTrigMatmul.signature[2]).toEqual({ name: 'output_c', kind: 'output' }),
+  },
+  "has Tensara's four sizes, 2048 … 8192": { cases: ['2048x2048', '4096x4096', '6144x6144', '8192x8192'] },
+  "counts Tensara's n(n+1)(n+2)/3 FLOPs, as for the lower triangles": {
+    // 2048 · 2049 · 2050 / 3.
+    counts: { '2048x2048': { flops: 2_867_507_200 } },
+  },
+  "has Tensara's tolerance rtol 1e-4, atol 1e-3": {
+    float32: { rtol: 1e-4, atol: 1e-3 },
+    also: () => expect(upperTrigMatmul.description).toContain('triu(A)·triu(B)'),
+  },
+})
+
+describeProblem(symmetricMatmul, {
+  "has Tensara's signature (input_a, input_b, output_c, n), C starting at zero": {
+    ...SQUARE_PRODUCT,
+    also: () => expect(symmetricMatmul.signature[2]).toEqual({ name: 'output_c', kind: 'output', initial: 'zero' }),
+  },
+  "has Tensara's five sizes, 4096 … 9216": {
+    cases: ['4096x4096', '6144x6144', '7168x7168', '8192x8192', '9216x9216'],
+    params: [{ n: 4096 }, { n: 6144 }, { n: 7168 }, { n: 8192 }, { n: 9216 }],
+  },
+  'counts 2n³ FLOPs and moves three n×n matrices': {
+    counts: {
+      '9216x9216': {
+        elements: { input_a: 84_934_656, input_b: 84_934_656, output_c: 84_934_656 },
+        flops: 1_565_515_579_392,
+        bytes: { float32: 1_019_215_872 },
+      },
+    },
+  },
+  "has Tensara's tolerance rtol 1e-6, atol 5e-3": { float32: { rtol: 1e-6, atol: 5e-3 }, ranges: { n: [1, 2048] } },
+})
+
 it('exports every matrix-product problem from the catalogue', async () => {
   const problems = await import('../../problems/index.js')
-  const exported = [problems.matmul3d, problems.matmul4d]
-  const defined = [matmul3d, matmul4d]
+  const exported = [problems.matmul3d, problems.matmul4d, problems.diagonalMatmul, problems.lowerTrigMatmul, problems.upperTrigMatmul, problems.symmetricMatmul]
+  const defined = [matmul3d, matmul4d, diagonalMatmul, lowerTrigMatmul, upperTrigMatmul, symmetricMatmul]
   exported.forEach((problem, i) => expect(problem).toBe(defined[i]))
 })
