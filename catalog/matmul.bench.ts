@@ -1,12 +1,13 @@
 // The matrix-product family's examples: products of stacked tensors with a matrix and of square matrices on the GEMM
 // family's tiled fp32 kernel (the triangular ones skipping what lies outside the triangles), and a row scaling for
-// the diagonal product.
+// the diagonal product; matrix powers by repeated squaring.
 import { describe } from 'vitest'
 import { kernelBench } from 'vitest-kernel-bench'
 import { diagonalMatmul } from '../problems/diagonal-matmul/index.js'
 import { lowerTrigMatmul } from '../problems/lower-trig-matmul/index.js'
 import { matmul3d } from '../problems/matmul-3d/index.js'
 import { matmul4d } from '../problems/matmul-4d/index.js'
+import { matrixPower } from '../problems/matrix-power/index.js'
 import { symmetricMatmul } from '../problems/symmetric-matmul/index.js'
 import { upperTrigMatmul } from '../problems/upper-trig-matmul/index.js'
 
@@ -20,4 +21,5 @@ describe('structured square products', () => {
   kernelBench('lower-trig-matmul, tiled', { problem: lowerTrigMatmul, solution: '../problems/lower-trig-matmul/solutions/lower_trig_matmul.cu' })
   kernelBench('upper-trig-matmul, tiled', { problem: upperTrigMatmul, solution: '../problems/upper-trig-matmul/solutions/upper_trig_matmul.cu' })
   kernelBench('symmetric-matmul, tiled', { problem: symmetricMatmul, solution: '../problems/symmetric-matmul/solutions/symmetric_matmul.cu' })
+  kernelBench('matrix-power, binary exponentiation', { problem: matrixPower, solution: '../problems/matrix-power/solutions/matrix_power.cu' })
 })

@@ -2,6 +2,7 @@ import { diagonalMatmul } from '../../problems/diagonal-matmul/index.js'
 import { lowerTrigMatmul } from '../../problems/lower-trig-matmul/index.js'
 import { matmul3d } from '../../problems/matmul-3d/index.js'
 import { matmul4d } from '../../problems/matmul-4d/index.js'
+import { matrixPower } from '../../problems/matrix-power/index.js'
 import { symmetricMatmul } from '../../problems/symmetric-matmul/index.js'
 import { upperTrigMatmul } from '../../problems/upper-trig-matmul/index.js'
 import { exampleFile, type Example, type Planted } from './types.js'
@@ -13,6 +14,7 @@ export const examples: Example[] = [
   { problem: lowerTrigMatmul, solution: exampleFile('lower-trig-matmul', 'lower_trig_matmul.cu'), dtype: 'float32' },
   { problem: upperTrigMatmul, solution: exampleFile('upper-trig-matmul', 'upper_trig_matmul.cu'), dtype: 'float32' },
   { problem: symmetricMatmul, solution: exampleFile('symmetric-matmul', 'symmetric_matmul.cu'), dtype: 'float32' },
+  { problem: matrixPower, solution: exampleFile('matrix-power', 'matrix_power.cu'), dtype: 'float32' },
 ]
 
 export const planted: Planted[] = []

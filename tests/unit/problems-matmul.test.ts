@@ -1,10 +1,12 @@
-// The matrix-product family: matmul-3d, matmul-4d, diagonal-matmul, lower- and upper-trig-matmul, symmetric-matmul. Signatures, Tensara's cases, element, FLOP and byte counts
-// worked out by hand, tolerances, shape ranges and references.
+// The matrix-product family: matmul-3d, matmul-4d, diagonal-matmul, lower- and upper-trig-matmul, symmetric-matmul,
+// matrix-power. Signatures, Tensara's cases, element, FLOP and byte counts worked out by hand, tolerances, shape
+// ranges and references.
 import { expect, it } from 'vitest'
 import { diagonalMatmul } from '../../problems/diagonal-matmul/index.js'
 import { lowerTrigMatmul } from '../../problems/lower-trig-matmul/index.js'
 import { matmul3d } from '../../problems/matmul-3d/index.js'
 import { matmul4d } from '../../problems/matmul-4d/index.js'
+import { matrixPower } from '../../problems/matrix-power/index.js'
 import { symmetricMatmul } from '../../problems/symmetric-matmul/index.js'
 import { upperTrigMatmul } from '../../problems/upper-trig-matmul/index.js'
 import { describeFloat32Family, describeProblem } from '../helpers/problem-tests.js'
@@ -18,8 +20,11 @@ describeFloat32Family(
     { problem: upperTrigMatmul, reference: 'upper-trig-matmul.cu' },
     // A general product assumes no symmetry: square-matmul's reference serves.
     { problem: symmetricMatmul, reference: 'square-matmul.cu' },
+    { problem: matrixPower, reference: 'matrix-power.cu' },
   ],
   (problem) => {
+    // Those whose inputs Tensara draws otherwise state their range in their own facts.
+    if (problem === matrixPower) return
     it('keeps inputs in [-1, 1], as Tensara draws them', () => {
       expect(problem.inputRange).toEqual([-1, 1])
     })
@@ -217,9 +222,49 @@ describeProblem(symmetricMatmul, {
   "has Tensara's tolerance rtol 1e-6, atol 5e-3": { float32: { rtol: 1e-6, atol: 5e-3 }, ranges: { n: [1, 2048] } },
 })
 
+describeProblem(matrixPower, {
+  "has Tensara's signature (input_matrix, n, output_matrix, size), the power before the output": {
+    signature: [
+      ['input_matrix', 'input', undefined],
+      ['n', 'scalar', 'size_t'],
+      ['output_matrix', 'output', undefined],
+      ['size', 'scalar', 'size_t'],
+    ],
+    prototypes: { float32: 'void solution(const float* input_matrix, size_t n, float* output_matrix, size_t size)' },
+    also: () => expect(matrixPower.signature[2]).toEqual({ name: 'output_matrix', kind: 'output', initial: 'zero' }),
+  },
+  "has Tensara's nine cases: sizes 512, 1024, 2048 × powers 2, 4, 8": {
+    cases: [512, 1024, 2048].flatMap((size) => [2, 4, 8].map((n) => `${size}x${size} power=${n}`)),
+    also: () => {
+      expect(matrixPower.cases('float32')[0]!.params).toEqual({ n: 2, size: 512 })
+      expect(matrixPower.cases('float32')[8]!.params).toEqual({ n: 8, size: 2048 })
+    },
+  },
+  "counts Tensara's (n − 1)·2·size³ FLOPs, 0 below n = 2, and moves A and C once": {
+    counts: {
+      // 7 · 2 · 2048³; 2 · 4 · 2048² bytes.
+      '2048x2048 power=8': {
+        elements: { input_matrix: 4_194_304, output_matrix: 4_194_304 },
+        flops: 120_259_084_288,
+        bytes: { float32: 33_554_432 },
+      },
+      '512x512 power=2': { flops: 268_435_456 },
+    },
+    also: () => {
+      expect(matrixPower.flops({ name: 'A¹', params: { n: 1, size: 64 } })).toBe(0)
+      expect(matrixPower.flops({ name: 'A⁰', params: { n: 0, size: 64 } })).toBe(0)
+    },
+  },
+  "has Tensara's tolerance rtol 1e-4, atol 1e-3, and inputs in [-0.05, 0.05]": {
+    float32: { rtol: 1e-4, atol: 1e-3 },
+    ranges: { n: [2, 8], size: [1, 512] },
+    also: () => expect(matrixPower.inputRange).toEqual([-0.05, 0.05]),
+  },
+})
+
 it('exports every matrix-product problem from the catalogue', async () => {
   const problems = await import('../../problems/index.js')
-  const exported = [problems.matmul3d, problems.matmul4d, problems.diagonalMatmul, problems.lowerTrigMatmul, problems.upperTrigMatmul, problems.symmetricMatmul]
-  const defined = [matmul3d, matmul4d, diagonalMatmul, lowerTrigMatmul, upperTrigMatmul, symmetricMatmul]
+  const exported = [problems.matmul3d, problems.matmul4d, problems.diagonalMatmul, problems.lowerTrigMatmul, problems.upperTrigMatmul, problems.symmetricMatmul, problems.matrixPower]
+  const defined = [matmul3d, matmul4d, diagonalMatmul, lowerTrigMatmul, upperTrigMatmul, symmetricMatmul, matrixPower]
   exported.forEach((problem, i) => expect(problem).toBe(defined[i]))
 })
