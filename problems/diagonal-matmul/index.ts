@@ -1,5 +1,5 @@
 import { defineProblem } from '../../src/spec/problem.js'
-import { cudaReference, sizes } from '../matmul-common/index.js'
+import { cudaReference, inputs, sizes } from '../matmul-common/index.js'
 
 /** Tensara's four (N, M): diag(a) N×N times B N×M. */
 const DIMS: ReadonlyArray<readonly [number, number]> = [
@@ -17,7 +17,7 @@ const DIMS: ReadonlyArray<readonly [number, number]> = [
 export const diagonalMatmul = defineProblem({
   name: 'diagonal-matmul',
   description: 'Diagonal matrix times matrix: C[i][j] = a[i]·B[i][j], with the diagonal a of length N and B, C N×M row-major.',
-  signature: [{ name: 'diagonal_a', kind: 'input' }, { name: 'input_b', kind: 'input' }, { name: 'output_c', kind: 'output' }, ...sizes('n', 'm')],
+  signature: [...inputs('diagonal_a', 'input_b'), { name: 'output_c', kind: 'output' }, ...sizes('n', 'm')],
   dtypes: ['float32'],
   cases: () => DIMS.map(([n, m]) => ({ name: `${n} x ${n}x${m}`, params: { n, m } })),
   elements: ({ params: { n, m } }) => ({ diagonal_a: n!, input_b: n! * m!, output_c: n! * m! }),

@@ -30,6 +30,17 @@ struct Unchanged {
   __device__ double operator()(double acc, size_t /*row*/, size_t /*col*/) const { return acc; }
 };
 
+// scale · swish(acc + bias[col]), swish(z) = z·σ(z), in double; no bias where bias is null (the references of
+// matmul-swish and matmul-swish-scaling).
+struct SwishScaled {
+  const KB_T* bias;
+  double scale;
+  __device__ double operator()(double acc, size_t /*row*/, size_t col) const {
+    const double z = bias ? acc + toDouble(bias[col]) : acc;
+    return scale * z / (1.0 + exp(-z));
+  }
+};
+
 // C[m×n] = epilogue(A[m×k] · B[k×n], row, col), A row-major. B is row-major (K×N), or with TRANSPOSED_B the rows
 // of W (N×K row-major) with B = Wᵀ. A, B and C may be of the element type or double.
 template <bool TRANSPOSED_B, class TA, class TB, class TC, class Keep, class Epilogue>

@@ -1,5 +1,5 @@
 import { defineProblem } from '../../src/spec/problem.js'
-import { cudaReference, productName, productOutput, sizes } from '../matmul-common/index.js'
+import { cudaReference, inputs, productName, productOutput, sizes } from '../matmul-common/index.js'
 
 /** Tensara's four (N, M, K, L): A N×M×K times B K×L. */
 const DIMS: ReadonlyArray<readonly [number, number, number, number]> = [
@@ -16,7 +16,7 @@ const DIMS: ReadonlyArray<readonly [number, number, number, number]> = [
 export const matmul3d = defineProblem({
   name: 'matmul-3d',
   description: '3-D tensor times matrix: C[i][j][l] = Σ_k A[i][j][k]·B[k][l], with A N×M×K, B K×L and C N×M×L, row-major.',
-  signature: [{ name: 'A', kind: 'input' }, { name: 'B', kind: 'input' }, productOutput('C'), ...sizes('n', 'm', 'k', 'l')],
+  signature: [...inputs('A', 'B'), productOutput('C'), ...sizes('n', 'm', 'k', 'l')],
   dtypes: ['float32'],
   cases: () => DIMS.map(([n, m, k, l]) => ({ name: productName([n, m], k, l), params: { n, m, k, l } })),
   elements: ({ params: { n, m, k, l } }) => ({ A: n! * m! * k!, B: k! * l!, C: n! * m! * l! }),

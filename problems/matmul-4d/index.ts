@@ -1,5 +1,5 @@
 import { defineProblem } from '../../src/spec/problem.js'
-import { cudaReference, productName, productOutput, sizes } from '../matmul-common/index.js'
+import { cudaReference, inputs, productName, productOutput, sizes } from '../matmul-common/index.js'
 
 /** Tensara's four (b, i, j, l, k): A b×i×j×l times B l×k. */
 const DIMS: ReadonlyArray<readonly [number, number, number, number, number]> = [
@@ -16,7 +16,7 @@ const DIMS: ReadonlyArray<readonly [number, number, number, number, number]> = [
 export const matmul4d = defineProblem({
   name: 'matmul-4d',
   description: '4-D tensor times matrix: C[b][i][j][k] = Σ_l A[b][i][j][l]·B[l][k], with A b×i×j×l, B l×k and C b×i×j×k, row-major.',
-  signature: [{ name: 'A', kind: 'input' }, { name: 'B', kind: 'input' }, productOutput('C'), ...sizes('b', 'i', 'j', 'l', 'k')],
+  signature: [...inputs('A', 'B'), productOutput('C'), ...sizes('b', 'i', 'j', 'l', 'k')],
   dtypes: ['float32'],
   cases: () => DIMS.map(([b, i, j, l, k]) => ({ name: productName([b, i, j], l, k), params: { b, i, j, l, k } })),
   elements: ({ params: { b, i, j, l, k } }) => ({ A: b! * i! * j! * l!, B: l! * k!, C: b! * i! * j! * k! }),

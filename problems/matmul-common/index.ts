@@ -4,6 +4,12 @@ import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem, type ReferenceSpec, type TestCase, type Tolerance } from '../../src/spec/problem.js'
 import type { ParamSpec } from '../../src/spec/signature.js'
 
+/** Input matrices, in the order given. */
+export const inputs = (...names: readonly string[]): ParamSpec[] => names.map((name) => ({ name, kind: 'input' }))
+
+/** A float scalar (alpha, scale). */
+export const floatScalar = (name: string): ParamSpec => ({ name, kind: 'scalar', ctype: 'float' })
+
 /** size_t scalars, in the order given. */
 export const sizes = (...names: readonly string[]): ParamSpec[] => names.map((name) => ({ name, kind: 'scalar', ctype: 'size_t' }))
 
@@ -20,12 +26,7 @@ export const cudaReference = (slug: string): ReferenceSpec => ({ kind: 'cuda', f
 export const productName = (rows: readonly number[], inner: number, cols: number) => `${[...rows, inner].join('x')} x ${inner}x${cols}`
 
 /** (input_a, input_b, output_c, n): Tensara's signature for the products of two n×n matrices. */
-export const squareProductSignature = (output: ParamSpec): ParamSpec[] => [
-  { name: 'input_a', kind: 'input' },
-  { name: 'input_b', kind: 'input' },
-  output,
-  ...sizes('n'),
-]
+export const squareProductSignature = (output: ParamSpec): ParamSpec[] => [...inputs('input_a', 'input_b'), output, ...sizes('n')]
 
 /** Case names 'nxn' with their one parameter n. */
 export const squareCases = (sizes: readonly number[]) => sizes.map((n) => ({ name: `${n}x${n}`, params: { n } }))
@@ -57,3 +58,25 @@ export function triangularMatmul(triangle: 'lower' | 'upper', tolerance: Toleran
     shapes: { ranges: { n: [1, 2048] } },
   })
 }
+
+/** Tensara's four (M, N, K) of gemm-multiply-leakyrelu, matmul-swish-scaling and matmul-sigmoid-sum. */
+const FUSED_DIMS: ReadonlyArray<readonly [number, number, number]> = [
+  [512, 512, 512],
+  [1024, 512, 1024],
+  [512, 1024, 512],
+  [1024, 1024, 1024],
+]
+
+/**
+ * The fused GEMMs' cases, named as Tensara names them ('MxK x KxN'), with the per-case value of a scalar where the
+ * problem has one (alpha, scale); Tensara leaves it out of the name.
+ */
+export function fusedCases(scalar?: { readonly name: string; readonly values: readonly number[] }): TestCase[] {
+  return FUSED_DIMS.map(([M, N, K], i) => ({
+    name: productName([M], K, N),
+    params: { M, N, K, ...(scalar && { [scalar.name]: scalar.values[i]! }) },
+  }))
+}
+
+/** Shapes for kernelProperty(): M, N and K up to Tensara's 1024. */
+export const fusedShapes = { ranges: { M: [1, 1024], N: [1, 1024], K: [1, 1024] } } as const

@@ -1,5 +1,5 @@
 import { defineProblem } from '../../src/spec/problem.js'
-import { cudaReference, productOutput, sizes } from '../matmul-common/index.js'
+import { cudaReference, inputs, productOutput, sizes } from '../matmul-common/index.js'
 
 const SIZES = [512, 1024, 2048]
 const POWERS = [2, 4, 8]
@@ -18,7 +18,7 @@ const POWERS = [2, 4, 8]
 export const matrixPower = defineProblem({
   name: 'matrix-power',
   description: 'Matrix power C = Aⁿ of a size×size row-major matrix (n = 2, 4, 8 in the default cases; A⁰ = I).',
-  signature: [{ name: 'input_matrix', kind: 'input' }, ...sizes('n'), productOutput('output_matrix'), ...sizes('size')],
+  signature: [...inputs('input_matrix'), ...sizes('n'), productOutput('output_matrix'), ...sizes('size')],
   dtypes: ['float32'],
   cases: () => SIZES.flatMap((size) => POWERS.map((n) => ({ name: `${size}x${size} power=${n}`, params: { n, size } }))),
   elements: ({ params: { size } }) => ({ input_matrix: size! * size!, output_matrix: size! * size! }),

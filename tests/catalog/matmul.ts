@@ -1,7 +1,11 @@
 import { diagonalMatmul } from '../../problems/diagonal-matmul/index.js'
+import { gemmMultiplyLeakyRelu } from '../../problems/gemm-multiply-leakyrelu/index.js'
 import { lowerTrigMatmul } from '../../problems/lower-trig-matmul/index.js'
 import { matmul3d } from '../../problems/matmul-3d/index.js'
 import { matmul4d } from '../../problems/matmul-4d/index.js'
+import { matmulSigmoidSum } from '../../problems/matmul-sigmoid-sum/index.js'
+import { matmulSwishScaling } from '../../problems/matmul-swish-scaling/index.js'
+import { matmulSwish } from '../../problems/matmul-swish/index.js'
 import { matrixPower } from '../../problems/matrix-power/index.js'
 import { symmetricMatmul } from '../../problems/symmetric-matmul/index.js'
 import { upperTrigMatmul } from '../../problems/upper-trig-matmul/index.js'
@@ -15,6 +19,10 @@ export const examples: Example[] = [
   { problem: upperTrigMatmul, solution: exampleFile('upper-trig-matmul', 'upper_trig_matmul.cu'), dtype: 'float32' },
   { problem: symmetricMatmul, solution: exampleFile('symmetric-matmul', 'symmetric_matmul.cu'), dtype: 'float32' },
   { problem: matrixPower, solution: exampleFile('matrix-power', 'matrix_power.cu'), dtype: 'float32' },
+  { problem: gemmMultiplyLeakyRelu, solution: exampleFile('gemm-multiply-leakyrelu', 'gemm_multiply_leakyrelu.cu'), dtype: 'float32' },
+  { problem: matmulSwish, solution: exampleFile('matmul-swish', 'matmul_swish.cu'), dtype: 'float32' },
+  { problem: matmulSwishScaling, solution: exampleFile('matmul-swish-scaling', 'matmul_swish_scaling.cu'), dtype: 'float32' },
+  { problem: matmulSigmoidSum, solution: exampleFile('matmul-sigmoid-sum', 'matmul_sigmoid_sum.cu'), dtype: 'float32' },
 ]
 
 export const planted: Planted[] = []

@@ -1,15 +1,27 @@
 // The matrix-product family: matmul-3d, matmul-4d, diagonal-matmul, lower- and upper-trig-matmul, symmetric-matmul,
-// matrix-power. Signatures, Tensara's cases, element, FLOP and byte counts worked out by hand, tolerances, shape
+// matrix-power, and the fused GEMMs gemm-multiply-leakyrelu, matmul-swish, matmul-swish-scaling and matmul-sigmoid-sum.
+// Signatures, Tensara's cases, element, FLOP and byte counts worked out by hand, tolerances, shape
 // ranges and references.
 import { expect, it } from 'vitest'
 import { diagonalMatmul } from '../../problems/diagonal-matmul/index.js'
+import { gemmMultiplyLeakyRelu } from '../../problems/gemm-multiply-leakyrelu/index.js'
 import { lowerTrigMatmul } from '../../problems/lower-trig-matmul/index.js'
 import { matmul3d } from '../../problems/matmul-3d/index.js'
 import { matmul4d } from '../../problems/matmul-4d/index.js'
+import { matmulSigmoidSum } from '../../problems/matmul-sigmoid-sum/index.js'
+import { matmulSwishScaling } from '../../problems/matmul-swish-scaling/index.js'
+import { matmulSwish } from '../../problems/matmul-swish/index.js'
 import { matrixPower } from '../../problems/matrix-power/index.js'
 import { symmetricMatmul } from '../../problems/symmetric-matmul/index.js'
 import { upperTrigMatmul } from '../../problems/upper-trig-matmul/index.js'
 import { describeFloat32Family, describeProblem } from '../helpers/problem-tests.js'
+
+/** Expected signature rows from 'name: input', 'name: output' or 'name: <scalar ctype>'. */
+const rows = (...params: readonly string[]) =>
+  params.map((param) => {
+    const [name, kind] = param.split(': ') as [string, string]
+    return kind === 'input' || kind === 'output' ? ([name, kind, undefined] as const) : ([name, 'scalar', kind] as const)
+  })
 
 describeFloat32Family(
   [
@@ -21,10 +33,14 @@ describeFloat32Family(
     // A general product assumes no symmetry: square-matmul's reference serves.
     { problem: symmetricMatmul, reference: 'square-matmul.cu' },
     { problem: matrixPower, reference: 'matrix-power.cu' },
+    { problem: gemmMultiplyLeakyRelu, reference: 'gemm-multiply-leakyrelu.cu' },
+    { problem: matmulSwish, reference: 'matmul-swish.cu' },
+    { problem: matmulSwishScaling, reference: 'matmul-swish-scaling.cu' },
+    { problem: matmulSigmoidSum, reference: 'matmul-sigmoid-sum.cu' },
   ],
   (problem) => {
     // Those whose inputs Tensara draws otherwise state their range in their own facts.
-    if (problem === matrixPower) return
+    if (problem === matrixPower || problem === matmulSwish) return
     it('keeps inputs in [-1, 1], as Tensara draws them', () => {
       expect(problem.inputRange).toEqual([-1, 1])
     })
@@ -33,15 +49,7 @@ describeFloat32Family(
 
 describeProblem(matmul3d, {
   "has Tensara's signature (A, B, C, n, m, k, l), C starting at zero": {
-    signature: [
-      ['A', 'input', undefined],
-      ['B', 'input', undefined],
-      ['C', 'output', undefined],
-      ['n', 'scalar', 'size_t'],
-      ['m', 'scalar', 'size_t'],
-      ['k', 'scalar', 'size_t'],
-      ['l', 'scalar', 'size_t'],
-    ],
+    signature: rows('A: input', 'B: input', 'C: output', 'n: size_t', 'm: size_t', 'k: size_t', 'l: size_t'),
     prototypes: { float32: 'void solution(const float* A, const float* B, float* C, size_t n, size_t m, size_t k, size_t l)' },
     also: () => expect(matmul3d.signature[2]).toEqual({ name: 'C', kind: 'output', initial: 'zero' }),
   },
@@ -74,16 +82,7 @@ describeProblem(matmul3d, {
 
 describeProblem(matmul4d, {
   "has Tensara's signature (A, B, C, b, i, j, l, k), C starting at zero": {
-    signature: [
-      ['A', 'input', undefined],
-      ['B', 'input', undefined],
-      ['C', 'output', undefined],
-      ['b', 'scalar', 'size_t'],
-      ['i', 'scalar', 'size_t'],
-      ['j', 'scalar', 'size_t'],
-      ['l', 'scalar', 'size_t'],
-      ['k', 'scalar', 'size_t'],
-    ],
+    signature: rows('A: input', 'B: input', 'C: output', 'b: size_t', 'i: size_t', 'j: size_t', 'l: size_t', 'k: size_t'),
     prototypes: { float32: 'void solution(const float* A, const float* B, float* C, size_t b, size_t i, size_t j, size_t l, size_t k)' },
     also: () => expect(matmul4d.signature[2]).toEqual({ name: 'C', kind: 'output', initial: 'zero' }),
   },
@@ -116,13 +115,7 @@ describeProblem(matmul4d, {
 
 describeProblem(diagonalMatmul, {
   "has Tensara's signature (diagonal_a, input_b, output_c, n, m)": {
-    signature: [
-      ['diagonal_a', 'input', undefined],
-      ['input_b', 'input', undefined],
-      ['output_c', 'output', undefined],
-      ['n', 'scalar', 'size_t'],
-      ['m', 'scalar', 'size_t'],
-    ],
+    signature: rows('diagonal_a: input', 'input_b: input', 'output_c: output', 'n: size_t', 'm: size_t'),
     prototypes: { float32: 'void solution(const float* diagonal_a, const float* input_b, float* output_c, size_t n, size_t m)' },
   },
   "has Tensara's four (N, M) shapes, named as Tensara names them": {
@@ -149,12 +142,7 @@ describeProblem(diagonalMatmul, {
 
 /** Tensara's signature of the square products (triangular and symmetric), and its float32 prototype. */
 const SQUARE_PRODUCT = {
-  signature: [
-    ['input_a', 'input', undefined],
-    ['input_b', 'input', undefined],
-    ['output_c', 'output', undefined],
-    ['n', 'scalar', 'size_t'],
-  ],
+  signature: rows('input_a: input', 'input_b: input', 'output_c: output', 'n: size_t'),
   prototypes: { float32: 'void solution(const float* input_a, const float* input_b, float* output_c, size_t n)' },
 } as const
 
@@ -224,12 +212,7 @@ describeProblem(symmetricMatmul, {
 
 describeProblem(matrixPower, {
   "has Tensara's signature (input_matrix, n, output_matrix, size), the power before the output": {
-    signature: [
-      ['input_matrix', 'input', undefined],
-      ['n', 'scalar', 'size_t'],
-      ['output_matrix', 'output', undefined],
-      ['size', 'scalar', 'size_t'],
-    ],
+    signature: rows('input_matrix: input', 'n: size_t', 'output_matrix: output', 'size: size_t'),
     prototypes: { float32: 'void solution(const float* input_matrix, size_t n, float* output_matrix, size_t size)' },
     also: () => expect(matrixPower.signature[2]).toEqual({ name: 'output_matrix', kind: 'output', initial: 'zero' }),
   },
@@ -262,9 +245,161 @@ describeProblem(matrixPower, {
   },
 })
 
+const FUSED_CASES = ['512x512 x 512x512', '1024x1024 x 1024x512', '512x512 x 512x1024', '1024x1024 x 1024x1024']
+
+describeProblem(gemmMultiplyLeakyRelu, {
+  "has Tensara's signature (A, B, C, alpha, output, M, N, K), alpha before the output": {
+    signature: rows('A: input', 'B: input', 'C: input', 'alpha: float', 'output: output', 'M: size_t', 'N: size_t', 'K: size_t'),
+    prototypes: {
+      float32: 'void solution(const float* A, const float* B, const float* C, float alpha, float* output, size_t M, size_t N, size_t K)',
+    },
+  },
+  "has Tensara's four (M, N, K) with alpha 0.01, 0.05, 0.1, 0.2": {
+    cases: FUSED_CASES,
+    params: [
+      { M: 512, N: 512, K: 512, alpha: 0.01 },
+      { M: 1024, N: 512, K: 1024, alpha: 0.05 },
+      { M: 512, N: 1024, K: 512, alpha: 0.1 },
+      { M: 1024, N: 1024, K: 1024, alpha: 0.2 },
+    ],
+  },
+  "counts Tensara's 2MNK + 2MN FLOPs and moves A, B, C and the output once": {
+    counts: {
+      // M = 1024, N = 512, K = 1024: 2·1024·512·1024 + 2·1024·512; 4(1024² + 3·1024·512) bytes.
+      '1024x1024 x 1024x512': {
+        elements: { A: 1_048_576, B: 524_288, C: 524_288, output: 524_288 },
+        flops: 1_074_790_400,
+        bytes: { float32: 10_485_760 },
+      },
+    },
+  },
+  "has Tensara's tolerance rtol 3e-4, atol 1e-4": { float32: { rtol: 3e-4, atol: 1e-4 }, ranges: { M: [1, 1024], N: [1, 1024], K: [1, 1024] } },
+})
+
+describeProblem(matmulSwish, {
+  "has Tensara's signature (input_matrix, weight_matrix, bias, scaling_factor, output, batch_size, in_features, out_features)": {
+    signature: rows(
+      'input_matrix: input',
+      'weight_matrix: input',
+      'bias: input',
+      'scaling_factor: float',
+      'output: output',
+      'batch_size: size_t',
+      'in_features: size_t',
+      'out_features: size_t',
+    ),
+    prototypes: {
+      float32:
+        'void solution(const float* input_matrix, const float* weight_matrix, const float* bias, float scaling_factor, float* output, ' +
+        'size_t batch_size, size_t in_features, size_t out_features)',
+    },
+  },
+  "has Tensara's five configurations, named with Python's spelling of the scale": {
+    cases: [
+      'B=128, In=1024, Out=512, Scale=2.0',
+      'B=256, In=2048, Out=1024, Scale=1.5',
+      'B=64, In=512, Out=256, Scale=0.5',
+      'B=512, In=4096, Out=2048, Scale=3.0',
+      'B=32, In=256, Out=128, Scale=1.0',
+    ],
+    also: () => expect(matmulSwish.cases('float32').map((c) => c.params.scaling_factor)).toEqual([2, 1.5, 0.5, 3, 1]),
+  },
+  "counts Tensara's B·O·(2I + 7) FLOPs and moves x, W, bias and the output once": {
+    counts: {
+      // 512 · 2048 · (2 · 4096 + 7); 4(512·4096 + 2048·4096 + 2048 + 512·2048) bytes.
+      'B=512, In=4096, Out=2048, Scale=3.0': {
+        elements: { input_matrix: 2_097_152, weight_matrix: 8_388_608, bias: 2048, output: 1_048_576 },
+        flops: 8_597_274_624,
+        bytes: { float32: 46_145_536 },
+      },
+      // 32 · 128 · (2 · 256 + 7).
+      'B=32, In=256, Out=128, Scale=1.0': { flops: 2_125_824 },
+    },
+  },
+  "has Tensara's tolerance rtol 3e-4, atol 1e-5, inputs in [-0.17, 0.17] for Tensara's 0.1·N(0, 1)": {
+    float32: { rtol: 3e-4, atol: 1e-5 },
+    ranges: { batch_size: [1, 512], in_features: [1, 2048], out_features: [1, 1024] },
+    also: () => expect(matmulSwish.inputRange).toEqual([-0.17, 0.17]),
+  },
+})
+
+describeProblem(matmulSwishScaling, {
+  "has Tensara's signature (A, B, scale, output, M, N, K), scale before the output": {
+    signature: rows('A: input', 'B: input', 'scale: float', 'output: output', 'M: size_t', 'N: size_t', 'K: size_t'),
+    prototypes: { float32: 'void solution(const float* A, const float* B, float scale, float* output, size_t M, size_t N, size_t K)' },
+  },
+  "has Tensara's four (M, N, K) with scale 0.5, 1.414, 2, 0.707": {
+    cases: FUSED_CASES,
+    also: () => expect(matmulSwishScaling.cases('float32').map((c) => c.params.scale)).toEqual([0.5, 1.414, 2, 0.707]),
+  },
+  "counts Tensara's 2MNK + 5MN FLOPs and moves A, B and the output once": {
+    counts: {
+      // M = 512, N = 1024, K = 512: 2·512·1024·512 + 5·512·1024; 4(512² + 2·512·1024) bytes.
+      '512x512 x 512x1024': {
+        elements: { A: 262_144, B: 524_288, output: 524_288 },
+        flops: 539_492_352,
+        bytes: { float32: 5_242_880 },
+      },
+    },
+  },
+  "has Tensara's tolerance rtol 5e-4, atol 2e-4": { float32: { rtol: 5e-4, atol: 2e-4 } },
+})
+
+describeProblem(matmulSigmoidSum, {
+  "has Tensara's signature (A, B, output, M, N, K), the output starting as NaN": {
+    signature: rows('A: input', 'B: input', 'output: output', 'M: size_t', 'N: size_t', 'K: size_t'),
+    prototypes: { float32: 'void solution(const float* A, const float* B, float* output, size_t M, size_t N, size_t K)' },
+    also: () => expect(matmulSigmoidSum.signature[2]).toEqual({ name: 'output', kind: 'output' }),
+  },
+  "has Tensara's four (M, N, K)": {
+    cases: FUSED_CASES,
+    params: [
+      { M: 512, N: 512, K: 512 },
+      { M: 1024, N: 512, K: 1024 },
+      { M: 512, N: 1024, K: 512 },
+      { M: 1024, N: 1024, K: 1024 },
+    ],
+  },
+  "counts Tensara's 2MNK + 3MN + MN − 1 FLOPs and reads A and B, writing one float": {
+    counts: {
+      // 2·1024³ + 4·1024² − 1; 4(2·1024² + 1) bytes.
+      '1024x1024 x 1024x1024': {
+        elements: { A: 1_048_576, B: 1_048_576, output: 1 },
+        flops: 2_151_677_951,
+        bytes: { float32: 8_388_612 },
+      },
+    },
+  },
+  "has Tensara's tolerance rtol 5e-2, atol 1e-2": { float32: { rtol: 5e-2, atol: 1e-2 }, ranges: { M: [1, 1024], N: [1, 1024], K: [1, 1024] } },
+})
+
 it('exports every matrix-product problem from the catalogue', async () => {
   const problems = await import('../../problems/index.js')
-  const exported = [problems.matmul3d, problems.matmul4d, problems.diagonalMatmul, problems.lowerTrigMatmul, problems.upperTrigMatmul, problems.symmetricMatmul, problems.matrixPower]
-  const defined = [matmul3d, matmul4d, diagonalMatmul, lowerTrigMatmul, upperTrigMatmul, symmetricMatmul, matrixPower]
+  const exported = [
+    problems.matmul3d,
+    problems.matmul4d,
+    problems.diagonalMatmul,
+    problems.lowerTrigMatmul,
+    problems.upperTrigMatmul,
+    problems.symmetricMatmul,
+    problems.matrixPower,
+    problems.gemmMultiplyLeakyRelu,
+    problems.matmulSwish,
+    problems.matmulSwishScaling,
+    problems.matmulSigmoidSum,
+  ]
+  const defined = [
+    matmul3d,
+    matmul4d,
+    diagonalMatmul,
+    lowerTrigMatmul,
+    upperTrigMatmul,
+    symmetricMatmul,
+    matrixPower,
+    gemmMultiplyLeakyRelu,
+    matmulSwish,
+    matmulSwishScaling,
+    matmulSigmoidSum,
+  ]
   exported.forEach((problem, i) => expect(problem).toBe(defined[i]))
 })
