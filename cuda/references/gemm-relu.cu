@@ -4,7 +4,7 @@
 
 struct BiasRelu {
   const KB_T* bias;
-  __device__ double operator()(double acc, size_t col) const {
+  __device__ double operator()(double acc, size_t /*row*/, size_t col) const {
     const double biased = acc + referenceGemm::toDouble(bias[col]);
     return biased > 0.0 ? biased : 0.0;
   }

@@ -25,15 +25,61 @@ inline bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 1
 struct RowMajorB {};
 struct TransposedB {};
 
+// Which part of the square operands a product reads (sgemm_tiled.cuh), for C[i][j] = Σ_q A[i][q]·B[q][j]:
+// Dense: all of them, every slice of K.
+// Triangle<LOWER>: the lower triangles (A[i][q] with q ≤ i, B[q][j] with q ≥ j), upper ones without LOWER; the
+// elements outside are read as 0 whatever the matrices hold there. A block's tile of C (rows rowBase …, columns
+// colBase …) then needs only the slices of K from colBase up to its last row (lower), or from rowBase up to its
+// last column (upper); a tile wholly outside C's triangle gets an empty range and writes zeros.
+struct Dense {
+  static constexpr bool kDense = true;
+  __device__ static int kBegin(int /*rowBase*/, int /*colBase*/) { return 0; }
+  __device__ static int kEnd(int /*rowBase*/, int /*colBase*/, int /*rows*/, int /*cols*/, int k) { return k; }
+  __device__ static bool keepA(int /*row*/, int /*q*/) { return true; }
+  __device__ static bool keepB(int /*q*/, int /*col*/) { return true; }
+};
+
+template <bool LOWER>
+struct Triangle {
+  static constexpr bool kDense = false;
+  __device__ static int kBegin(int rowBase, int colBase) { return LOWER ? colBase : rowBase; }
+  __device__ static int kEnd(int rowBase, int colBase, int rows, int cols, int k) { return min(k, LOWER ? rowBase + rows : colBase + cols); }
+  __device__ static bool keepA(int row, int q) { return LOWER ? q <= row : q >= row; }
+  __device__ static bool keepB(int q, int col) { return LOWER ? q >= col : q <= col; }
+};
+
 // Epilogues: what is written for the accumulated value of C[row][col].
 struct StoreAccumulator {
-  __device__ __forceinline__ float operator()(float acc, int /*col*/) const { return acc; }
+  __device__ __forceinline__ float operator()(float acc, int /*row*/, int /*col*/) const { return acc; }
 };
 
 template <class T>
 struct BiasRelu {
   const T* bias;  // one value per output column
-  __device__ __forceinline__ float operator()(float acc, int col) const { return fmaxf(acc + toFloat(bias[col]), 0.0f); }
+  __device__ __forceinline__ float operator()(float acc, int /*row*/, int col) const { return fmaxf(acc + toFloat(bias[col]), 0.0f); }
+};
+
+__device__ __forceinline__ float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+
+// LeakyReLU(acc · factor[row][col], alpha), with factor row-major, as wide as C (gemm-multiply-leakyrelu).
+struct MultiplyLeakyRelu {
+  const float* factor;
+  int n;  // columns of C and of factor
+  float alpha;
+  __device__ __forceinline__ float operator()(float acc, int row, int col) const {
+    const float x = acc * factor[(size_t)row * n + col];
+    return x >= 0.0f ? x : alpha * x;
+  }
+};
+
+// scale · swish(acc + bias[col]), swish(z) = z·σ(z); no bias where bias is null (matmul-swish, matmul-swish-scaling).
+struct SwishScaled {
+  const float* bias;
+  float scale;
+  __device__ __forceinline__ float operator()(float acc, int /*row*/, int col) const {
+    const float z = bias ? acc + bias[col] : acc;
+    return scale * z * sigmoid(z);
+  }
 };
 
 }  // namespace gemm

@@ -159,10 +159,10 @@ __global__ void __launch_bounds__(THREADS) wmmaKernel(const T* __restrict__ a, c
         if (wideStores && col + CHUNK <= n) {
           alignas(16) T out[CHUNK];
 #pragma unroll
-          for (int e = 0; e < CHUNK; ++e) out[e] = fromFloat<T>(epilogue(values[e], col + e));
+          for (int e = 0; e < CHUNK; ++e) out[e] = fromFloat<T>(epilogue(values[e], row, col + e));
           *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(out);
         } else {
-          for (int e = 0; e < CHUNK && col + e < n; ++e) dst[e] = fromFloat<T>(epilogue(values[e], col + e));
+          for (int e = 0; e < CHUNK && col + e < n; ++e) dst[e] = fromFloat<T>(epilogue(values[e], row, col + e));
         }
       }
       __syncwarp();

@@ -73,7 +73,7 @@ describe('the problem catalog', () => {
   it('suggests the closest names for a typo, and names every problem on one line when nothing is close', () => {
     const count = catalog.length
     expect(() => findProblem(catalog, 'softmaxx')).toThrow(`unknown problem 'softmaxx'. Did you mean 'softmax'? (\`vitest-kernel-bench init --list\` describes all ${count})`)
-    expect(() => findProblem(catalog, 'matmull')).toThrow(/Did you mean 'matrix-multiplication'\?/)
+    expect(() => findProblem(catalog, 'matmull')).toThrow(/Did you mean 'matrix-multiplication', 'matmul-3d' or 'matmul-4d'\?/)
     expect(() => findProblem(catalog, 'vector_addtion')).toThrow(/Did you mean 'vector-addition'\?/)
     expect(() => findProblem(catalog, 'fft')).toThrow(
       `unknown problem 'fft'. The problems are: ${catalog.map((e) => e.problem.name).join(', ')}. (\`vitest-kernel-bench init --list\` describes all ${count})`,
@@ -81,7 +81,9 @@ describe('the problem catalog', () => {
   })
 
   it('tells a bench that names a problem by a string which export to import', () => {
-    expect(problemSuggestion(catalog, 'matmull')).toBe("did you mean 'matrix-multiplication' (import { matmul })?")
+    expect(problemSuggestion(catalog, 'matmull')).toBe(
+      "did you mean 'matrix-multiplication' (import { matmul }), 'matmul-3d' (import { matmul3d }) or 'matmul-4d' (import { matmul4d })?",
+    )
     expect(problemSuggestion(catalog, 'matrix-multiplication')).toBe("did you mean 'matrix-multiplication' (import { matrixMultiplication })?")
     expect(problemSuggestion(catalog, 'relu')).toBe("did you mean 'relu' (import { relu })?")
     expect(problemSuggestion(catalog, 'fft')).toBe(`the problems are: ${catalog.map((e) => e.problem.name).join(', ')}`)

@@ -1,0 +1,82 @@
+// Pieces shared by the matrix-product problems (matmul-3d and -4d, the diagonal, triangular and symmetric products,
+// matrix-power and the fused GEMM epilogues): their size scalars, outputs and references.
+import { packagePath } from '../../src/spec/paths.js'
+import { defineProblem, type ReferenceSpec, type TestCase, type Tolerance } from '../../src/spec/problem.js'
+import type { ParamSpec } from '../../src/spec/signature.js'
+
+/** Input matrices, in the order given. */
+export const inputs = (...names: readonly string[]): ParamSpec[] => names.map((name) => ({ name, kind: 'input' }))
+
+/** A float scalar (alpha, scale). */
+export const floatScalar = (name: string): ParamSpec => ({ name, kind: 'scalar', ctype: 'float' })
+
+/** size_t scalars, in the order given. */
+export const sizes = (...names: readonly string[]): ParamSpec[] => names.map((name) => ({ name, kind: 'scalar', ctype: 'size_t' }))
+
+/**
+ * A product's output, starting at zero as for a BLAS call with β = 0: a kernel computing α·A·B + β·C may read it
+ * (see the GEMM family).
+ */
+export const productOutput = (name: string): ParamSpec => ({ name, kind: 'output', initial: 'zero' })
+
+/** The problem's double-accumulating reference, cuda/references/<slug>.cu. */
+export const cudaReference = (slug: string): ReferenceSpec => ({ kind: 'cuda', file: packagePath(`cuda/references/${slug}.cu`) })
+
+/** Case names as Tensara writes them for A·B: rows×inner x inner×columns, e.g. '1024x1024 x 1024x512'. */
+export const productName = (rows: readonly number[], inner: number, cols: number) => `${[...rows, inner].join('x')} x ${inner}x${cols}`
+
+/** (input_a, input_b, output_c, n): Tensara's signature for the products of two n×n matrices. */
+export const squareProductSignature = (output: ParamSpec): ParamSpec[] => [...inputs('input_a', 'input_b'), output, ...sizes('n')]
+
+/** Case names 'nxn' with their one parameter n. */
+export const squareCases = (sizes: readonly number[]) => sizes.map((n) => ({ name: `${n}x${n}`, params: { n } }))
+
+/** The three n×n matrices of a square product. */
+export const squareElements = ({ params: { n } }: TestCase) => ({ input_a: n! * n!, input_b: n! * n!, output_c: n! * n! })
+
+/**
+ * Tensara's lower-trig-matmul and upper-trig-matmul (problems/<slug>/def.py as of 32e682c): C = tril(A)·tril(B)
+ * or triu(A)·triu(B), Tensara's reference taking the triangles itself. The harness draws every element of A and B,
+ * so a solution reads only the operands' triangles, and writes C's other triangle as zeros (outputs start as NaN).
+ * FLOPs are Tensara's n(n+1)(n+2)/3: two per multiply-add of the triangles' product, Σ_i (i+1)(i+2)/2 of them.
+ */
+export function triangularMatmul(triangle: 'lower' | 'upper', tolerance: Tolerance) {
+  const slug = triangle === 'lower' ? 'lower-trig-matmul' : 'upper-trig-matmul'
+  const [name, zero] = triangle === 'lower' ? ['tril', 'above'] : ['triu', 'below'] as const
+  return defineProblem({
+    name: slug,
+    description:
+      `Product of the ${triangle} triangles of two n×n row-major matrices: C = ${name}(A)·${name}(B), ${triangle} ` +
+      `triangular (zeros ${zero} the diagonal). Elements of A and B outside their ${triangle} triangles hold random values and are not read.`,
+    signature: squareProductSignature({ name: 'output_c', kind: 'output' }),
+    dtypes: ['float32'],
+    cases: () => squareCases([2048, 4096, 6144, 8192]),
+    elements: squareElements,
+    flops: ({ params: { n } }) => (n! * (n! + 1) * (n! + 2)) / 3,
+    tolerance: { float32: tolerance },
+    reference: cudaReference(slug),
+    shapes: { ranges: { n: [1, 2048] } },
+  })
+}
+
+/** Tensara's four (M, N, K) of gemm-multiply-leakyrelu, matmul-swish-scaling and matmul-sigmoid-sum. */
+const FUSED_DIMS: ReadonlyArray<readonly [number, number, number]> = [
+  [512, 512, 512],
+  [1024, 512, 1024],
+  [512, 1024, 512],
+  [1024, 1024, 1024],
+]
+
+/**
+ * The fused GEMMs' cases, named as Tensara names them ('MxK x KxN'), with the per-case value of a scalar where the
+ * problem has one (alpha, scale); Tensara leaves it out of the name.
+ */
+export function fusedCases(scalar?: { readonly name: string; readonly values: readonly number[] }): TestCase[] {
+  return FUSED_DIMS.map(([M, N, K], i) => ({
+    name: productName([M], K, N),
+    params: { M, N, K, ...(scalar && { [scalar.name]: scalar.values[i]! }) },
+  }))
+}
+
+/** Shapes for kernelProperty(): M, N and K up to Tensara's 1024. */
+export const fusedShapes = { ranges: { M: [1, 1024], N: [1, 1024], K: [1, 1024] } } as const
