@@ -1,0 +1,14 @@
+// The examples of the cat-norm problems: binary thresholding on the vectorized map in all three dtypes.
+import { describe } from 'vitest'
+import { kernelBench } from 'vitest-kernel-bench'
+import { threshold } from '../problems/threshold/index.js'
+
+describe('threshold', () => {
+  for (const [dtype, suffix] of [
+    ['float32', 'f32'],
+    ['float16', 'f16'],
+    ['bfloat16', 'bf16'],
+  ] as const) {
+    kernelBench(`threshold ${dtype}`, { problem: threshold, solution: `../problems/threshold/solutions/threshold_${suffix}.cu`, dtype })
+  }
+})
