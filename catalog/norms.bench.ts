@@ -1,6 +1,8 @@
-// The examples of the cat-norm problems: binary thresholding on the vectorized map in all three dtypes.
+// The examples of the cat-norm problems: binary thresholding on the vectorized map in all three dtypes, and a block
+// per row for the row normalisations.
 import { describe } from 'vitest'
 import { kernelBench } from 'vitest-kernel-bench'
+import { logSoftmax } from '../problems/log-softmax/index.js'
 import { threshold } from '../problems/threshold/index.js'
 
 describe('threshold', () => {
@@ -11,4 +13,8 @@ describe('threshold', () => {
   ] as const) {
     kernelBench(`threshold ${dtype}`, { problem: threshold, solution: `../problems/threshold/solutions/threshold_${suffix}.cu`, dtype })
   }
+})
+
+describe('normalisation', () => {
+  kernelBench('log-softmax, block per row', { problem: logSoftmax, solution: '../problems/log-softmax/solutions/log_softmax.cu' })
 })
