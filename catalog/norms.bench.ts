@@ -2,6 +2,8 @@
 // per row for the row normalisations.
 import { describe } from 'vitest'
 import { kernelBench } from 'vitest-kernel-bench'
+import { l1Norm } from '../problems/l1-norm/index.js'
+import { l2Norm } from '../problems/l2-norm/index.js'
 import { logSoftmax } from '../problems/log-softmax/index.js'
 import { threshold } from '../problems/threshold/index.js'
 
@@ -17,4 +19,6 @@ describe('threshold', () => {
 
 describe('normalisation', () => {
   kernelBench('log-softmax, block per row', { problem: logSoftmax, solution: '../problems/log-softmax/solutions/log_softmax.cu' })
+  kernelBench('l1-norm, block per row', { problem: l1Norm, solution: '../problems/l1-norm/solutions/l1_norm.cu' })
+  kernelBench('l2-norm, block per row', { problem: l2Norm, solution: '../problems/l2-norm/solutions/l2_norm.cu' })
 })

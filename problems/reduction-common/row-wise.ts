@@ -45,3 +45,26 @@ export function rowWiseProblem(spec: RowWiseSpec): Problem<'float32'> {
     shapes: { ranges: { [rows]: [1, spec.randomUpTo[0]], [cols]: [1, spec.randomUpTo[1]] } },
   })
 }
+
+/** Tensara's five (B, D) shapes of l1-norm and l2-norm (the same for both). */
+const ROW_NORM_SHAPES: ReadonlyArray<readonly [B: number, D: number]> = [
+  [128, 4096],
+  [256, 4096],
+  [128, 8192],
+  [256, 8192],
+  [128, 16384],
+]
+
+/**
+ * l1-norm and l2-norm: Tensara's signature (X, Y, B, D), its five shapes named 'B=<B>, D=<D>', random shapes up to
+ * 512 rows of 4096.
+ */
+export function rowNormProblem(spec: Pick<RowWiseSpec, 'name' | 'description' | 'flops' | 'tolerance'>): Problem<'float32'> {
+  return rowWiseProblem({
+    ...spec,
+    names: ['X', 'Y', 'B', 'D'],
+    shapes: ROW_NORM_SHAPES,
+    caseName: (B, D) => `B=${B}, D=${D}`,
+    randomUpTo: [512, 4096],
+  })
+}

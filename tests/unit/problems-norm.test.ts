@@ -1,10 +1,16 @@
-// The normalisation family of the cat-norm problems: log-softmax. Signatures, Tensara's cases, element, FLOP and
+// The normalisation family of the cat-norm problems: log-softmax, l1-norm and l2-norm. Signatures, Tensara's cases, element, FLOP and
 // byte counts worked out by hand, tolerances, input ranges and references.
 import { expect, it } from 'vitest'
+import { l1Norm } from '../../problems/l1-norm/index.js'
+import { l2Norm } from '../../problems/l2-norm/index.js'
 import { logSoftmax } from '../../problems/log-softmax/index.js'
-import { describeFloat32Family, describeProblem } from '../helpers/problem-tests.js'
+import { describeFloat32Family, describeProblem, signatureOf } from '../helpers/problem-tests.js'
 
-describeFloat32Family([{ problem: logSoftmax, reference: 'log-softmax.cu' }])
+describeFloat32Family([
+  { problem: logSoftmax, reference: 'log-softmax.cu' },
+  { problem: l1Norm, reference: 'l1-norm.cu' },
+  { problem: l2Norm, reference: 'l2-norm.cu' },
+])
 
 describeProblem(logSoftmax, {
   "has Tensara's signature (input, output, M, N)": {
@@ -33,7 +39,61 @@ describeProblem(logSoftmax, {
   },
 })
 
+// l1-norm and l2-norm share Tensara's signature and five shapes; their FLOPs, tolerances and epsilons differ.
+const ROW_NORM_CASES = ['B=128, D=4096', 'B=256, D=4096', 'B=128, D=8192', 'B=256, D=8192', 'B=128, D=16384']
+
+describeProblem(l1Norm, {
+  "has Tensara's signature (X, Y, B, D)": {
+    signature: [
+      ['X', 'input', undefined],
+      ['Y', 'output', undefined],
+      ['B', 'scalar', 'size_t'],
+      ['D', 'scalar', 'size_t'],
+    ],
+    prototypes: { float32: 'void solution(const float* X, float* Y, size_t B, size_t D)' },
+  },
+  "has Tensara's five shapes, named as Tensara names them": {
+    cases: ROW_NORM_CASES,
+    also: () => expect(l1Norm.cases('float32')[3]!.params).toEqual({ B: 256, D: 8192 }),
+  },
+  "counts Tensara's B(3D + 1) FLOPs and moves the matrix in and out once": {
+    counts: {
+      // 128 · (3 · 16384 + 1) = 6 291 584; 128 · 16384 = 2 097 152 elements of 4 bytes, read and written.
+      'B=128, D=16384': { elements: { X: 2_097_152, Y: 2_097_152 }, flops: 6_291_584, bytes: { float32: 16_777_216 } },
+    },
+  },
+  "has Tensara's tolerance rtol 7e-4, atol 5e-5, inputs in [-1, 1] and says where its epsilon goes": {
+    float32: { rtol: 7e-4, atol: 5e-5 },
+    ranges: { B: [1, 512], D: [1, 4096] },
+    also: () => {
+      expect(l1Norm.inputRange).toEqual([-1, 1])
+      expect(l1Norm.description).toContain('(Σ|x| + 1e-10)')
+    },
+  },
+})
+
+describeProblem(l2Norm, {
+  "has l1-norm's signature (X, Y, B, D) and five shapes": {
+    prototypes: { float32: 'void solution(const float* X, float* Y, size_t B, size_t D)' },
+    cases: ROW_NORM_CASES,
+    also: () => expect(signatureOf(l2Norm)).toEqual(signatureOf(l1Norm)),
+  },
+  "counts Tensara's B(3D + 2) FLOPs and moves the matrix in and out once": {
+    counts: {
+      // 256 · (3 · 4096 + 2) = 3 146 240; 256 · 4096 = 1 048 576 elements of 4 bytes, read and written.
+      'B=256, D=4096': { elements: { X: 1_048_576, Y: 1_048_576 }, flops: 3_146_240, bytes: { float32: 8_388_608 } },
+    },
+  },
+  "has Tensara's tolerance rtol 1e-4, atol 1e-6 and adds the epsilon to the norm, as Tensara does": {
+    float32: { rtol: 1e-4, atol: 1e-6 },
+    ranges: { B: [1, 512], D: [1, 4096] },
+    also: () => expect(l2Norm.description).toContain('(√(Σx²) + 1e-10)'),
+  },
+})
+
 it('exports every problem of the family from the catalogue', async () => {
   const problems = await import('../../problems/index.js')
-  expect(problems.logSoftmax).toBe(logSoftmax)
+  const exported = [problems.logSoftmax, problems.l1Norm, problems.l2Norm]
+  const defined = [logSoftmax, l1Norm, l2Norm]
+  exported.forEach((problem, i) => expect(problem).toBe(defined[i]))
 })
