@@ -1,7 +1,8 @@
-// The examples of the cat-norm problems: binary thresholding on the vectorized map in all three dtypes, and a block
-// per row for the row normalisations.
+// The examples of the cat-norm problems: binary thresholding on the vectorized map in all three dtypes, a block per
+// row for the row normalisations, and two passes over the whole grid for the Frobenius normalisation.
 import { describe } from 'vitest'
 import { kernelBench } from 'vitest-kernel-bench'
+import { frobeniusNorm } from '../problems/frobenius-norm/index.js'
 import { l1Norm } from '../problems/l1-norm/index.js'
 import { l2Norm } from '../problems/l2-norm/index.js'
 import { logSoftmax } from '../problems/log-softmax/index.js'
@@ -21,4 +22,5 @@ describe('normalisation', () => {
   kernelBench('log-softmax, block per row', { problem: logSoftmax, solution: '../problems/log-softmax/solutions/log_softmax.cu' })
   kernelBench('l1-norm, block per row', { problem: l1Norm, solution: '../problems/l1-norm/solutions/l1_norm.cu' })
   kernelBench('l2-norm, block per row', { problem: l2Norm, solution: '../problems/l2-norm/solutions/l2_norm.cu' })
+  kernelBench('frobenius-norm, two grid passes', { problem: frobeniusNorm, solution: '../problems/frobenius-norm/solutions/frobenius_norm.cu' })
 })

@@ -1,3 +1,4 @@
+import { frobeniusNorm } from '../../problems/frobenius-norm/index.js'
 import { l1Norm } from '../../problems/l1-norm/index.js'
 import { l2Norm } from '../../problems/l2-norm/index.js'
 import { logSoftmax } from '../../problems/log-softmax/index.js'
@@ -7,6 +8,7 @@ export const examples: Example[] = [
   { problem: logSoftmax, solution: exampleFile('log-softmax', 'log_softmax.cu'), dtype: 'float32' },
   { problem: l1Norm, solution: exampleFile('l1-norm', 'l1_norm.cu'), dtype: 'float32' },
   { problem: l2Norm, solution: exampleFile('l2-norm', 'l2_norm.cu'), dtype: 'float32' },
+  { problem: frobeniusNorm, solution: exampleFile('frobenius-norm', 'frobenius_norm.cu'), dtype: 'float32' },
 ]
 
 export const planted: Planted[] = []

@@ -1,6 +1,7 @@
-// The normalisation family of the cat-norm problems: log-softmax, l1-norm and l2-norm. Signatures, Tensara's cases, element, FLOP and
+// The normalisation family of the cat-norm problems: log-softmax, l1-norm, l2-norm and frobenius-norm. Signatures, Tensara's cases, element, FLOP and
 // byte counts worked out by hand, tolerances, input ranges and references.
 import { expect, it } from 'vitest'
+import { frobeniusNorm } from '../../problems/frobenius-norm/index.js'
 import { l1Norm } from '../../problems/l1-norm/index.js'
 import { l2Norm } from '../../problems/l2-norm/index.js'
 import { logSoftmax } from '../../problems/log-softmax/index.js'
@@ -10,6 +11,7 @@ describeFloat32Family([
   { problem: logSoftmax, reference: 'log-softmax.cu' },
   { problem: l1Norm, reference: 'l1-norm.cu' },
   { problem: l2Norm, reference: 'l2-norm.cu' },
+  { problem: frobeniusNorm, reference: 'frobenius-norm.cu' },
 ])
 
 describeProblem(logSoftmax, {
@@ -91,9 +93,35 @@ describeProblem(l2Norm, {
   },
 })
 
+describeProblem(frobeniusNorm, {
+  "has Tensara's signature (X, Y, size): the element count only": {
+    signature: [
+      ['X', 'input', undefined],
+      ['Y', 'output', undefined],
+      ['size', 'scalar', 'size_t'],
+    ],
+    prototypes: { float32: 'void solution(const float* X, float* Y, size_t size)' },
+  },
+  "has Tensara's four shapes, named after the Python tuple, each passed as its element count": {
+    cases: ['shape=(4, 1024, 1024)', 'shape=(32, 128, 128)', 'shape=(8, 32, 256, 256)', 'shape=(4, 16, 32, 128, 128)'],
+    params: [{ size: 4_194_304 }, { size: 524_288 }, { size: 16_777_216 }, { size: 33_554_432 }],
+  },
+  "counts Tensara's 3·size + 4 FLOPs and moves the tensor in and out once": {
+    counts: {
+      // 8 · 32 · 256 · 256 = 16 777 216 elements; 3 · 16 777 216 + 4 FLOPs; 8 bytes each.
+      'shape=(8, 32, 256, 256)': { elements: { X: 16_777_216, Y: 16_777_216 }, flops: 50_331_652, bytes: { float32: 134_217_728 } },
+    },
+  },
+  "has Tensara's tolerance rtol 3e-3, atol 1e-6 and inputs in [-1, 1]": {
+    float32: { rtol: 3e-3, atol: 1e-6 },
+    shapes: { ranges: { size: [1, 4_000_000] } },
+    also: () => expect(frobeniusNorm.inputRange).toEqual([-1, 1]),
+  },
+})
+
 it('exports every problem of the family from the catalogue', async () => {
   const problems = await import('../../problems/index.js')
-  const exported = [problems.logSoftmax, problems.l1Norm, problems.l2Norm]
-  const defined = [logSoftmax, l1Norm, l2Norm]
+  const exported = [problems.logSoftmax, problems.l1Norm, problems.l2Norm, problems.frobeniusNorm]
+  const defined = [logSoftmax, l1Norm, l2Norm, frobeniusNorm]
   exported.forEach((problem, i) => expect(problem).toBe(defined[i]))
 })
