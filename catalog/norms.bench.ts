@@ -1,7 +1,9 @@
 // The examples of the cat-norm problems: binary thresholding on the vectorized map in all three dtypes, a block per
-// row for the row normalisations, and two passes over the whole grid for the Frobenius normalisation.
+// row for the row normalisations, two passes over the whole grid for the Frobenius normalisation, and chunk
+// statistics merged per channel for batch normalisation.
 import { describe } from 'vitest'
 import { kernelBench } from 'vitest-kernel-bench'
+import { batchNorm } from '../problems/batch-norm/index.js'
 import { frobeniusNorm } from '../problems/frobenius-norm/index.js'
 import { l1Norm } from '../problems/l1-norm/index.js'
 import { l2Norm } from '../problems/l2-norm/index.js'
@@ -23,4 +25,5 @@ describe('normalisation', () => {
   kernelBench('l1-norm, block per row', { problem: l1Norm, solution: '../problems/l1-norm/solutions/l1_norm.cu' })
   kernelBench('l2-norm, block per row', { problem: l2Norm, solution: '../problems/l2-norm/solutions/l2_norm.cu' })
   kernelBench('frobenius-norm, two grid passes', { problem: frobeniusNorm, solution: '../problems/frobenius-norm/solutions/frobenius_norm.cu' })
+  kernelBench('batch-norm, chunked channels', { problem: batchNorm, solution: '../problems/batch-norm/solutions/batch_norm.cu' })
 })

@@ -1,3 +1,4 @@
+import { batchNorm } from '../../problems/batch-norm/index.js'
 import { frobeniusNorm } from '../../problems/frobenius-norm/index.js'
 import { l1Norm } from '../../problems/l1-norm/index.js'
 import { l2Norm } from '../../problems/l2-norm/index.js'
@@ -9,6 +10,7 @@ export const examples: Example[] = [
   { problem: l1Norm, solution: exampleFile('l1-norm', 'l1_norm.cu'), dtype: 'float32' },
   { problem: l2Norm, solution: exampleFile('l2-norm', 'l2_norm.cu'), dtype: 'float32' },
   { problem: frobeniusNorm, solution: exampleFile('frobenius-norm', 'frobenius_norm.cu'), dtype: 'float32' },
+  { problem: batchNorm, solution: exampleFile('batch-norm', 'batch_norm.cu'), dtype: 'float32' },
 ]
 
 export const planted: Planted[] = []

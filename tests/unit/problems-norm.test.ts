@@ -1,6 +1,7 @@
-// The normalisation family of the cat-norm problems: log-softmax, l1-norm, l2-norm and frobenius-norm. Signatures, Tensara's cases, element, FLOP and
+// The normalisation family of the cat-norm problems: log-softmax, l1-norm, l2-norm, frobenius-norm and batch-norm. Signatures, Tensara's cases, element, FLOP and
 // byte counts worked out by hand, tolerances, input ranges and references.
 import { expect, it } from 'vitest'
+import { batchNorm } from '../../problems/batch-norm/index.js'
 import { frobeniusNorm } from '../../problems/frobenius-norm/index.js'
 import { l1Norm } from '../../problems/l1-norm/index.js'
 import { l2Norm } from '../../problems/l2-norm/index.js'
@@ -12,6 +13,7 @@ describeFloat32Family([
   { problem: l1Norm, reference: 'l1-norm.cu' },
   { problem: l2Norm, reference: 'l2-norm.cu' },
   { problem: frobeniusNorm, reference: 'frobenius-norm.cu' },
+  { problem: batchNorm, reference: 'batch-norm.cu' },
 ])
 
 describeProblem(logSoftmax, {
@@ -119,9 +121,41 @@ describeProblem(frobeniusNorm, {
   },
 })
 
+describeProblem(batchNorm, {
+  "has Tensara's signature (X, Y, B, F, D1, D2)": {
+    signature: [
+      ['X', 'input', undefined],
+      ['Y', 'output', undefined],
+      ['B', 'scalar', 'size_t'],
+      ['F', 'scalar', 'size_t'],
+      ['D1', 'scalar', 'size_t'],
+      ['D2', 'scalar', 'size_t'],
+    ],
+    prototypes: { float32: 'void solution(const float* X, float* Y, size_t B, size_t F, size_t D1, size_t D2)' },
+  },
+  "has Tensara's four shapes, named as Tensara names them": {
+    cases: ['B=16, F=64, D1=256, D2=256', 'B=32, F=128, D1=128, D2=128', 'B=8, F=256, D1=64, D2=64', 'B=4, F=32, D1=512, D2=512'],
+    also: () => expect(batchNorm.cases('float32')[3]!.params).toEqual({ B: 4, F: 32, D1: 512, D2: 512 }),
+  },
+  "counts Tensara's (6B + 2)·F·D1·D2 FLOPs and moves the tensor in and out once": {
+    counts: {
+      // 8 · 256 · 64 · 64 = 8 388 608 elements; (6 · 8 + 2) · 256 · 64 · 64 = 50 · 1 048 576 FLOPs; 8 bytes each.
+      'B=8, F=256, D1=64, D2=64': { elements: { X: 8_388_608, Y: 8_388_608 }, flops: 52_428_800, bytes: { float32: 67_108_864 } },
+    },
+  },
+  "has Tensara's tolerance rtol 1e-4, atol 1e-4, inputs in [-1, 1], and says the statistics are per channel as in BatchNorm2d": {
+    float32: { rtol: 1e-4, atol: 1e-4 },
+    ranges: { B: [1, 16], F: [1, 64], D1: [1, 64], D2: [1, 64] },
+    also: () => {
+      expect(batchNorm.inputRange).toEqual([-1, 1])
+      expect(batchNorm.description).toContain('each channel f over its B·D1·D2 elements')
+    },
+  },
+})
+
 it('exports every problem of the family from the catalogue', async () => {
   const problems = await import('../../problems/index.js')
-  const exported = [problems.logSoftmax, problems.l1Norm, problems.l2Norm, problems.frobeniusNorm]
-  const defined = [logSoftmax, l1Norm, l2Norm, frobeniusNorm]
+  const exported = [problems.logSoftmax, problems.l1Norm, problems.l2Norm, problems.frobeniusNorm, problems.batchNorm]
+  const defined = [logSoftmax, l1Norm, l2Norm, frobeniusNorm, batchNorm]
   exported.forEach((problem, i) => expect(problem).toBe(defined[i]))
 })
