@@ -1,6 +1,6 @@
 // The examples of the cat-norm problems: binary thresholding on the vectorized map in all three dtypes, a block per
 // row for the row normalisations, two passes over the whole grid for the Frobenius normalisation, and chunk
-// statistics merged per channel for batch normalisation.
+// statistics merged per channel for batch normalisation; prefix sums in double for the 1-D running sum.
 import { describe } from 'vitest'
 import { kernelBench } from 'vitest-kernel-bench'
 import { batchNorm } from '../problems/batch-norm/index.js'
@@ -8,6 +8,7 @@ import { frobeniusNorm } from '../problems/frobenius-norm/index.js'
 import { l1Norm } from '../problems/l1-norm/index.js'
 import { l2Norm } from '../problems/l2-norm/index.js'
 import { logSoftmax } from '../problems/log-softmax/index.js'
+import { runningSum1d } from '../problems/running-sum-1d/index.js'
 import { threshold } from '../problems/threshold/index.js'
 
 describe('threshold', () => {
@@ -26,4 +27,8 @@ describe('normalisation', () => {
   kernelBench('l2-norm, block per row', { problem: l2Norm, solution: '../problems/l2-norm/solutions/l2_norm.cu' })
   kernelBench('frobenius-norm, two grid passes', { problem: frobeniusNorm, solution: '../problems/frobenius-norm/solutions/frobenius_norm.cu' })
   kernelBench('batch-norm, chunked channels', { problem: batchNorm, solution: '../problems/batch-norm/solutions/batch_norm.cu' })
+})
+
+describe('windowed sums', () => {
+  kernelBench('running-sum-1d, double prefix sums', { problem: runningSum1d, solution: '../problems/running-sum-1d/solutions/running_sum_1d.cu' })
 })

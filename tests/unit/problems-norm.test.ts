@@ -1,4 +1,5 @@
-// The normalisation family of the cat-norm problems: log-softmax, l1-norm, l2-norm, frobenius-norm and batch-norm. Signatures, Tensara's cases, element, FLOP and
+// The normalisation family of the cat-norm problems: log-softmax, l1-norm, l2-norm, frobenius-norm, batch-norm, and
+// running-sum-1d (a windowed sum, here for its prefix-sum solution). Signatures, Tensara's cases, element, FLOP and
 // byte counts worked out by hand, tolerances, input ranges and references.
 import { expect, it } from 'vitest'
 import { batchNorm } from '../../problems/batch-norm/index.js'
@@ -6,6 +7,7 @@ import { frobeniusNorm } from '../../problems/frobenius-norm/index.js'
 import { l1Norm } from '../../problems/l1-norm/index.js'
 import { l2Norm } from '../../problems/l2-norm/index.js'
 import { logSoftmax } from '../../problems/log-softmax/index.js'
+import { runningSum1d } from '../../problems/running-sum-1d/index.js'
 import { describeFloat32Family, describeProblem, signatureOf } from '../helpers/problem-tests.js'
 
 describeFloat32Family([
@@ -14,6 +16,7 @@ describeFloat32Family([
   { problem: l2Norm, reference: 'l2-norm.cu' },
   { problem: frobeniusNorm, reference: 'frobenius-norm.cu' },
   { problem: batchNorm, reference: 'batch-norm.cu' },
+  { problem: runningSum1d, reference: 'running-sum-1d.cu' },
 ])
 
 describeProblem(logSoftmax, {
@@ -153,9 +156,40 @@ describeProblem(batchNorm, {
   },
 })
 
+describeProblem(runningSum1d, {
+  "has Tensara's signature (input, W, output, N), the window before the output": {
+    signature: [
+      ['input', 'input', undefined],
+      ['W', 'scalar', 'size_t'],
+      ['output', 'output', undefined],
+      ['N', 'scalar', 'size_t'],
+    ],
+    prototypes: { float32: 'void solution(const float* input, size_t W, float* output, size_t N)' },
+  },
+  "has Tensara's four signal lengths, W = 8191 in each, named as Tensara names them": {
+    cases: ['N=65536, W=8191', 'N=32768, W=8191', 'N=131072, W=8191', 'N=524288, W=8191'],
+    also: () => expect(runningSum1d.cases('float32')[1]!.params).toEqual({ N: 32768, W: 8191 }),
+  },
+  "counts Tensara's 2N FLOPs and moves the signal in and out once": {
+    counts: {
+      // 2 · 524 288 FLOPs; 2 · 4 · 524 288 bytes.
+      'N=524288, W=8191': { elements: { input: 524_288, output: 524_288 }, flops: 1_048_576, bytes: { float32: 4_194_304 } },
+    },
+  },
+  "has Tensara's tolerance rtol 5e-4, atol 3e-2, inputs in [-1, 1], and draws only odd windows shorter than the signal": {
+    float32: { rtol: 5e-4, atol: 3e-2 },
+    ranges: { N: [2, 20000], W: [1, 2047] },
+    also: () => {
+      expect(runningSum1d.inputRange).toEqual([-1, 1])
+      const valid = runningSum1d.shapes!.valid!
+      expect([valid({ N: 100, W: 7 }), valid({ N: 100, W: 8 }), valid({ N: 7, W: 7 }), valid({ N: 8, W: 7 })]).toEqual([true, false, false, true])
+    },
+  },
+})
+
 it('exports every problem of the family from the catalogue', async () => {
   const problems = await import('../../problems/index.js')
-  const exported = [problems.logSoftmax, problems.l1Norm, problems.l2Norm, problems.frobeniusNorm, problems.batchNorm]
-  const defined = [logSoftmax, l1Norm, l2Norm, frobeniusNorm, batchNorm]
+  const exported = [problems.logSoftmax, problems.l1Norm, problems.l2Norm, problems.frobeniusNorm, problems.batchNorm, problems.runningSum1d]
+  const defined = [logSoftmax, l1Norm, l2Norm, frobeniusNorm, batchNorm, runningSum1d]
   exported.forEach((problem, i) => expect(problem).toBe(defined[i]))
 })
