@@ -1,6 +1,7 @@
-// What Tensara's elementwise matrix problems (relu, leaky-relu, gelu, the other activations, matrix-scalar) have in common: one input
+// What Tensara's elementwise matrix problems (relu, leaky-relu, gelu, the other activations, threshold, matrix-scalar) have in common: one input
 // and one output matrix of the same size, row-major, so only the element count matters; float scalars that are
-// passed through; the same three dtypes with the same half-type tolerances; a CUDA reference named after the slug.
+// passed through; the same three dtypes with the same half-type tolerances (an exact problem, threshold, is exact in
+// all three); a CUDA reference named after the slug.
 import type { Dtype } from '../src/spec/dtype.js'
 import { packagePath } from '../src/spec/paths.js'
 import { defineProblem, type Problem, type TestCase, type Tolerance } from '../src/spec/problem.js'
@@ -56,8 +57,12 @@ export interface ElementwiseSpec {
   readonly dims: readonly string[]
   readonly cases: readonly TestCase[]
   readonly flopsPerElement: number
-  /** Tensara's own tolerance; the half types get HALF_TOLERANCES. */
+  /** Tensara's own tolerance; the half types get HALF_TOLERANCES unless `halfTolerances` says otherwise. */
   readonly float32: Tolerance
+  /** The half types' tolerances where HALF_TOLERANCES do not fit (an exact problem is exact in every dtype). */
+  readonly halfTolerances?: Readonly<Record<'float16' | 'bfloat16', Tolerance>>
+  /** Where the inputs are drawn from, if not [-1, 1]. */
+  readonly inputRange?: readonly [number, number]
 }
 
 export function elementwiseProblem(spec: ElementwiseSpec): Problem<(typeof ELEMENTWISE_DTYPES)[number]> {
@@ -71,8 +76,9 @@ export function elementwiseProblem(spec: ElementwiseSpec): Problem<(typeof ELEME
     cases: () => spec.cases,
     elements: (c) => Object.fromEntries(pointers.map((name) => [name, count(c)])),
     flops: (c) => spec.flopsPerElement * count(c),
-    tolerance: { float32: spec.float32, ...HALF_TOLERANCES },
+    tolerance: { float32: spec.float32, ...(spec.halfTolerances ?? HALF_TOLERANCES) },
     reference: { kind: 'cuda', file: packagePath(`cuda/references/${spec.name}.cu`) },
+    ...(spec.inputRange ? { inputRange: spec.inputRange } : {}),
     shapes: { ranges: Object.fromEntries([...new Set(spec.dims)].map((dim) => [dim, [1, MAX_RANDOM_SIDE] as const])) },
   })
 }

@@ -1,8 +1,8 @@
 import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem } from '../../src/spec/problem.js'
 
-/** Tensara's (signal length N, filter size K) pairs, in Tensara's order. */
-const SHAPES: ReadonlyArray<readonly [n: number, k: number]> = [
+/** Tensara's (signal length N, filter size K) pairs, in Tensara's order; running-sum-1d's (N, W) are the same. */
+export const CONV_1D_SHAPES: ReadonlyArray<readonly [n: number, k: number]> = [
   [65536, 8191],
   [32768, 8191],
   [131072, 8191],
@@ -26,7 +26,7 @@ export const conv1d = defineProblem({
     { name: 'K', kind: 'scalar', ctype: 'size_t' },
   ],
   dtypes: ['float32'],
-  cases: () => SHAPES.map(([n, k]) => ({ name: `N=${n}, K=${k}`, params: { N: n, K: k } })),
+  cases: () => CONV_1D_SHAPES.map(([n, k]) => ({ name: `N=${n}, K=${k}`, params: { N: n, K: k } })),
   elements: ({ params: { N, K } }) => ({ A: N!, B: K!, C: N! }),
   // Tensara's count: K multiplications and K - 1 additions per output.
   flops: ({ params: { N, K } }) => N! * (2 * K! - 1),

@@ -1,7 +1,8 @@
 import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem } from '../../src/spec/problem.js'
+import { FEATURE_MAP_SHAPES, FEATURE_MAP_SIZES, featureMapCount, type FeatureMapShape } from '../reduction-common/feature-maps.js'
 
-const SHAPES: ReadonlyArray<readonly [number, number, number, number]> = [
+const SHAPES: readonly FeatureMapShape[] = [
   [16, 64, 32, 32],
   [32, 128, 64, 64],
   [8, 256, 128, 128],
@@ -17,28 +18,19 @@ export const layerNorm = defineProblem({
   description:
     'Layer normalisation over the last three dimensions of a B×F×D1×D2 tensor: ' +
     'y = (x - mean) / sqrt(var + 1e-5) * gamma + beta, with elementwise gamma and beta of F×D1×D2.',
-  signature: [
-    { name: 'X', kind: 'input' },
-    { name: 'gamma', kind: 'input' },
-    { name: 'beta', kind: 'input' },
-    { name: 'Y', kind: 'output' },
-    { name: 'B', kind: 'scalar', ctype: 'size_t' },
-    { name: 'F', kind: 'scalar', ctype: 'size_t' },
-    { name: 'D1', kind: 'scalar', ctype: 'size_t' },
-    { name: 'D2', kind: 'scalar', ctype: 'size_t' },
-  ],
+  signature: [{ name: 'X', kind: 'input' }, { name: 'gamma', kind: 'input' }, { name: 'beta', kind: 'input' }, { name: 'Y', kind: 'output' }, ...FEATURE_MAP_SIZES],
   dtypes: ['float32'],
   cases: () => SHAPES.map(([B, F, D1, D2]) => ({ name: `${B}x${F}x${D1}x${D2}`, params: { B, F, D1, D2 } })),
-  elements: ({ params: { B, F, D1, D2 } }) => {
-    const n = F! * D1! * D2!
-    return { X: B! * n, gamma: n, beta: n, Y: B! * n }
+  elements: (c) => {
+    const n = featureMapCount(c) / c.params.B!
+    return { X: featureMapCount(c), gamma: n, beta: n, Y: featureMapCount(c) }
   },
   // Tensara's count, kept so that GFLOPS compare with Tensara's: 14 per element (mean 1, variance 3, normalise 8
   // with the square root costed at 5, scale and shift 2). A fused kernel does about 8 per element (sum, deviation,
   // square, sum, subtract, multiply by the reciprocal standard deviation, scale, shift): the problem is memory-bound
   // either way, so the roofline is set by bytes.
-  flops: ({ params: { B, F, D1, D2 } }) => 14 * B! * F! * D1! * D2!,
+  flops: (c) => 14 * featureMapCount(c),
   tolerance: { float32: { rtol: 1e-4, atol: 1e-5 } },
   reference: { kind: 'cuda', file: packagePath('cuda/references/layer-norm.cu') },
-  shapes: { ranges: { B: [1, 16], F: [1, 64], D1: [1, 64], D2: [1, 64] } },
+  shapes: FEATURE_MAP_SHAPES,
 })

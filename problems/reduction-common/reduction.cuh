@@ -1,6 +1,8 @@
-// Building blocks shared by the example solutions of the reduction family (softmax, sum-dim, mean-dim, max-dim,
-// min-dim, product-dim, argmax, argmin, rms-norm, layer-norm): the [outer][size][inner] view of a reduction over one dimension, reduction operators,
-// warp / block / column merges that hand the merged state to every thread taking part, and 16-byte vector access.
+// Building blocks shared by the example solutions of the reduction family (softmax, log-softmax, sum-dim, mean-dim,
+// max-dim, min-dim, product-dim, argmax, argmin, rms-norm, layer-norm, l1-norm, l2-norm, frobenius-norm, batch-norm,
+// the scans): the [outer][size][inner] view of a reduction over one dimension, a growing scratch buffer, reduction
+// operators, warp / block / column merges that hand the merged state to every thread taking part, and 16-byte
+// vector access.
 // An operator is a struct with a `State`, `identity()`, `push(state, value, index)`, a commutative `merge` and
 // `result(state, size)`, which turns the merged state of a slice of `size` elements into the output.
 #pragma once
@@ -49,6 +51,21 @@ inline SliceLayout sliceLayoutFromDevice(int dim, const size_t* deviceShape, siz
 
 inline unsigned blocksFor(size_t work, size_t perBlock) { return (unsigned)((work + perBlock - 1) / perBlock); }
 
+// A device buffer of at least `count` T, grown on the first call that needs more: Tensara's interfaces have no
+// scratch buffer, and allocating on every call would be timed with the kernels. kSlot tells apart buffers of one T
+// that are in use at the same time.
+template <typename T, int kSlot = 0>
+T* scratch(size_t count) {
+  static T* buffer = nullptr;
+  static size_t capacity = 0;
+  if (count > capacity) {
+    cudaFree(buffer);
+    cudaMalloc(&buffer, count * sizeof(T));
+    capacity = count;
+  }
+  return buffer;
+}
+
 // ---- operators ----------------------------------------------------------------------------------------------
 
 struct Sum {
@@ -90,6 +107,41 @@ struct Prod {
   __device__ static State push(State s, float v, size_t) { return s * v; }
   __device__ static State merge(State a, State b) { return a * b; }
   __device__ static Out result(State s, size_t) { return s; }
+};
+
+// Sums of |x| and of x², for the row norms (l1-norm, l2-norm, rms-norm).
+struct SumOfAbs : Sum {
+  __device__ static State push(State s, float v, size_t) { return s + fabsf(v); }
+};
+
+struct SumOfSquares : Sum {
+  __device__ static State push(State s, float v, size_t) { return s + v * v; }
+};
+
+// A sum kept in double, for prefixes whose differences must stay accurate (running-sum-1d).
+struct SumInDouble {
+  using State = double;
+  __device__ static State identity() { return 0.0; }
+  __device__ static State push(State s, float v, size_t) { return s + (double)v; }
+  __device__ static State merge(State a, State b) { return a + b; }
+};
+
+// Running maximum and sum of exp(x - max), for softmax and log-softmax; merging rescales both sums to the larger
+// maximum.
+struct OnlineSoftmax {
+  struct State {
+    float max, sum;
+  };
+  __device__ static State identity() { return {-INFINITY, 0.0f}; }
+  __device__ static State push(State s, float v, size_t) {
+    if (v > s.max) return {v, s.sum * __expf(s.max - v) + 1.0f};
+    return {s.max, s.sum + __expf(v - s.max)};
+  }
+  __device__ static State merge(State a, State b) {
+    float max = fmaxf(a.max, b.max);
+    if (max == -INFINITY) return a;  // both empty: exp(-inf - -inf) would be NaN
+    return {max, a.sum * __expf(a.max - max) + b.sum * __expf(b.max - max)};
+  }
 };
 
 // The first index of the maximum: ties go to the smaller index, so the merge order does not matter.

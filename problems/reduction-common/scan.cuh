@@ -66,8 +66,8 @@ __global__ void __launch_bounds__(kScanThreads) totalsToPrefixes(typename Op::St
   }
 }
 
-template <class Op>
-__global__ void __launch_bounds__(kScanThreads) scanTiles(const float* in, float* out, size_t n, const typename Op::State* prefixes) {
+template <class Op, typename Out>
+__global__ void __launch_bounds__(kScanThreads) scanTiles(const float* in, Out* out, size_t n, const typename Op::State* prefixes) {
   size_t first = blockIdx.x * kTile + (size_t)threadIdx.x * kPerThread;
   float v[kPerThread];
   typename Op::State s = Op::identity();
@@ -86,30 +86,16 @@ __global__ void __launch_bounds__(kScanThreads) scanTiles(const float* in, float
   }
 }
 
-// Room for the tile totals, grown on the first call that needs more: the scan interface has no scratch buffer,
-// and allocating on every call would be timed with the kernels.
-template <class Op>
-typename Op::State* tileScratch(size_t tiles) {
-  static typename Op::State* scratch = nullptr;
-  static size_t capacity = 0;
-  if (tiles > capacity) {
-    cudaFree(scratch);
-    cudaMalloc(&scratch, tiles * sizeof(typename Op::State));
-    capacity = tiles;
-  }
-  return scratch;
-}
-
-// out[i] = in[0] ∘ … ∘ in[i] for Op's ∘ (Sum, Prod).
-template <class Op>
-void inclusiveScan(const float* in, float* out, size_t n) {
-  static_assert(sizeof(typename Op::State) == sizeof(float), "a scan's running state is the float it writes");
+// out[i] = in[0] ∘ … ∘ in[i] for Op's ∘ (Sum, Prod; SumInDouble for prefixes kept in double).
+template <class Op, typename Out = float>
+void inclusiveScan(const float* in, Out* out, size_t n) {
+  static_assert(sizeof(typename Op::State) == sizeof(Out), "a scan's running state is the value it writes");
   if (n == 0) return;
   size_t tiles = (n + kTile - 1) / kTile;
-  typename Op::State* totals = tileScratch<Op>(tiles);
+  typename Op::State* totals = scratch<typename Op::State>(tiles);
   tileTotals<Op><<<(unsigned)tiles, kScanThreads>>>(in, n, totals);
   totalsToPrefixes<Op><<<1, kScanThreads>>>(totals, tiles);
-  scanTiles<Op><<<(unsigned)tiles, kScanThreads>>>(in, out, n, totals);
+  scanTiles<Op, Out><<<(unsigned)tiles, kScanThreads>>>(in, out, n, totals);
 }
 
 }  // namespace reduction

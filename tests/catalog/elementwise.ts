@@ -9,6 +9,7 @@ import { sigmoid } from '../../problems/sigmoid/index.js'
 import { softPlus } from '../../problems/soft-plus/index.js'
 import { swish } from '../../problems/swish/index.js'
 import { tanh } from '../../problems/tanh/index.js'
+import { threshold } from '../../problems/threshold/index.js'
 import type { Dtype } from '../../src/spec/dtype.js'
 import type { Problem } from '../../src/spec/problem.js'
 import { exampleFile, fixtureFile, type Example, type Planted } from './types.js'
@@ -31,6 +32,7 @@ const STEMS: ReadonlyArray<readonly [Problem, string]> = [
   [elu, 'elu'],
   [selu, 'selu'],
   [hardSigmoid, 'hard_sigmoid'],
+  [threshold, 'threshold'],
 ]
 
 export const examples: Example[] = STEMS.flatMap(([problem, stem]) =>

@@ -4,10 +4,11 @@ import * as elementwise from './elementwise.js'
 import * as gemm from './gemm.js'
 import * as loss from './loss.js'
 import * as matmul from './matmul.js'
+import * as norm from './norm.js'
 import * as reduction from './reduction.js'
 import type { Example, Planted } from './types.js'
 
-const families = [basic, elementwise, gemm, reduction, convAttention, loss, matmul]
+const families = [basic, elementwise, gemm, reduction, convAttention, loss, matmul, norm]
 
 export const examples: Example[] = families.flatMap((f) => f.examples)
 export const planted: Planted[] = families.flatMap((f) => f.planted)

@@ -11,6 +11,7 @@ import { sigmoid } from '../../problems/sigmoid/index.js'
 import { softPlus } from '../../problems/soft-plus/index.js'
 import { swish } from '../../problems/swish/index.js'
 import { tanh } from '../../problems/tanh/index.js'
+import { threshold } from '../../problems/threshold/index.js'
 import { packagePath } from '../../src/spec/paths.js'
 import { describeHalfTypeFamily, describeProblem, expectCudaReference, signatureOf } from '../helpers/problem-tests.js'
 
@@ -224,6 +225,62 @@ describeProblem(elu, {
   "has Tensara's float32 tolerance rtol 1e-4, atol 5e-5": { float32: { rtol: 1e-4, atol: 5e-5 } },
 })
 
+describeProblem(threshold, {
+  "has Tensara's signature (input_image, threshold_value, output_image, height, width), the threshold a float for every dtype": {
+    signature: [
+      ['input_image', 'input', undefined],
+      ['threshold_value', 'scalar', 'float'],
+      ['output_image', 'output', undefined],
+      ['height', 'scalar', 'size_t'],
+      ['width', 'scalar', 'size_t'],
+    ],
+    prototypes: {
+      float32: 'void solution(const float* input_image, float threshold_value, float* output_image, size_t height, size_t width)',
+      float16: 'void solution(const __half* input_image, float threshold_value, __half* output_image, size_t height, size_t width)',
+      bfloat16:
+        'void solution(const __nv_bfloat16* input_image, float threshold_value, __nv_bfloat16* output_image, size_t height, size_t width)',
+    },
+  },
+  "has Tensara's three image sizes × three thresholds, named as Tensara names them (the threshold with its '.0')": {
+    cases: [
+      '1024x768, threshold=64.0',
+      '1024x768, threshold=128.0',
+      '1024x768, threshold=192.0',
+      '1920x1080, threshold=64.0',
+      '1920x1080, threshold=128.0',
+      '1920x1080, threshold=192.0',
+      '3840x2160, threshold=64.0',
+      '3840x2160, threshold=128.0',
+      '3840x2160, threshold=192.0',
+    ],
+    also: () => {
+      expect(threshold.cases('float32')[4]!.params).toEqual({ height: 1920, width: 1080, threshold_value: 128 })
+      expect(threshold.cases('bfloat16')).toEqual(threshold.cases('float32'))
+    },
+  },
+  'counts one FLOP (the comparison) per pixel and moves the image in and out once': {
+    counts: {
+      // 1920 · 1080 = 2 073 600 pixels; 2 · 4 and 2 · 2 bytes each.
+      '1920x1080, threshold=128.0': {
+        elements: { input_image: 2_073_600, output_image: 2_073_600 },
+        flops: 2_073_600,
+        bytes: { float32: 16_588_800, float16: 8_294_400, bfloat16: 8_294_400 },
+      },
+    },
+  },
+  'is exact in every dtype, as Tensara checks it, with pixels drawn from [0, 255] as Tensara draws them': {
+    float32: { rtol: 0, atol: 0 },
+    ranges: { height: [1, 2000], width: [1, 2000] },
+    also: () => {
+      expect(threshold.dtypes).toEqual(['float32', 'float16', 'bfloat16'])
+      expect(threshold.tolerance.float16).toEqual({ rtol: 0, atol: 0 })
+      expect(threshold.tolerance.bfloat16).toEqual({ rtol: 0, atol: 0 })
+      expect(threshold.inputRange).toEqual([0, 255])
+      expectCudaReference(threshold, 'threshold.cu')
+    },
+  },
+})
+
 describe('HALF_TOLERANCES', () => {
   // u: unit roundoff. One ulp of disagreement is up to 2u; rounding a scalar or intermediate adds up to 2u.
   it.each([
@@ -281,5 +338,13 @@ describe('elementwiseProblem', () => {
 
   it('looks for the reference at cuda/references/<name>.cu', () => {
     expect(problem.reference).toEqual({ kind: 'cuda', file: packagePath('cuda/references/scale-rows.cu') })
+  })
+
+  it('draws inputs from [-1, 1] unless given a range, and takes half-type tolerances in place of the shared ones', () => {
+    expect(problem.inputRange).toEqual([-1, 1])
+    const exact = { rtol: 0, atol: 0 }
+    const own = activationProblem({ name: 'step', description: 'test', flopsPerElement: 1, float32: exact, halfTolerances: { float16: exact, bfloat16: exact }, inputRange: [0, 255] })
+    expect(own.tolerance).toEqual({ float32: exact, float16: exact, bfloat16: exact })
+    expect(own.inputRange).toEqual([0, 255])
   })
 })

@@ -1,12 +1,13 @@
 // Layer normalisation over F×D1×D2 for each of B samples. Tensara's rows are few and long (up to 4 Mi elements),
 // so each row is split into chunks, enough to fill the GPU:
 //   1. one block per chunk computes the chunk's count, mean and M2 (sum of squared deviations) from sums shifted
-//      by the chunk's first element (no cancellation when the mean is far from 0) and stores them;
+//      by the chunk's first element (no cancellation when the mean is far from 0) and stores them (moments.cuh);
 //   2. one block per chunk merges its row's chunk statistics (Chan et al.'s pairwise formula) and writes
 //      (x - mean) * rsqrt(var + eps) * gamma + beta for its chunk with 16-byte loads and stores.
-#include "../../reduction-common/reduction.cuh"
+#include "../../reduction-common/moments.cuh"
 
 using namespace reduction;
+using namespace moments;
 
 constexpr float kEpsilon = 1e-5f;
 constexpr int kThreads = 256;
@@ -15,28 +16,6 @@ constexpr size_t kMinChunk = 2048;
 // Chunk statistics of one launch pair live in a fixed device buffer; rows are processed in batches that fit it.
 constexpr size_t kMaxPartials = 1 << 16;
 constexpr size_t kMaxGridY = 65535;
-
-// Sums of (x - shift) and (x - shift)^2 over a thread's elements.
-struct ShiftedSums {
-  struct State {
-    float sum, squares;
-  };
-  __device__ static State merge(State a, State b) { return {a.sum + b.sum, a.squares + b.squares}; }
-};
-
-// Count, mean and M2 of a set of elements; merge is symmetric, so every lane of a warp merge agrees.
-struct Moments {
-  struct State {
-    float count, mean, m2;
-  };
-  __device__ static State identity() { return {0.0f, 0.0f, 0.0f}; }
-  __device__ static State merge(State a, State b) {
-    float count = a.count + b.count;
-    if (count == 0.0f) return a;
-    float delta = b.mean - a.mean;
-    return {count, (a.count * a.mean + b.count * b.mean) / count, a.m2 + b.m2 + delta * delta * (a.count * b.count / count)};
-  }
-};
 
 __device__ Moments::State chunkMoments[kMaxPartials];
 
@@ -47,27 +26,13 @@ struct Chunking {
 __device__ inline size_t chunkLength(const Chunking& c, size_t n) { return min(c.length, n - blockIdx.x * c.length); }
 
 __global__ void __launch_bounds__(kThreads) momentsOfChunks(const float* X, size_t N, Chunking c) {
-  const float* x = X + blockIdx.y * N + blockIdx.x * c.length;
-  size_t length = chunkLength(c, N);
-  float shift = x[0];
-  ShiftedSums::State s = {0.0f, 0.0f};
-  forEachOwned(x, length, threadIdx.x, blockDim.x, [&](float v, size_t) {
-    float d = v - shift;
-    s.sum += d;
-    s.squares += d * d;
-  });
-  s = blockMerge<ShiftedSums>(s);
-  if (threadIdx.x == 0) {
-    float count = (float)length, offset = s.sum / count;
-    chunkMoments[blockIdx.y * c.chunks + blockIdx.x] = {count, shift + offset, s.squares - s.sum * offset};
-  }
+  Moments::State m = blockMoments(X + blockIdx.y * N + blockIdx.x * c.length, chunkLength(c, N));
+  if (threadIdx.x == 0) chunkMoments[blockIdx.y * c.chunks + blockIdx.x] = m;
 }
 
 __global__ void __launch_bounds__(kThreads) normalizeChunks(const float* X, const float* gamma, const float* beta, float* Y,
                                                             size_t N, Chunking c) {
-  Moments::State row = Moments::identity();
-  for (size_t k = threadIdx.x; k < c.chunks; k += blockDim.x) row = Moments::merge(row, chunkMoments[blockIdx.y * c.chunks + k]);
-  row = blockMerge<Moments>(row);
+  Moments::State row = blockMergeOf(chunkMoments + blockIdx.y * c.chunks, c.chunks);
   float mean = row.mean, scale = rsqrtf(row.m2 / (float)N + kEpsilon);
   size_t begin = blockIdx.x * c.length, offset = blockIdx.y * N + begin;
   const float *g = gamma + begin, *b = beta + begin;

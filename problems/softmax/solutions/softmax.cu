@@ -1,27 +1,10 @@
-// Softmax over one dimension with an online max/sum (one pass for the statistics, one to write): a warp per
-// contiguous row with 16-byte loads and stores when the dimension is the last one, otherwise blocks of 32 adjacent
-// columns × 8 threads that split each column. The second pass re-reads a slice the first pass just brought into
-// cache.
+// Softmax over one dimension with an online max/sum (OnlineSoftmax in reduction.cuh; one pass for the statistics,
+// one to write): a warp per contiguous row with 16-byte loads and stores when the dimension is the last one,
+// otherwise blocks of 32 adjacent columns × 8 threads that split each column. The second pass re-reads a slice the
+// first pass just brought into cache.
 #include "../../reduction-common/reduction.cuh"
 
 using namespace reduction;
-
-// Running maximum and sum of exp(x - max); merging rescales both sums to the larger maximum.
-struct OnlineSoftmax {
-  struct State {
-    float max, sum;
-  };
-  __device__ static State identity() { return {-INFINITY, 0.0f}; }
-  __device__ static State push(State s, float v, size_t) {
-    if (v > s.max) return {v, s.sum * __expf(s.max - v) + 1.0f};
-    return {s.max, s.sum + __expf(v - s.max)};
-  }
-  __device__ static State merge(State a, State b) {
-    float max = fmaxf(a.max, b.max);
-    if (max == -INFINITY) return a;  // both empty: exp(-inf - -inf) would be NaN
-    return {max, a.sum * __expf(a.max - max) + b.sum * __expf(b.max - max)};
-  }
-};
 
 __global__ void __launch_bounds__(kRowsPerBlock * kWarp) softmaxRows(const float* in, float* out, size_t rows, size_t size) {
   size_t row = rowOfWarp();

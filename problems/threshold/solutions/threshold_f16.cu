@@ -1,0 +1,7 @@
+// Threshold on float16: 16-byte vector loads in a grid-stride loop, comparison in float (threshold.cuh). The threshold
+// comes before the output pointer, as in Tensara's signature.
+#include "threshold.cuh"
+
+extern "C" void solution(const __half* input_image, float threshold_value, __half* output_image, size_t height, size_t width) {
+  vectorized_map::launch(input_image, output_image, height * width, Threshold{threshold_value});
+}
