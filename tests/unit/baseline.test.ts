@@ -76,7 +76,8 @@ describe('compareToBaseline', () => {
     const logs = [1, 1.01, 0.99, 1.005, 0.995].map(Math.log)
     const mean = logs.reduce((a, b) => a + b) / 5
     const s2 = logs.reduce((a, x) => a + (x - mean) ** 2, 0) / 4
-    const spread2 = (4 * (s2 - 0.001 ** 2) + 0.005 ** 2) / 5
+    // The assumed spread pooled in is the runs' 1% cv, larger than the 0.5% of TIGHT.
+    const spread2 = (4 * (s2 - 0.001 ** 2) + 0.01 ** 2) / 5
     const se = medianEstimate(current.samplesMs, 0.95)!.logSe
     const d = Math.log(1.05) - mean
     const half = 1.959964 * Math.sqrt(se ** 2 + spread2 + (spread2 + 0.001 ** 2) / 5)
@@ -87,21 +88,31 @@ describe('compareToBaseline', () => {
     expect(v).toMatchObject({ kind: 'regression', fails: true })
     expect(v.message).toBe(
       `regression: slower than baseline by 4.8% [${(-(v.interval.high) * 100).toFixed(1)}%, ${(-(v.interval.low) * 100).toFixed(1)}%] ` +
-        '(tolerance 2.0%; between-run spread 0.7% from 5 runs; 95% interval; 0.952 TFLOPS vs 1.00 in the baseline)',
+        `(tolerance 2.0%; between-run spread ${(100 * Math.sqrt(spread2)).toFixed(1)}% from 5 runs; 95% interval; 0.952 TFLOPS vs 1.00 in the baseline)`,
     )
   })
 
   it('a run of the same stream as its baseline is unchanged; a small change with an assumed spread is inconclusive, not a failure', () => {
-    const samples = idealStream(101, 1, 0.01)
-    const recorded = baselineRun(run(1, 0.01, samples), 0.95, MEASURED_AT)
-    const entry = { ...withRuns([1]), runs: [recorded] }
-    const same = judge(run(1, 0.01, samples), H100, entry)
+    const samples = idealStream(101, 1, 0.004)
+    const recorded = baselineRun(run(1, 0.004, samples), 0.95, MEASURED_AT)
+    const entry = { ...withRuns([1]), cv: 0.004, runs: [recorded] }
+    const same = judge(run(1, 0.004, samples), H100, entry)
     expect(same).toMatchObject({ kind: 'unchanged', change: 0, fails: false, runSpread: { spread: 0.005, runs: 1, measured: false } })
     expect(same.message).toMatch(/^unchanged: \+0\.0% \[-1\.\d%, \+1\.\d%\]: the whole interval is within the tolerance 2\.0% \(tolerance 2\.0%; between-run spread 0\.5% assumed, not measured from 1 run/)
-    const near = judge(run(1.015), H100, entry)
+    const near = judge(run(1.015, 0.004), H100, entry)
     expect(near).toMatchObject({ kind: 'inconclusive', fails: false })
     expect(near.message).toContain('straddles the tolerance 2.0%')
-    expect(judge(run(1.015), H100, entry, { failOnInconclusive: true })).toMatchObject({ kind: 'inconclusive', fails: true })
+    expect(judge(run(1.015, 0.004), H100, entry, { failOnInconclusive: true })).toMatchObject({ kind: 'inconclusive', fails: true })
+  })
+
+  it('a noisy case assumes its cv as the spread between runs: its interval is wider than its median error alone', () => {
+    const entry = (cv: number) => ({ ...withRuns([1]), cv, runs: [baselineRun(run(1, cv), 0.95, MEASURED_AT)] })
+    const quiet = judge(run(1.06, 0.004), H100, entry(0.004))
+    const noisy = judge(run(1.06, 0.08), H100, entry(0.08))
+    expect(quiet).toMatchObject({ kind: 'regression', runSpread: { spread: 0.005, runs: 1, measured: false } })
+    // A cv of 8% moved such cases by about as much from run to run: a 6% change is not told from that.
+    expect(noisy).toMatchObject({ kind: 'inconclusive', fails: false, runSpread: { spread: 0.08, runs: 1, measured: false } })
+    expect(noisy.message).toContain('between-run spread 8.0% assumed')
   })
 
   it('improvement does not fail by default, and fails with failOnImprovement', () => {
@@ -132,7 +143,7 @@ describe('compareToBaseline', () => {
     expect(short).toMatchObject({ kind: 'inconclusive', change: expect.closeTo(1 / 1.3 - 1, 9) })
     expect(short.message).toBe(
       'inconclusive: -23.1% with no interval: too few samples in the run (3) for a 95% interval of its median ' +
-        '(tolerance 2.0%; between-run spread 0.3% from 3 runs; 95% interval; 0.769 TFLOPS vs 1.00 in the baseline)',
+        '(tolerance 2.0%; between-run spread 0.6% from 3 runs; 95% interval; 0.769 TFLOPS vs 1.00 in the baseline)',
     )
   })
 

@@ -1,0 +1,85 @@
+// Replays the stored-baseline verdict (src/baseline/verdict.ts) on real runs: the baseline recorded from the first
+// report files, as `vitest bench -u` once per file would record it, and each later file judged against it. Prints,
+// per tolerance, the false alarms (the same code judged a regression or an improvement) and the inconclusive cases,
+// and the half-width of the change's interval. Which board ran each case is in the files; pass runs of other boards
+// to measure false alarms across boards.
+// With --slow F, every checked run is made F slower (its samples multiplied by 1 + F) before it is judged: how often the
+// rule would see a change of that size, as a simulation on real noise (not a planted kernel).
+//   tsx scripts/baseline-replay.ts --record <a.json> [<b.json> …] --check <c.json> [<d.json> …] [--tolerance 0.02,0.05]
+//     [--slow 0.05]
+import fs from 'node:fs'
+import { caseMeasurement } from '../src/baseline/guard.js'
+import { baselineRun, compareToBaseline, DEFAULT_VERDICT_OPTIONS, type BaselineEntry } from '../src/baseline/verdict.js'
+import type { CaseResult } from '../src/shared/results.js'
+
+interface ResultsFile {
+  benches: Array<{ name: string; result?: { cases: CaseResult[] } }>
+}
+
+function cases(file: string): Map<string, CaseResult> {
+  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as ResultsFile
+  const found = new Map<string, CaseResult>()
+  for (const bench of data.benches) for (const c of bench.result?.cases ?? []) found.set(`${bench.name} · ${c.name}`, c)
+  return found
+}
+
+function argList(flag: string): string[] {
+  const start = process.argv.indexOf(flag)
+  if (start < 0) return []
+  const end = process.argv.findIndex((arg, i) => i > start && arg.startsWith('--'))
+  return process.argv.slice(start + 1, end < 0 ? undefined : end)
+}
+
+const recordFiles = argList('--record')
+const checkFiles = argList('--check')
+const tolerances = (argList('--tolerance')[0] ?? '0.02,0.05').split(',').map(Number)
+const slow = Number(argList('--slow')[0] ?? 0)
+if (recordFiles.length === 0 || checkFiles.length === 0) {
+  console.error('usage: tsx scripts/baseline-replay.ts --record <a.json> [...] --check <c.json> [...] [--tolerance 0.02,0.05]')
+  process.exit(2)
+}
+
+// One GPU model per replay: the verdict compares only within a model, and the files say which board, not which model.
+const GPU = 'replayed GPU'
+const entries = new Map<string, BaselineEntry>()
+for (const [i, file] of recordFiles.entries()) {
+  for (const [key, c] of cases(file)) {
+    const m = caseMeasurement(c)
+    if (!m) continue
+    const run = baselineRun(m, DEFAULT_VERDICT_OPTIONS.confidence, `run ${i + 1}`)
+    const previous = entries.get(key)
+    entries.set(key, { tflops: m.tflops, runtimeMs: m.runtimeMs, cv: m.cv, gpu: GPU, measuredAt: run.measuredAt, runs: [...(previous?.runs ?? []), run] })
+  }
+}
+
+const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? NaN
+const pct = (x: number) => `${(100 * x).toFixed(2)}%`
+for (const tolerance of tolerances) {
+  for (const file of checkFiles) {
+    let judged = 0
+    const alarms: string[] = []
+    let regressions = 0
+    const inconclusive: string[] = []
+    const halfWidths: number[] = []
+    for (const [key, c] of cases(file)) {
+      const measured = caseMeasurement(c)
+      const entry = entries.get(key)
+      if (!measured || !entry) continue
+      const m = { ...measured, runtimeMs: measured.runtimeMs * (1 + slow), tflops: measured.tflops / (1 + slow), samplesMs: measured.samplesMs.map((x) => x * (1 + slow)) }
+      const verdict = compareToBaseline(m, GPU, entry, { tolerance })
+      if (!('change' in verdict)) continue
+      judged++
+      if (verdict.interval) halfWidths.push((verdict.interval.high - verdict.interval.low) / 2)
+      const line = `${key}: ${pct(verdict.change)}${verdict.interval ? ` [${pct(verdict.interval.low)}, ${pct(verdict.interval.high)}]` : ''}`
+      if (verdict.kind === 'regression') regressions++
+      if (slow === 0 && (verdict.kind === 'regression' || verdict.kind === 'improvement')) alarms.push(`${verdict.kind} ${line}`)
+      if (verdict.kind === 'inconclusive') inconclusive.push(line)
+    }
+    const seen = slow === 0 ? `${alarms.length} false alarms` : `made ${pct(slow)} slower: ${regressions} regressions`
+    console.log(
+      `tolerance ${pct(tolerance)}, ${file}: ${judged} cases against ${recordFiles.length} recorded run(s): ${seen}, ` +
+        `${inconclusive.length} inconclusive; half-width p50 ${pct(quantile(halfWidths, 0.5))}, p90 ${pct(quantile(halfWidths, 0.9))}, max ${pct(quantile(halfWidths, 1))}`,
+    )
+    for (const line of alarms.slice(0, 10)) console.log(`  ${line}`)
+  }
+}
