@@ -1,8 +1,10 @@
 // CUPTI shim for the `cupti` timing mode: the GPU start and end timestamps of the work that one solution() call
 // launches, on every stream, and how long the GPU was busy with it. The harness pushes an external correlation id
 // (the iteration number) before calling solution() and pops it after; CUPTI then tags every CUDA API call made in
-// between, and so every kernel, memcpy and memset those calls launched, with that id. Work launched outside
-// push/pop (L2 flush, padding) has no id and is left out. While kb_cupti_keep_launches is on (the counters pass),
+// between, and so every kernel, memcpy and memset those calls launched, with that id. The tag is per host thread, so
+// the harness also marks each call's window on CUPTI's clock (kb_cupti_window, from the idle GPU before the call to
+// the idle GPU after it): untagged work that ran in a window, launched by another thread of the solution's, belongs
+// to that call too. Other untagged work (L2 flush, padding, outside any window) is left out. While kb_cupti_keep_launches is on (the counters pass),
 // each kernel's name and launch configuration is kept too. Compiled by src/compile/cupti-shim.ts, called through
 // src/native/cupti.ts. Every entry point returns a CUptiResult (0 = success).
 #include <cupti.h>
@@ -92,6 +94,8 @@ std::mutex& mutex = *new std::mutex;
 auto& iterationByCorrelation = *new std::unordered_map<uint32_t, uint64_t>;  // correlationId -> pushed id
 auto& workByCorrelation = *new std::unordered_map<uint32_t, Work>;           // correlationId -> its GPU work
 auto& workByIteration = *new std::map<uint64_t, Work>;                       // joined, not yet read; ordered by id
+// Each call's window on CUPTI's clock (start, end), by iteration, until the next read.
+auto& windowByIteration = *new std::map<uint64_t, std::pair<uint64_t, uint64_t>>;
 uint64_t lostRecords = 0;
 bool keepLaunches = false;
 auto& launchesByCorrelation = *new std::unordered_map<uint32_t, std::vector<Launch>>;
@@ -190,9 +194,18 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
 void joinAndDiscardTheRest() {
   for (const auto& [correlationId, work] : workByCorrelation) {
     auto iteration = iterationByCorrelation.find(correlationId);
-    if (iteration == iterationByCorrelation.end()) continue;
-    workByIteration[iteration->second].add(work);
+    if (iteration != iterationByCorrelation.end()) {
+      workByIteration[iteration->second].add(work);
+      continue;
+    }
+    // Untagged: another thread's launch during a call belongs to the call whose window it ran in.
+    for (const auto& interval : work.intervals) {
+      for (const auto& [id, window] : windowByIteration) {
+        if (interval.first < window.second && interval.second > window.first) workByIteration[id].intervals.push_back(interval);
+      }
+    }
   }
+  windowByIteration.clear();
   for (auto& [correlationId, launches] : launchesByCorrelation) {
     auto iteration = iterationByCorrelation.find(correlationId);
     if (iteration == iterationByCorrelation.end()) continue;
@@ -223,6 +236,7 @@ extern "C" int kb_cupti_start(void) {
     iterationByCorrelation.clear();
     workByCorrelation.clear();
     workByIteration.clear();
+    windowByIteration.clear();
     launchesByCorrelation.clear();
     launchesByIteration.clear();
     lostRecords = 0;
@@ -314,6 +328,16 @@ extern "C" int kb_cupti_launch(size_t index, int32_t* kind, int32_t* config, con
   *kind = readLaunches[index].kind;
   std::copy(readLaunches[index].config, readLaunches[index].config + 9, config);
   *name = readLaunches[index].name.c_str();
+  return CUPTI_SUCCESS;
+}
+
+// CUPTI's clock now, in ns: the clock of the activity records' timestamps.
+extern "C" int kb_cupti_timestamp(uint64_t* ns) { return cuptiGetTimestamp(ns); }
+
+// Marks [start, end] on CUPTI's clock as the window of iteration `id`: untagged work that ran in it is the call's.
+extern "C" int kb_cupti_window(uint64_t id, uint64_t start, uint64_t end) {
+  std::lock_guard<std::mutex> lock(mutex);
+  windowByIteration[id] = {start, end};
   return CUPTI_SUCCESS;
 }
 

@@ -69,6 +69,8 @@ export class Cupti {
       read: lib.func('int kb_cupti_read(uint64_t *ids, uint64_t *starts, uint64_t *ends, uint64_t *busy, size_t capacity, _Out_ size_t *count)'),
       lost: lib.func('int kb_cupti_lost(_Out_ uint64_t *lost)'),
       stop: lib.func('int kb_cupti_stop(void)'),
+      timestamp: lib.func('int kb_cupti_timestamp(_Out_ uint64_t *ns)'),
+      window: lib.func('int kb_cupti_window(uint64_t id, uint64_t start, uint64_t end)'),
       keepLaunches: lib.func('int kb_cupti_keep_launches(int keep)'),
       launches: lib.func('int kb_cupti_launches(uint64_t id, _Out_ size_t *count)'),
       launch: lib.func('int kb_cupti_launch(size_t index, _Out_ int32_t *kind, _Out_ int32_t *config, _Out_ const char **name)'),
@@ -87,6 +89,21 @@ export class Cupti {
 
   pop(): void {
     this.check(this.fns.pop(), 'kb_cupti_pop')
+  }
+
+  /** CUPTI's clock now (ns), the clock of the spans' timestamps. */
+  timestamp(): bigint {
+    const ns = [0n]
+    this.check(this.fns.timestamp(ns), 'kb_cupti_timestamp')
+    return BigInt(ns[0]!)
+  }
+
+  /**
+   * Marks [startNs, endNs] as the window of pushed `id`: work that ran in it without a tag (launched by another host
+   * thread) joins the span of `id` at the next read.
+   */
+  window(id: number, startNs: bigint, endNs: bigint): void {
+    this.check(this.fns.window(BigInt(id), startNs, endNs), `kb_cupti_window(${id})`)
   }
 
   /** Hands CUPTI's records to the shim. Synchronize the device first, or work still running comes back incomplete. */

@@ -98,6 +98,20 @@ describe.skipIf(!gpu.available)(onGpuTitle('integrity on the GPU'), { timeout: 3
       expect(b.cv).toBeLessThanOrEqual(0.05)
     })
 
+    it.each([20, 25])("work launched from a thread the solution starts, n = 2^%i: 'cupti' counts it in the call's time", async (power) => {
+      const [threaded, single] = [
+        await bench({ solution: hostile('thread_launch'), cases: size(power), timing: 'cupti' }),
+        await bench({ solution: hostile('split_add_one_stream'), cases: size(power), timing: 'cupti' }),
+      ]
+      expect(failureMessage(threaded)).toBeUndefined()
+      const a = timedCase(threaded.cases[0]).summary
+      const b = timedCase(single.cases[0]).summary
+      console.log(`cupti, n = 2^${power}: half from a thread ${(a.median * 1e3).toFixed(2)} µs, one thread ${(b.median * 1e3).toFixed(2)} µs`)
+      // When CUPTI's per-thread tag was all that attributed work, the thread's half went unseen: about half the time.
+      expect(a.median / b.median).toBeGreaterThan(0.9)
+      expect(a.median / b.median).toBeLessThan(1.1)
+    })
+
     it("two private streams under 'graph' timing: nothing runs in the graph, so the checked answer is wrong", async () => {
       const message = failureMessage(await bench({ solution: hostile('two_private_streams'), cases: size(20), timing: 'graph' }))
       expect(message).toMatch(/wrong answer in a timed call picked at random|could not be captured into a CUDA graph/)

@@ -15,7 +15,7 @@ import { dynamicSection, exportedEntryPoints } from '../helpers/symbols.js'
 import { scratchFolder } from '../helpers/scratch.js'
 import { gpu, withoutGpuTitle } from '../helpers/gpu.js'
 
-const ENTRY_POINTS = ['kb_cupti_flush', 'kb_cupti_keep_launches', 'kb_cupti_launch', 'kb_cupti_launches', 'kb_cupti_lost', 'kb_cupti_pop', 'kb_cupti_push', 'kb_cupti_read', 'kb_cupti_start', 'kb_cupti_stop']
+const ENTRY_POINTS = ['kb_cupti_flush', 'kb_cupti_keep_launches', 'kb_cupti_launch', 'kb_cupti_launches', 'kb_cupti_lost', 'kb_cupti_pop', 'kb_cupti_push', 'kb_cupti_read', 'kb_cupti_start', 'kb_cupti_stop', 'kb_cupti_timestamp', 'kb_cupti_window']
 
 const scratch = scratchFolder('kb-cupti-')
 const cacheDir = path.join(scratch, 'cache')
@@ -142,12 +142,23 @@ int main() {
   kernelRecord(202, 5400, 5500);                // outside push/pop: not the pass's
   printLaunches(20);
   printLaunches(20);
+  kb_cupti_keep_launches(0);
+  // Calls' windows: untagged work in a window (another host thread's launch) is that call's, and nothing else is.
+  kb_cupti_window(30, 6000, 7000);
+  tagRecord(300, 30); kernelRecord(300, 6100, 6200);   // the calling thread's kernel
+  kernelRecord(301, 6300, 6500);                       // another thread's, inside window 30
+  kernelRecord(302, 7100, 7200);                       // untagged between the windows: the harness's, nobody's
+  kb_cupti_window(31, 8000, 9000);
+  kernelRecord(303, 8100, 8400);                       // a call whose only work came from another thread
+  readSpans(8);
+  kernelRecord(304, 6300, 6500);                       // windows end with the read that used them
+  readSpans(8);
 }
 `
 
 describe('joining records to pushed ids', () => {
   it(
-    'spans every tagged kernel and memset of an id, in either record order, and nothing untagged; busy time counts overlaps once and gaps not at all; kept launches come in the order they ran, memsets included',
+    'spans every tagged kernel and memset of an id, in either record order, and untagged work only inside a call\'s window; busy time counts overlaps once and gaps not at all; kept launches come in the order they ran, memsets included',
     () => {
       const source = path.join(scratch, 'join.cu')
       const program = path.join(scratch, 'join')
@@ -166,6 +177,10 @@ describe('joining records to pushed ids', () => {
         // Kept launches of id 20: its memset (kind 1) ran before its kernel (kind 0); read once, then forgotten.
         'launches 0 1 0',
         'launches 0',
+        // Id 20's spans (unread until now); id 30: its own kernel and the other thread's, busy 100 + 200 ns; id 31:
+        // the other thread's alone.
+        'read 0 20:5000-5300/200 30:6100-6500/300 31:8100-8400/300',
+        'read 0',
       ])
     },
   )

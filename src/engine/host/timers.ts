@@ -255,10 +255,11 @@ class IdleGpuCalls implements CallTimer<Array<number | undefined>> {
 }
 
 /**
- * `cupti`: one sample is the time the GPU was busy with the work one call launched, on any stream: the union of its
- * kernels', copies' and memsets' intervals from CUPTI's timestamps (each tagged with the call's draw through an
- * external correlation id). The union leaves out the gaps in which the GPU waited for the host to launch the call's
- * next kernel.
+ * `cupti`: one sample is the time the GPU was busy with the work one call launched, on any stream and from any host
+ * thread: the union of its kernels', copies' and memsets' intervals from CUPTI's timestamps. The calling thread's
+ * work is tagged with the call's draw (an external correlation id); work from other threads carries no tag, so the
+ * call's window on CUPTI's clock, from the idle GPU before it to the idle GPU after it, claims whatever else ran in
+ * it. The union leaves out the gaps in which the GPU waited for the host to launch the call's next kernel.
  */
 function cuptiTimer(session: DeviceSession): IdleGpuTimer {
   const cupti = session.cupti()
@@ -266,7 +267,13 @@ function cuptiTimer(session: DeviceSession): IdleGpuTimer {
   return {
     mode: 'cupti',
     sawNothing: 'CUPTI saw no GPU work from solution()',
-    time: (draw, call) => tagged(cupti, draw, call),
+    time(draw, call) {
+      // The GPU is idle here (IdleGpuCalls synchronized), and again after the synchronize below.
+      const start = cupti.timestamp()
+      tagged(cupti, draw, call)
+      cuda.synchronize()
+      cupti.window(draw, start, cupti.timestamp())
+    },
     read(draws) {
       const spans = readSpans(cupti, 'cupti')
       return draws.map((draw) => {
