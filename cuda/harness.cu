@@ -74,6 +74,28 @@ __global__ void poisonKernel(void* out, size_t n, int dtype) {
   }
 }
 
+// Gives a square n×n row-major matrix its structure after the uniform fill (kind 0: zeros above the diagonal, 1: zeros
+// below it, 2: the upper triangle mirrored from the lower). Elements are moved as bits, so every dtype's zero is 0.
+template <typename Bits>
+__global__ void structureKernel(Bits* m, size_t n, int kind) {
+  for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < n * n; k += (size_t)gridDim.x * blockDim.x) {
+    size_t row = k / n, col = k % n;
+    if (kind == 0 && col > row) m[k] = 0;
+    if (kind == 1 && col < row) m[k] = 0;
+    if (kind == 2 && col > row) m[k] = m[col * n + row];
+  }
+}
+
+extern "C" int kb_structure_square(void* data, size_t n, int dtype, int kind) {
+  switch (dtype) {
+    case KB_FLOAT64: structureKernel<<<blocksFor(n * n), kThreads>>>((uint64_t*)data, n, kind); break;
+    case KB_FLOAT16:
+    case KB_BFLOAT16: structureKernel<<<blocksFor(n * n), kThreads>>>((uint16_t*)data, n, kind); break;
+    default: structureKernel<<<blocksFor(n * n), kThreads>>>((uint32_t*)data, n, kind); break;
+  }
+  return (int)cudaGetLastError();
+}
+
 // Fills an output with NaN so that an element the solution never writes cannot pass as correct.
 extern "C" int kb_poison(void* out, size_t n, int dtype) {
   poisonKernel<<<blocksFor(n), kThreads>>>(out, n, dtype);

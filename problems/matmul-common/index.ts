@@ -2,7 +2,7 @@
 // matrix-power and the fused GEMM epilogues): their size scalars, outputs and references.
 import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem, type ReferenceSpec, type TestCase, type Tolerance } from '../../src/spec/problem.js'
-import type { ParamSpec } from '../../src/spec/signature.js'
+import type { InputStructure, ParamSpec } from '../../src/spec/signature.js'
 
 /** Input matrices, in the order given. */
 export const inputs = (...names: readonly string[]): ParamSpec[] => names.map((name) => ({ name, kind: 'input' }))
@@ -25,8 +25,12 @@ export const cudaReference = (slug: string): ReferenceSpec => ({ kind: 'cuda', f
 /** Case names as Tensara writes them for A·B: rows×inner x inner×columns, e.g. '1024x1024 x 1024x512'. */
 export const productName = (rows: readonly number[], inner: number, cols: number) => `${[...rows, inner].join('x')} x ${inner}x${cols}`
 
-/** (input_a, input_b, output_c, n): Tensara's signature for the products of two n×n matrices. */
-export const squareProductSignature = (output: ParamSpec): ParamSpec[] => [...inputs('input_a', 'input_b'), output, ...sizes('n')]
+/** (input_a, input_b, output_c, n): Tensara's signature for the products of two n×n matrices, drawn with `structure`. */
+export const squareProductSignature = (output: ParamSpec, structure?: InputStructure): ParamSpec[] => [
+  ...['input_a', 'input_b'].map((name): ParamSpec => ({ name, kind: 'input', ...(structure && { structure }) })),
+  output,
+  ...sizes('n'),
+]
 
 /** Case names 'nxn' with their one parameter n. */
 export const squareCases = (sizes: readonly number[]) => sizes.map((n) => ({ name: `${n}x${n}`, params: { n } }))
@@ -36,8 +40,8 @@ export const squareElements = ({ params: { n } }: TestCase) => ({ input_a: n! * 
 
 /**
  * Tensara's lower-trig-matmul and upper-trig-matmul (problems/<slug>/def.py as of 32e682c): C = tril(A)·tril(B)
- * or triu(A)·triu(B), Tensara's reference taking the triangles itself. The harness draws every element of A and B,
- * so a solution reads only the operands' triangles, and writes C's other triangle as zeros (outputs start as NaN).
+ * or triu(A)·triu(B), Tensara's reference taking the triangles itself. A and B are drawn triangular, as Tensara's
+ * are (zeros outside the triangle); C's other triangle must be written as zeros (outputs start as NaN).
  * FLOPs are Tensara's n(n+1)(n+2)/3: two per multiply-add of the triangles' product, Σ_i (i+1)(i+2)/2 of them.
  */
 export function triangularMatmul(triangle: 'lower' | 'upper', tolerance: Tolerance) {
@@ -46,9 +50,9 @@ export function triangularMatmul(triangle: 'lower' | 'upper', tolerance: Toleran
   return defineProblem({
     name: slug,
     description:
-      `Product of the ${triangle} triangles of two n×n row-major matrices: C = ${name}(A)·${name}(B), ${triangle} ` +
-      `triangular (zeros ${zero} the diagonal). Elements of A and B outside their ${triangle} triangles hold random values and are not read.`,
-    signature: squareProductSignature({ name: 'output_c', kind: 'output' }),
+      `Product of two ${triangle} triangular n×n row-major matrices (zeros ${zero} the diagonal): C = ${name}(A)·${name}(B), ` +
+      `${triangle} triangular too.`,
+    signature: squareProductSignature({ name: 'output_c', kind: 'output' }, `${triangle}-triangular`),
     dtypes: ['float32'],
     cases: () => squareCases([2048, 4096, 6144, 8192]),
     elements: squareElements,

@@ -3,9 +3,11 @@ import koffi from 'koffi'
 import { check, type DevicePtr } from './cuda.js'
 import type { Dtype } from '../spec/dtype.js'
 import type { Comparison } from '../shared/messages.js'
+import type { InputStructure } from '../spec/signature.js'
 
 // Keep in sync with enum KbDtype in cuda/harness.cu.
 const DTYPE_CODES: Record<Dtype, number> = { float32: 0, float64: 1, float16: 2, bfloat16: 3, int32: 4 }
+const STRUCTURE_CODES: Record<InputStructure, number> = { 'lower-triangular': 0, 'upper-triangular': 1, symmetric: 2 }
 
 const CompareResult = koffi.struct('KbCompareResult', {
   badCount: 'uint64_t',
@@ -26,6 +28,7 @@ export class Harness {
     this.fns = {
       fillUniform: lib.func('int kb_fill_uniform(void *out, size_t n, int dtype, uint64_t seed, double lo, double hi)'),
       poison: lib.func('int kb_poison(void *out, size_t n, int dtype)'),
+      structureSquare: lib.func('int kb_structure_square(void *data, size_t n, int dtype, int kind)'),
       compare: lib.func(
         'int kb_compare(void *got, void *expected, size_t n, int dtype, double rtol, double atol, _Out_ KbCompareResult *result)',
       ),
@@ -42,6 +45,11 @@ export class Harness {
 
   fillUniform(ptr: DevicePtr, count: number, dtype: Dtype, seed: number, lo: number, hi: number): void {
     check(this.fns.fillUniform(ptr, count, DTYPE_CODES[dtype], BigInt(seed), lo, hi), 'kb_fill_uniform')
+  }
+
+  /** Gives the n×n row-major matrix at `ptr` its structure (see InputStructure), after it was filled. */
+  structureSquare(ptr: DevicePtr, n: number, dtype: Dtype, structure: InputStructure): void {
+    check(this.fns.structureSquare(ptr, n, DTYPE_CODES[dtype], STRUCTURE_CODES[structure]), 'kb_structure_square')
   }
 
   /** Runs `work` inside nested NVTX ranges named `names` (outermost first), for Nsight tools to filter and name by. */

@@ -3,13 +3,13 @@
 import type { Dtype } from '../spec/dtype.js'
 import type { MeasureOptions, TimingMode } from '../spec/options.js'
 import type { Tolerance } from '../spec/problem.js'
-import type { ScalarCType } from '../spec/signature.js'
+import type { InputStructure, ScalarCType } from '../spec/signature.js'
 import type { CaseCountersOutcome } from './counters.js'
 import type { PhaseTimes } from './phases.js'
 import type { StopReason } from './stopping.js'
 
 export type ArgPlan =
-  | { kind: 'input'; name: string; dtype: Dtype; count: number; range: readonly [number, number] }
+  | { kind: 'input'; name: string; dtype: Dtype; count: number; range: readonly [number, number]; structure?: InputStructure }
   | { kind: 'output'; name: string; dtype: Dtype; count: number; initial?: 'zero' }
   | { kind: 'scalar'; ctype: ScalarCType; value: number }
   | { kind: 'array'; name: string; ctype: 'size_t' | 'int'; memory: 'device' | 'host'; values: number[] }

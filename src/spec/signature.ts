@@ -17,8 +17,15 @@ export interface ArrayParam {
   readonly values: (params: Readonly<Record<string, number>>) => readonly number[]
 }
 
+/**
+ * An input that is a square matrix (√count elements on a side, row-major) drawn with a structure, as a problem's
+ * inputs are defined: zeros above the diagonal ('lower-triangular') or below it ('upper-triangular'), or the upper
+ * triangle a mirror of the lower ('symmetric').
+ */
+export type InputStructure = 'lower-triangular' | 'upper-triangular' | 'symmetric'
+
 export type ParamSpec =
-  | { readonly name: string; readonly kind: 'input'; readonly dtype?: Dtype }
+  | { readonly name: string; readonly kind: 'input'; readonly dtype?: Dtype; readonly structure?: InputStructure }
   /**
    * `initial`: what the output holds when a verified call starts. By default NaN, so an element the solution never
    * writes cannot pass; 'zero' where the problem defines the output as starting at zero, so that a kernel that reads

@@ -25,7 +25,7 @@ function argPlans(problem: Problem, dtype: Dtype, c: TestCase): ArgPlan[] {
     const count = elementsOf(elements, p.name)
     const elementType = paramDtype(p, dtype)
     return p.kind === 'input'
-      ? { kind: 'input', name: p.name, dtype: elementType, count, range: problem.inputRange }
+      ? { kind: 'input', name: p.name, dtype: elementType, count, range: problem.inputRange, ...(p.structure && { structure: p.structure }) }
       : { kind: 'output', name: p.name, dtype: elementType, count, ...(p.initial && { initial: p.initial }) }
   })
 }

@@ -9,7 +9,7 @@ import { matmulSwish } from '../../problems/matmul-swish/index.js'
 import { matrixPower } from '../../problems/matrix-power/index.js'
 import { symmetricMatmul } from '../../problems/symmetric-matmul/index.js'
 import { upperTrigMatmul } from '../../problems/upper-trig-matmul/index.js'
-import { exampleFile, type Example, type Planted } from './types.js'
+import { exampleFile, fixtureFile, type Example, type Planted } from './types.js'
 
 export const examples: Example[] = [
   { problem: matmul3d, solution: exampleFile('matmul-3d', 'matmul_3d.cu'), dtype: 'float32' },
@@ -26,3 +26,6 @@ export const examples: Example[] = [
 ]
 
 export const planted: Planted[] = []
+
+/** The whole product, relying on the triangular inputs' zeros as Tensara's users may: it must pass here too. */
+export const dropIns: Example[] = [{ problem: lowerTrigMatmul, solution: fixtureFile('lower_trig_whole.cu'), dtype: 'float32' }]

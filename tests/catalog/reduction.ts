@@ -27,7 +27,7 @@ export const examples: Example[] = [
   { problem: cumprod, solution: exampleFile('cumprod', 'cumprod.cu'), dtype: 'float32' },
 ]
 
-/** Correct solutions written as Tensara users write them (see each file), which must drop in unchanged. */
+/** sum-dim as Tensara users write it, with the shape read on the host (see the file). */
 export const dropIns: Example[] = [{ problem: sumDim, solution: fixtureFile('sum_dim_shape_anywhere.cu'), dtype: 'float32' }]
 
 // The indices and values below were worked out on the CPU from the harness's seeded fill of each first default case
