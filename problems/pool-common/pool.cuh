@@ -1,11 +1,10 @@
 // The pooling family's example kernel (avg-pool-1d, -2d, -3d, max-pool-1d, -2d, -3d), one thread per output element
 // as PyTorch's own pooling kernels do: threads along x take consecutive outputs of the innermost dimension, so a
-// warp's loads of each window row are coalesced and the rows' overlap between neighbouring windows is served by
-// L1 and L2 (the input is read from DRAM about once); y takes the output rows (H for 2-D, H·W for 3-D). Each
-// thread clips its window to the input once per dimension, so the loops carry no bounds test and no padding load:
-// average pooling sums what is inside and scales by 1/K^dims (PyTorch's count_include_pad), max pooling keeps the
-// largest (padding is −∞). The block is 256 threads, shaped to the innermost extent so that a narrow output does
-// not leave most of it idle.
+// warp's loads of each window row are coalesced and the overlap between neighbouring windows can be served from L1
+// and L2 rather than DRAM; y takes the output rows (H for 2-D, H·W for 3-D). Each thread clips its window to the
+// input once per dimension, so the loops carry no bounds test and no padding load: average pooling sums what is
+// inside and scales by 1/K^dims (PyTorch's count_include_pad), max pooling keeps the largest (padding is −∞). The
+// block is 256 threads, shaped to the innermost extent so that a narrow output does not leave most of it idle.
 #pragma once
 #include <cuda_runtime.h>
 #include <math.h>
