@@ -61,6 +61,45 @@ function outputExtents(dims: number, params: Readonly<Record<string, number>>, d
 
 const product = (values: readonly number[]) => values.reduce((a, b) => a * b, 1)
 
+/**
+ * How many of a dimension's `n` input positions some window reads: with a dilation, stride and padding that skip
+ * positions (stride 3 and dilation 3 read every third), fewer than n.
+ */
+export function readPositions(n: number, kernel: number, stride: number, padding: number, dilation = 1): number {
+  const outputs = pooledExtent(n, kernel, stride, padding, dilation)
+  if (outputs <= 0) return 0
+  // Window tap k reads o·stride − padding + k·dilation for o = 0 … outputs − 1: a progression of step `stride`. Taps
+  // whose offsets agree modulo the stride lie on one lattice; there, each reads a run of lattice points, and the runs
+  // are merged. Counting runs rather than positions keeps this cheap for inputs of 2^26 elements.
+  const runsByLattice = new Map<number, Array<[number, number]>>()
+  for (let k = 0; k < kernel; k++) {
+    const first = k * dilation - padding
+    const last = first + (outputs - 1) * stride
+    // The lattice points inside [0, n): first + j·stride for j from `from` to `to`.
+    const from = Math.max(0, Math.ceil(-first / stride))
+    const to = Math.min(outputs - 1, Math.floor((n - 1 - first) / stride))
+    if (from > to || last < 0) continue
+    const lattice = ((first % stride) + stride) % stride
+    const base = (first - lattice) / stride
+    const runs = runsByLattice.get(lattice) ?? []
+    runs.push([base + from, base + to])
+    runsByLattice.set(lattice, runs)
+  }
+  let read = 0
+  for (const runs of runsByLattice.values()) {
+    runs.sort((a, b) => a[0] - b[0])
+    let [start, end] = runs[0]!
+    for (const [s, e] of runs.slice(1)) {
+      if (s > end + 1) {
+        read += end - start + 1
+        ;[start, end] = [s, e]
+      } else end = Math.max(end, e)
+    }
+    read += end - start + 1
+  }
+  return read
+}
+
 /** Tensara's signature: the input, the window's ints, the output, then the extents as size_t. */
 function poolSignature(op: PoolOp, dims: number): ParamSpec[] {
   const ints = op === 'max' ? ['kernel_size', 'stride', 'padding', 'dilation'] : ['kernel_size', 'stride', 'padding']
@@ -137,6 +176,14 @@ export function definePoolProblem(spec: PoolSpec): Problem<'float32'> {
       output: product(outputExtents(spec.dims, params).map((n) => Math.max(n, 0))),
     }),
     flops: poolFlops(spec),
+    // The input elements some window reads, once each, and the output written once: a case whose windows skip input
+    // (stride and dilation 3) must not be judged against reading all of it (an H100 read such a case at 109% of that).
+    bytes: ({ params }) => {
+      const w = windowOf(params)
+      const read = product(EXTENTS.slice(0, spec.dims).map((e) => readPositions(params[e]!, w.kernel, w.stride, w.padding, w.dilation)))
+      const written = product(outputExtents(spec.dims, params).map((n) => Math.max(n, 0)))
+      return 4 * (read + written)
+    },
     tolerance: { float32: spec.tolerance },
     reference: { kind: 'cuda', file: packagePath(`cuda/references/${spec.name}.cu`) },
     shapes: poolShapes(spec),

@@ -7,7 +7,7 @@ import { avgPool3d } from '../../problems/avg-pool-3d/index.js'
 import { maxPool1d } from '../../problems/max-pool-1d/index.js'
 import { maxPool2d } from '../../problems/max-pool-2d/index.js'
 import { maxPool3d } from '../../problems/max-pool-3d/index.js'
-import { pooledExtent } from '../../problems/pool-common/pool.js'
+import { pooledExtent, readPositions } from '../../problems/pool-common/pool.js'
 import { caseNamed, describeFloat32Family, describeProblem } from '../helpers/problem-tests.js'
 
 describeFloat32Family(
@@ -128,8 +128,9 @@ describeProblem(maxPool1d, {
   },
   "counts Tensara's K − 1 comparisons per output of the dilated window": {
     counts: {
-      // H_out = floor((16777216 + 2 − 2 · 3 − 1) / 2) + 1 = 8388606; 3 comparisons each; 4 · (2^24 + 8388606) bytes.
-      'H=16777216, K=4, S=2, P=1, d=2': { elements: { input: 16777216, output: 8388606 }, flops: 25165818, bytes: { float32: 100663288 } },
+      // H_out = floor((16777216 + 2 − 2 · 3 − 1) / 2) + 1 = 8388606; 3 comparisons each. The taps read 2o − 1 + 2k:
+      // the odd positions only, 2^23 of them, so 4 · (2^23 + 8388606) bytes.
+      'H=16777216, K=4, S=2, P=1, d=2': { elements: { input: 16777216, output: 8388606 }, flops: 25165818, bytes: { float32: 67108856 } },
     },
   },
   "has Tensara's tolerance rtol 1e-4, atol 7e-5": {
@@ -153,8 +154,9 @@ describeProblem(maxPool2d, {
   "counts Tensara's K² − 1 comparisons per output over extents without the dilation, as Tensara does": {
     counts: {
       // The output is floor((1024 + 2 − 2 · 2 − 1) / 3) + 1 = 341 per side, 341² = 116281 elements; Tensara's FLOPs
-      // use floor((1024 + 2 − 3) / 3) + 1 = 342 per side: 342² · 8 = 935712.
-      'H=1024, W=1024, K=3, S=3, P=1, D=2': { elements: { input: 1048576, output: 116281 }, flops: 935712, bytes: { float32: 4659428 } },
+      // use floor((1024 + 2 − 3) / 3) + 1 = 342 per side: 342² · 8 = 935712. The taps 3o − 1, 3o + 1, 3o + 3 read
+      // every position but 0 and 1022: 1022² input elements, 4 · (1022² + 341²) bytes.
+      'H=1024, W=1024, K=3, S=3, P=1, D=2': { elements: { input: 1048576, output: 116281 }, flops: 935712, bytes: { float32: 4643060 } },
     },
   },
   "has Tensara's tolerance rtol 1e-4, atol 8e-5": {
@@ -179,16 +181,19 @@ describeProblem(maxPool3d, {
   "counts Tensara's K³ − 1 comparisons per output over extents without the dilation, as Tensara does": {
     counts: {
       // Output floor((512 + 2 − 3 · 2 − 1) / 3) + 1 = 170 per side; Tensara's FLOPs: (floor(511 / 3) + 1)³ · 26 = 171³ · 26.
+      // The taps 3(o + k) − 1 read only every third position, 170 per side: 4 · (170³ + 170³) bytes, not the whole
+      // input (an H100 read this case at 109% of a floor that counted it all).
       'H=512, W=512, D=512, K=3, S=3, P=1, dilation=3': {
         elements: { input: 134217728, output: 4913000 },
         flops: 130005486,
-        bytes: { float32: 556522912 },
+        bytes: { float32: 39304000 },
       },
-      // Output floor(1019 / 2) + 1 = 510 per side; Tensara's FLOPs: (floor(1023 / 2) + 1)³ · 124 = 512³ · 124.
+      // Output floor(1019 / 2) + 1 = 510 per side; Tensara's FLOPs: (floor(1023 / 2) + 1)³ · 124 = 512³ · 124. The
+      // taps 2(o + k) − 2 read the even positions only, 512 per side: 4 · (512³ + 510³) bytes.
       'H=1024, W=1024, D=1024, K=5, S=2, P=2, dilation=2': {
         elements: { input: 1073741824, output: 132651000 },
         flops: 16642998272,
-        bytes: { float32: 4825571296 },
+        bytes: { float32: 1067474912 },
       },
     },
   },
@@ -203,4 +208,17 @@ it('exports every pooling problem from the catalogue', async () => {
   const exported = [problems.avgPool1d, problems.avgPool2d, problems.avgPool3d, problems.maxPool1d, problems.maxPool2d, problems.maxPool3d]
   const defined = [avgPool1d, avgPool2d, avgPool3d, maxPool1d, maxPool2d, maxPool3d]
   exported.forEach((problem, i) => expect(problem).toBe(defined[i]))
+})
+
+describe('readPositions', () => {
+  it('counts the input positions some window reads, per dimension', () => {
+    // n = 9, K = 3, S = 3, P = 1, dilation 3: two outputs, taps at 3o − 1 + 3k: positions 2, 5 and 8.
+    expect(readPositions(9, 3, 3, 1, 3)).toBe(3)
+    // Windows that overlap read every position.
+    expect(readPositions(8, 2, 1, 0, 1)).toBe(8)
+    // A stride wider than the window skips positions: K = 2, S = 4 on 16 reads 0, 1, 4, 5, 8, 9, 12, 13.
+    expect(readPositions(16, 2, 4, 0, 1)).toBe(8)
+    // Padding is not input: K = 3, S = 1, P = 1 on 5 reads all 5.
+    expect(readPositions(5, 3, 1, 1, 1)).toBe(5)
+  })
 })
