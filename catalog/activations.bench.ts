@@ -4,22 +4,15 @@ import { describe } from 'vitest'
 import { kernelBench } from 'vitest-kernel-bench'
 import { elu, hardSigmoid, selu, sigmoid, softPlus, swish, tanh } from 'vitest-kernel-bench/problems'
 
-const activations = [
-  [sigmoid, 'sigmoid'],
-  [tanh, 'tanh'],
-  [swish, 'swish'],
-  [softPlus, 'soft_plus'],
-  [elu, 'elu'],
-  [selu, 'selu'],
-  [hardSigmoid, 'hard_sigmoid'],
-] as const
 const dtypes = [
   ['float32', 'f32'],
   ['float16', 'f16'],
   ['bfloat16', 'bf16'],
 ] as const
 
-for (const [problem, stem] of activations) {
+// Each example is named after its problem, with underscores: soft-plus's are soft_plus_<dtype>.cu.
+for (const problem of [sigmoid, tanh, swish, softPlus, elu, selu, hardSigmoid]) {
+  const stem = problem.name.replaceAll('-', '_')
   describe(problem.name, () => {
     for (const [dtype, suffix] of dtypes) {
       kernelBench(`${problem.name} ${dtype}`, { problem, solution: `../problems/${problem.name}/solutions/${stem}_${suffix}.cu`, dtype })
