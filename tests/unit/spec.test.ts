@@ -24,7 +24,7 @@ describe('the problem', () => {
 
   it('a string: names the problem meant and its import', () => {
     expect(resolve({ problem: 'matmull', solution })).toThrow(
-      "kernelBench('x'): option problem is the string 'matmull', not a problem — import the problem from 'vitest-kernel-bench/problems': did you mean 'matrix-multiplication' (import { matmul })?",
+      "kernelBench('x'): option problem is the string 'matmull', not a problem — import the problem from 'vitest-kernel-bench/problems': did you mean 'matrix-multiplication' (import { matmul }), 'matmul-3d' (import { matmul3d }) or 'matmul-4d' (import { matmul4d })?",
     )
     expect(resolve({ problem: 'sum-dim', solution })).toThrow("did you mean 'sum-dim' (import { sumDim })?")
   })
