@@ -32,7 +32,7 @@ const expected = [
   "missing-dtype.kernel.ts: kernelBench('x'): option dtype: matrix-multiplication has no float64 variant (it has: float32, float16, bfloat16)",
   "misspelled-import.kernel.ts: kernelBench('x'): option problem is undefined — pass a problem from 'vitest-kernel-bench/problems' (e.g. matmul) or one made with defineProblem()",
   "no-cases.kernel.ts: kernelBench('x'): option cases keeps none of the cases (the predicate returned false for all); vector-addition's float32 cases are: 'n = 2^20', 'n = 2^22', 'n = 2^23', 'n = 2^25', 'n = 2^26', 'n = 2^29', 'n = 2^30'",
-  "problem-string.kernel.ts: kernelBench('x'): option problem is the string 'matmull', not a problem — import the problem from 'vitest-kernel-bench/problems': did you mean 'matrix-multiplication' (import { matmul })?",
+  "problem-string.kernel.ts: kernelBench('x'): option problem is the string 'matmull', not a problem — import the problem from 'vitest-kernel-bench/problems': did you mean 'matrix-multiplication' (import { matmul }), 'matmul-3d' (import { matmul3d }) or 'matmul-4d' (import { matmul4d })?",
   "property-option.kernel.ts: kernelProperty('p'): unknown option 'numRun' (did you mean 'numRuns'?)",
 ]
 
