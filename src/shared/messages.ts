@@ -8,8 +8,14 @@ import type { CaseCountersOutcome } from './counters.js'
 import type { PhaseTimes } from './phases.js'
 import type { StopReason } from './stopping.js'
 
+/** An input drawn as a square matrix of `side` × `side` elements with a structure (see InputStructure). */
+export interface SquareInput {
+  structure: InputStructure
+  side: number
+}
+
 export type ArgPlan =
-  | { kind: 'input'; name: string; dtype: Dtype; count: number; range: readonly [number, number]; structure?: InputStructure }
+  | { kind: 'input'; name: string; dtype: Dtype; count: number; range: readonly [number, number]; square?: SquareInput }
   | { kind: 'output'; name: string; dtype: Dtype; count: number; initial?: 'zero' }
   | { kind: 'scalar'; ctype: ScalarCType; value: number }
   | { kind: 'array'; name: string; ctype: 'size_t' | 'int'; memory: 'device' | 'host'; values: number[] }

@@ -1,16 +1,25 @@
 // A case of a compiled bench as the plan the device host runs (src/shared/messages.ts): plain data, with the inputs
 // given by a seed taken from the case's name, so the same case always gets the same inputs.
 import crypto from 'node:crypto'
-import type { ArgPlan, CallTarget, CasePlan, ModuleTarget, ReferencePlan } from '../shared/messages.js'
+import type { ArgPlan, CallTarget, CasePlan, ModuleTarget, ReferencePlan, SquareInput } from '../shared/messages.js'
 import type { MeasureOptions } from '../spec/options.js'
 import type { Dtype } from '../spec/dtype.js'
 import { elementsOf, toleranceFor, type Problem, type TestCase } from '../spec/problem.js'
-import { paramDtype } from '../spec/signature.js'
+import { paramDtype, type InputStructure } from '../spec/signature.js'
 import type { ResolvedSpec } from './resolve-spec.js'
 
 /** The same case always gets the same inputs. */
 function caseSeed(problem: string, caseName: string): number {
   return crypto.createHash('sha256').update(`${problem}/${caseName}`).digest().readUInt32LE(0)
+}
+
+/** A structured input's side; throws when the case gives it a count that is not a square. */
+function squareInput(problem: Problem, c: TestCase, name: string, count: number, structure: InputStructure): SquareInput {
+  const side = Math.round(Math.sqrt(count))
+  if (side * side !== count) {
+    throw new Error(`case '${c.name}' of '${problem.name}': input '${name}' is ${structure}, so it must be a square matrix, but it has ${count} elements`)
+  }
+  return { structure, side }
 }
 
 function argPlans(problem: Problem, dtype: Dtype, c: TestCase): ArgPlan[] {
@@ -24,9 +33,11 @@ function argPlans(problem: Problem, dtype: Dtype, c: TestCase): ArgPlan[] {
     if (p.kind === 'array') return { kind: 'array', name: p.name, ctype: p.ctype, memory: p.memory, values: [...p.values(c.params)] }
     const count = elementsOf(elements, p.name)
     const elementType = paramDtype(p, dtype)
-    return p.kind === 'input'
-      ? { kind: 'input', name: p.name, dtype: elementType, count, range: problem.inputRange, ...(p.structure && { structure: p.structure }) }
-      : { kind: 'output', name: p.name, dtype: elementType, count, ...(p.initial && { initial: p.initial }) }
+    if (p.kind === 'input') {
+      const square = p.structure && squareInput(problem, c, p.name, count, p.structure)
+      return { kind: 'input', name: p.name, dtype: elementType, count, range: problem.inputRange, ...(square && { square }) }
+    }
+    return { kind: 'output', name: p.name, dtype: elementType, count, ...(p.initial && { initial: p.initial }) }
   })
 }
 

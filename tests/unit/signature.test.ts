@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { gemmRelu, matrixMultiplication, matrixVector, squareMatmul, vectorAddition } from '../../problems/index.js'
+import { gemmRelu, lowerTrigMatmul, matrixMultiplication, matrixVector, squareMatmul, symmetricMatmul, vectorAddition } from '../../problems/index.js'
 import { casePlanner } from '../../src/vitest/case-plan.js'
 import { resolveSpec } from '../../src/vitest/resolve-spec.js'
-import type { Problem } from '../../src/spec/problem.js'
+import { defineProblem, type Problem } from '../../src/spec/problem.js'
 import { cPrototype, cPrototypeAlternatives, koffiParams, paramDtype, validateSignature, type ParamSpec } from '../../src/spec/signature.js'
 
 describe('cPrototype', () => {
@@ -166,5 +166,45 @@ describe('output initial values', () => {
     }
     expect(plan(matrixMultiplication as Problem).args.find((a) => a.kind === 'output')).toMatchObject({ name: 'output_c', initial: 'zero' })
     expect(plan(vectorAddition as Problem).args.find((a) => a.kind === 'output')).not.toHaveProperty('initial')
+  })
+})
+
+describe('structured inputs', () => {
+  const settings = { devices: [0], cacheDir: '/nonexistent', measure: {} }
+  const plans = (problem: Problem) => {
+    const spec = resolveSpec({ problem, solution: 'x.cu' }, settings, 'test')
+    const planner = casePlanner('test', spec, { library: '/x.so', source: 'x.cu', entry: 'solution', params: [] }, { kind: 'gemm' } as never)
+    return spec.cases.map((c) => planner(c, 'verify', spec.options))
+  }
+
+  it('the case plan carries each structured input with its side, for the device host to shape it after the fill', () => {
+    const [lower] = plans(lowerTrigMatmul as Problem)
+    expect(lower!.args.filter((a) => a.kind === 'input')).toMatchObject([
+      { name: 'input_a', count: 2048 * 2048, square: { structure: 'lower-triangular', side: 2048 } },
+      { name: 'input_b', count: 2048 * 2048, square: { structure: 'lower-triangular', side: 2048 } },
+    ])
+    const [symmetric] = plans(symmetricMatmul as Problem)
+    expect(symmetric!.args.find((a) => a.kind === 'input')).toMatchObject({ square: { structure: 'symmetric', side: 4096 } })
+    expect(plans(vectorAddition as Problem)[0]!.args.find((a) => a.kind === 'input')).not.toHaveProperty('square')
+  })
+
+  it('refuses a structured input whose element count is not a square, naming the case, the problem and the input', () => {
+    const oblong = defineProblem({
+      name: 'oblong',
+      signature: [
+        { name: 'a', kind: 'input', structure: 'symmetric' },
+        { name: 'b', kind: 'output' },
+        { name: 'n', kind: 'scalar', ctype: 'size_t' },
+      ],
+      dtypes: ['float32'],
+      cases: () => [{ name: 'n = 12', params: { n: 12 } }],
+      elements: ({ params }) => ({ a: params.n!, b: params.n! }),
+      flops: ({ params }) => params.n!,
+      tolerance: { float32: { rtol: 1e-5, atol: 1e-6 } },
+      reference: { kind: 'gemm' },
+    })
+    expect(() => plans(oblong as Problem)).toThrow(
+      "case 'n = 12' of 'oblong': input 'a' is symmetric, so it must be a square matrix, but it has 12 elements",
+    )
   })
 })

@@ -145,15 +145,8 @@ function allocateArray(arg: ArrayPlan, buffers: CaseBuffers): bigint {
 export function fillInputs(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, draw: number): void {
   for (const { index, plan: input, buffer } of buffers.inputs) {
     session.harness.fillUniform(buffer.ptr, buffer.count, buffer.dtype, inputSeed(plan, index, draw), input.range[0], input.range[1])
-    if (input.structure) session.harness.structureSquare(buffer.ptr, squareSide(input.name, buffer.count), buffer.dtype, input.structure)
+    if (input.square) session.harness.structureSquare(buffer.ptr, input.square.side, buffer.dtype, input.square.structure)
   }
-}
-
-/** The side of a square matrix of `count` elements; throws when `count` is not a square. */
-function squareSide(name: string, count: number): number {
-  const side = Math.round(Math.sqrt(count))
-  if (side * side !== count) throw new Error(`input '${name}' has a structure, so it must be a square matrix, but it has ${count} elements`)
-  return side
 }
 
 export function freeAll(buffers: CaseBuffers): void {
