@@ -7,21 +7,12 @@
 // rule would see a change of that size, as a simulation on real noise (not a planted kernel).
 //   tsx scripts/baseline-replay.ts --record <a.json> [<b.json> …] --check <c.json> [<d.json> …] [--tolerance 0.02,0.05]
 //     [--slow 0.05]
-import fs from 'node:fs'
-import { caseMeasurement } from '../src/baseline/guard.js'
-import { baselineRun, compareToBaseline, DEFAULT_VERDICT_OPTIONS, type BaselineEntry } from '../src/baseline/verdict.js'
+import { caseMeasurement, recordRun, resolveBaselineSettings } from '../src/baseline/guard.js'
+import { compareToBaseline, type BaselineEntry } from '../src/baseline/verdict.js'
 import type { CaseResult } from '../src/shared/results.js'
+import { casesByName } from './results-file.js'
 
-interface ResultsFile {
-  benches: Array<{ name: string; result?: { cases: CaseResult[] } }>
-}
-
-function cases(file: string): Map<string, CaseResult> {
-  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as ResultsFile
-  const found = new Map<string, CaseResult>()
-  for (const bench of data.benches) for (const c of bench.result?.cases ?? []) found.set(`${bench.name} · ${c.name}`, c)
-  return found
-}
+const cases = (file: string) => casesByName<CaseResult>(file)
 
 function argList(flag: string): string[] {
   const start = process.argv.indexOf(flag)
@@ -42,26 +33,26 @@ if (recordFiles.length === 0 || checkFiles.length === 0) {
 // One GPU model per replay: the verdict compares only within a model, and the files say which board, not which model.
 const GPU = 'replayed GPU'
 const entries = new Map<string, BaselineEntry>()
+// Recorded with the default baseline settings, as `-u` records them.
+const recording = resolveBaselineSettings()
 for (const [i, file] of recordFiles.entries()) {
   for (const [key, c] of cases(file)) {
     const m = caseMeasurement(c)
-    if (!m) continue
-    const run = baselineRun(m, DEFAULT_VERDICT_OPTIONS.confidence, `run ${i + 1}`)
-    const previous = entries.get(key)
-    entries.set(key, { tflops: m.tflops, runtimeMs: m.runtimeMs, cv: m.cv, gpu: GPU, measuredAt: run.measuredAt, runs: [...(previous?.runs ?? []), run] })
+    if (m) entries.set(key, recordRun(m, GPU, entries.get(key), recording, `run ${i + 1}`).entry)
   }
 }
+const checked = checkFiles.map((file) => [file, cases(file)] as const)
 
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? NaN
 const pct = (x: number) => `${(100 * x).toFixed(2)}%`
 for (const tolerance of tolerances) {
-  for (const file of checkFiles) {
+  for (const [file, checkedCases] of checked) {
     let judged = 0
     const alarms: string[] = []
     let regressions = 0
     const inconclusive: string[] = []
     const halfWidths: number[] = []
-    for (const [key, c] of cases(file)) {
+    for (const [key, c] of checkedCases) {
       const measured = caseMeasurement(c)
       const entry = entries.get(key)
       if (!measured || !entry) continue

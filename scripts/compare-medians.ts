@@ -4,26 +4,14 @@
 // than 1% of their samples above twice their median, and the median timing wall per case. Used by
 // scripts/faults-demo.sh and to compare a run on several GPUs with a run on one.
 //   tsx scripts/compare-medians.ts <reference.json> <other.json>
-import fs from 'node:fs'
 import { summarize } from '../src/shared/stats.js'
 import { formatTime, renderTable } from '../src/report/format.js'
+import { casesByName } from './results-file.js'
 
 interface TimedCase {
+  name: string
   summary?: { median: number; cv: number }
   outcome: { status: string; timing?: { samplesMs: number[]; wallMs: number } }
-}
-
-interface ResultsFile {
-  benches: Array<{ name: string; state: string; result?: { cases: Array<TimedCase & { name: string }> } }>
-}
-
-function timedCases(file: string): Map<string, TimedCase> {
-  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as ResultsFile
-  const found = new Map<string, TimedCase>()
-  for (const bench of data.benches) {
-    for (const c of bench.result?.cases ?? []) found.set(`${bench.name} · ${c.name}`, c)
-  }
-  return found
 }
 
 const median = (values: number[]) => (values.length > 0 ? summarize(values).median : NaN)
@@ -36,8 +24,8 @@ function bimodal(c: TimedCase): boolean {
 
 const [referenceFile, otherFile] = process.argv.slice(2)
 if (!referenceFile || !otherFile) throw new Error('usage: compare-medians.ts <reference.json> <other.json>')
-const reference = timedCases(referenceFile)
-const other = timedCases(otherFile)
+const reference = casesByName<TimedCase>(referenceFile)
+const other = casesByName<TimedCase>(otherFile)
 const ratios: number[] = []
 const moved: string[] = []
 const notTimed: string[] = []

@@ -110,7 +110,7 @@ export function caseMeasurement(c: CaseResult): Measurement | undefined {
  * another GPU or before runs were kept, or when this run is a regression or an improvement against them (the code's
  * speed changed, and runs of the old code would only widen the spread).
  */
-function recordRun(m: Measurement, gpu: string, previous: BaselineEntry | undefined, settings: BaselineSettings, measuredAt: string): { entry: BaselineEntry; verdict: Omit<CaseVerdict, 'floors'> } {
+export function recordRun(m: Measurement, gpu: string, previous: BaselineEntry | undefined, settings: BaselineSettings, measuredAt: string): { entry: BaselineEntry; verdict: Omit<CaseVerdict, 'floors'> } {
   const run = baselineRun(m, settings.confidence, measuredAt)
   const entry = (runs: BaselineRun[]): BaselineEntry => ({ tflops: m.tflops, runtimeMs: m.runtimeMs, cv: m.cv, gpu, measuredAt, runs })
   const recorded = `baseline recorded: ${formatTflops(m.tflops)} TFLOPS ±${formatFraction(m.cv)} on ${gpu}`
