@@ -4,9 +4,10 @@
 // between, and so every kernel, memcpy and memset those calls launched, with that id. The tag is per host thread, so
 // the harness also marks each call's window on CUPTI's clock (kb_cupti_window, from the idle GPU before the call to
 // the idle GPU after it): untagged work that ran in a window, launched by another thread of the solution's, belongs
-// to that call too. Other untagged work (L2 flush, padding, outside any window) is left out. While kb_cupti_keep_launches is on (the counters pass),
-// each kernel's name and launch configuration is kept too. Compiled by src/compile/cupti-shim.ts, called through
-// src/native/cupti.ts. Every entry point returns a CUptiResult (0 = success).
+// to that call too. Other untagged work (L2 flush, padding, outside any window) is left out. While
+// kb_cupti_keep_launches is on (the counters pass), each kernel's name and launch configuration is kept too. Compiled
+// by src/compile/cupti-shim.ts, called through src/native/cupti.ts. Every entry point returns a CUptiResult (0 =
+// success).
 #include <cupti.h>
 #include <cxxabi.h>
 
@@ -201,7 +202,8 @@ void joinAndDiscardTheRest() {
     // Untagged: another thread's launch during a call belongs to the call whose window it ran in.
     for (const auto& interval : work.intervals) {
       for (const auto& [id, window] : windowByIteration) {
-        if (interval.first < window.second && interval.second > window.first) workByIteration[id].intervals.push_back(interval);
+        bool overlaps = interval.first < window.second && interval.second > window.first;
+        if (overlaps) workByIteration[id].intervals.push_back(interval);
       }
     }
   }
