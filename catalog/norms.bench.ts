@@ -1,6 +1,6 @@
-// The examples of the cat-norm problems: binary thresholding on the vectorized map in all three dtypes, a block per
-// row for the row normalisations, two passes over the whole grid for the Frobenius normalisation, and chunk
-// statistics merged per channel for batch normalisation; prefix sums in double for the 1-D running sum.
+// The normalisations' examples: a block per row for the row normalisations, two passes over the whole grid for the
+// Frobenius normalisation, and chunk statistics merged per channel for batch normalisation; prefix sums in double for
+// the 1-D running sum.
 import { describe } from 'vitest'
 import { kernelBench } from 'vitest-kernel-bench'
 import { batchNorm } from '../problems/batch-norm/index.js'
@@ -9,17 +9,6 @@ import { l1Norm } from '../problems/l1-norm/index.js'
 import { l2Norm } from '../problems/l2-norm/index.js'
 import { logSoftmax } from '../problems/log-softmax/index.js'
 import { runningSum1d } from '../problems/running-sum-1d/index.js'
-import { threshold } from '../problems/threshold/index.js'
-
-describe('threshold', () => {
-  for (const [dtype, suffix] of [
-    ['float32', 'f32'],
-    ['float16', 'f16'],
-    ['bfloat16', 'bf16'],
-  ] as const) {
-    kernelBench(`threshold ${dtype}`, { problem: threshold, solution: `../problems/threshold/solutions/threshold_${suffix}.cu`, dtype })
-  }
-})
 
 describe('normalisation', () => {
   kernelBench('log-softmax, block per row', { problem: logSoftmax, solution: '../problems/log-softmax/solutions/log_softmax.cu' })
