@@ -75,15 +75,19 @@ function time(timed: TimedCase): TimingResult {
 
 function timeBatches(session: DeviceSession, options: MeasureOptions, iterations: TimedIterations): TimingResult {
   // 7: the priming batch, untimed: a graph's first launch uploads it, CUPTI's first flush allocates its buffers.
+  let batchStart = performance.now()
+  let checkingBefore = iterations.checkingMs
   iterations.enqueue(1)
   iterations.collect()
+  // 8: the first batch is sized by the priming call too (which its first-time costs only make smaller): batches of a
+  // long kernel stay one call, so an audited batch (whose samples are dropped) costs one call, not minIterations.
+  let batch = nextBatchSize(batchStart, checkingBefore, 1, Math.min(options.minIterations, MAX_BATCH))
   const clocked: ClockedSample[] = []
   let droppedInterference = 0
   const start = performance.now()
-  let batch = Math.min(options.minIterations, MAX_BATCH)
   for (;;) {
-    const batchStart = performance.now()
-    const checkingBefore = iterations.checkingMs
+    batchStart = performance.now()
+    checkingBefore = iterations.checkingMs
     iterations.enqueue(batch) // 8
     // 9a: read while the batch runs: the clock the samples are taken at.
     const clock = session.smClockMHz()
@@ -105,11 +109,17 @@ function timeBatches(session: DeviceSession, options: MeasureOptions, iterations
         ...iterations.counts(),
       }
     }
-    // 10c: the next batch, sized by the batch's own time: a slow reference check must not shrink batches (more
-    // batches, more checks).
-    const perIterationMs = (performance.now() - batchStart - (iterations.checkingMs - checkingBefore)) / batch
-    const remaining = Math.max(1, options.maxIterations - filtered.kept.length)
-    batch = Math.max(1, Math.min(MAX_BATCH, remaining, Math.round(BATCH_TARGET_MS / perIterationMs)))
+    // 10c: the next batch, sized by this one's time.
+    batch = nextBatchSize(batchStart, checkingBefore, batch, Math.min(MAX_BATCH, Math.max(1, options.maxIterations - filtered.kept.length)))
+  }
+
+  /**
+   * Iterations that take about BATCH_TARGET_MS (at least one, at most `most`), by the time a batch of `count` has taken
+   * since `startMs`, less its check: a slow reference check must not shrink batches (more batches, more checks).
+   */
+  function nextBatchSize(startMs: number, checkingBeforeMs: number, count: number, most: number): number {
+    const perIterationMs = (performance.now() - startMs - (iterations.checkingMs - checkingBeforeMs)) / count
+    return Math.max(1, Math.min(most, Math.round(BATCH_TARGET_MS / perIterationMs)))
   }
 }
 
