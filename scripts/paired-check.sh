@@ -6,6 +6,9 @@
 #            false alarm                                                          -> same.json, same.log
 #   planted  the example float4 add against really slower adds (tests/fixtures/solutions/vector_add_redo.cu, a share
 #            of the vector added again: 2% and 5% more traffic)               -> planted.json, planted.log
+#   plant    every CUDA solution of the suite against itself made really slower (scripts/plant-slowdown.ts: a spin
+#            after its work, KB_PLANTS permille of the call's GPU time, default "20 50"), the base planted at 0
+#                                                                                   -> plant-<permille>.json, .log
 #   bias     small cases that read apart against themselves (rms-norm 1024², gemv 4096², two softmax shapes), each
 #            run KB_BIAS_RUNS times (default 5) in fresh processes, and each run's change per case: whether the
 #            difference between two processes keeps its sign from run to run             -> bias-<i>.json, bias.txt
@@ -53,6 +56,20 @@ for (const permille of [20, 50]) {
 EOF
   run planted "${vitest[@]}" bench --run "$planted"
   rm -f "$planted"
+fi
+
+if [[ " $stages " == *" plant "* ]]; then
+  if ! git diff --quiet HEAD; then
+    echo "plant: the tree has changes; it rewrites the solutions, so commit or stash first" >&2
+    exit 1
+  fi
+  original=$(git rev-parse HEAD)
+  npx tsx scripts/plant-slowdown.ts 0 && git -c user.name=kernelbench -c user.email=kernelbench@localhost commit -qam "planted 0"
+  for permille in ${KB_PLANTS:-20 50}; do
+    git checkout -q "$original" -- problems && npx tsx scripts/plant-slowdown.ts "$permille"
+    run "plant-$permille" env KERNELBENCH_COMPARE_REF=HEAD "${vitest[@]}" bench --run
+  done
+  git reset -q "$original" && git checkout -q -- problems
 fi
 
 if [[ " $stages " == *" bias "* ]]; then
