@@ -59,8 +59,9 @@ EOF
 fi
 
 if [[ " $stages " == *" plant "* ]]; then
-  if ! git diff --quiet HEAD; then
-    echo "plant: the tree has changes; it rewrites the solutions, so commit or stash first" >&2
+  if ! git diff --quiet HEAD -- problems; then
+    echo "plant: problems/ has changes; it rewrites the solutions there, so commit or stash them first" >&2
+    git status --short -- problems | head >&2
     exit 1
   fi
   original=$(git rev-parse HEAD)
