@@ -2,9 +2,10 @@
 // stages; it rewrites the files in place, so run it in a clean tree and reset afterwards):
 //   npx tsx scripts/plant-slowdown.ts <permille>
 // Each file's `solution` is renamed and wrapped: a one-thread kernel reads %globaltimer before the solution's work, and
-// one after it spins until `permille`/1000 of the time since then has passed again, so every call really takes that
-// share longer on the GPU, whatever its size. Both kernels run at 0 too: a planted-0 base against a planted-N head
-// differs only by the spin.
+// one after it spins for `permille`/1000 of the time since then, so every call really takes about that share longer on
+// the GPU, whatever its size (more where the solution's host code leaves gaps between its launches: they count in the
+// share but not in `cupti` timing). Both kernels run at 0 too: a planted-0 base against a planted-N head differs only
+// by the spin.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -38,10 +39,17 @@ __device__ __forceinline__ unsigned long long kb_planted_now() {
   return t;
 }
 __global__ void kb_planted_mark() { kb_planted_start = kb_planted_now(); }
+// %globaltimer can step by a whole µs, too coarse for 2% of a short kernel: the spin counts SM cycles, at a rate
+// read off the timer over 1 µs from one of its edges (at every permille, so the base's kernel takes as long).
 __global__ void kb_planted_spin(unsigned long long permille) {
-  const unsigned long long start = kb_planted_now();
-  const unsigned long long until = start + (start - kb_planted_start) * permille / 1000;
-  while (kb_planted_now() < until) {
+  const unsigned long long before = kb_planted_now();
+  unsigned long long edge, later;
+  do edge = kb_planted_now(); while (edge == before);
+  const long long edgeCycles = clock64();
+  do later = kb_planted_now(); while (later < edge + 1000);
+  const double cyclesPerNs = double(clock64() - edgeCycles) / double(later - edge);
+  const long long spin = (long long)(double(edge - kb_planted_start) * permille / 1000 * cyclesPerNs);
+  for (const long long start = clock64(); clock64() - start < spin;) {
   }
 }
 extern "C" void solution(${parameters}) {
