@@ -5,7 +5,8 @@
 // the harness also marks each call's window on CUPTI's clock (kb_cupti_window, from the idle GPU before the call to
 // the idle GPU after it): untagged work that ran in a window, launched by another thread of the solution's, belongs
 // to that call too. Other untagged work (L2 flush, padding, outside any window) is left out. While
-// kb_cupti_keep_launches is on (the counters pass), each kernel's name and launch configuration is kept too. Compiled
+// kb_cupti_keep_launches is on (the counters pass), each kernel's name and launch configuration is kept too. And the
+// harness holds CUPTI's one callback subscriber (kb_cupti_claim, at the end), so that solution code cannot. Compiled
 // by src/compile/cupti-shim.ts, called through src/native/cupti.ts. Every entry point returns a CUptiResult (0 =
 // success).
 #include <cupti.h>
@@ -348,4 +349,48 @@ extern "C" int kb_cupti_stop(void) {
   CUptiResult status = disableAll();
   CUptiResult flushed = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   return status == CUPTI_SUCCESS ? flushed : status;
+}
+
+// CUPTI takes one callback subscriber per process. The harness takes it before any solution loads and holds it for
+// the host's life, so solution code cannot subscribe to callbacks on the harness's own CUDA calls (to queue work in
+// front of a window, or to rewrite what cudaEventElapsedTime returns). It lets go only while the range profiler
+// runs, which is not used beside a subscriber here.
+namespace {
+CUpti_SubscriberHandle heldSubscriber = nullptr;
+
+void CUPTIAPI noCallbacks(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
+
+// Subscribes under `name`; when another subscriber holds CUPTI, CUPTI writes its name into `owner`.
+CUptiResult subscribe(CUpti_SubscriberHandle* handle, const char* name, char* owner, size_t ownerSize) {
+  CUpti_SubscriberParams params = {};
+  params.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
+  params.subscriberName = name;
+  params.oldSubscriberName = owner;
+  params.oldSubscriberSize = ownerSize;
+  return cuptiSubscribe_v2(handle, noCallbacks, nullptr, &params);
+}
+}  // namespace
+
+// Takes CUPTI's subscriber (held already: success). CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED: another holds it,
+// named in `owner` (a solution, or a tool such as Nsight Systems that the process runs under).
+extern "C" int kb_cupti_claim(char* owner, size_t ownerSize) {
+  if (heldSubscriber != nullptr) return CUPTI_SUCCESS;
+  return subscribe(&heldSubscriber, "vitest-kernel-bench", owner, ownerSize);
+}
+
+extern "C" int kb_cupti_release(void) {
+  if (heldSubscriber == nullptr) return CUPTI_SUCCESS;
+  CUptiResult status = cuptiUnsubscribe(heldSubscriber);
+  heldSubscriber = nullptr;
+  return status;
+}
+
+// Who holds CUPTI's subscriber now: *free is 1 when nobody does (the probe's own subscription is undone at once),
+// else `owner` names the holder.
+extern "C" int kb_cupti_probe(int* free, char* owner, size_t ownerSize) {
+  CUpti_SubscriberHandle probe = nullptr;
+  CUptiResult status = subscribe(&probe, "vitest-kernel-bench probe", owner, ownerSize);
+  *free = status == CUPTI_SUCCESS;
+  if (status == CUPTI_SUCCESS) return cuptiUnsubscribe(probe);
+  return status == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED ? CUPTI_SUCCESS : status;
 }

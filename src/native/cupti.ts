@@ -8,6 +8,7 @@
 // name and launch configuration of every kernel the iteration launched, and its memsets and copies.
 import koffi, { type LibraryHandle } from 'koffi'
 import type { KernelLaunch } from '../shared/counters.js'
+import { cString } from './cuda.js'
 
 export type { KernelLaunch }
 
@@ -72,6 +73,9 @@ export class Cupti {
       timestamp: lib.func('int kb_cupti_timestamp(_Out_ uint64_t *ns)'),
       window: lib.func('int kb_cupti_window(uint64_t id, uint64_t start, uint64_t end)'),
       keepLaunches: lib.func('int kb_cupti_keep_launches(int keep)'),
+      claim: lib.func('int kb_cupti_claim(_Out_ uint8_t *owner, size_t ownerSize)'),
+      release: lib.func('int kb_cupti_release(void)'),
+      probe: lib.func('int kb_cupti_probe(_Out_ int *free, _Out_ uint8_t *owner, size_t ownerSize)'),
       launches: lib.func('int kb_cupti_launches(uint64_t id, _Out_ size_t *count)'),
       launch: lib.func('int kb_cupti_launch(size_t index, _Out_ int32_t *kind, _Out_ int32_t *config, _Out_ const char **name)'),
     }
@@ -169,4 +173,34 @@ export class Cupti {
   stop(): void {
     this.check(this.fns.stop(), 'kb_cupti_stop')
   }
+
+  /**
+   * Takes CUPTI's one callback subscriber for the harness: undefined when it holds it, else the name CUPTI gives the
+   * subscriber that holds it instead.
+   */
+  claim(): string | undefined {
+    const owner = Buffer.alloc(SUBSCRIBER_NAME_BYTES)
+    const status = this.fns.claim(owner, owner.length)
+    if (status === CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) return subscriberName(owner)
+    this.check(status, 'kb_cupti_claim')
+    return undefined
+  }
+
+  release(): void {
+    this.check(this.fns.release(), 'kb_cupti_release')
+  }
+
+  /** Who holds CUPTI's callback subscriber: its name, or undefined when nobody does. */
+  subscriber(): string | undefined {
+    const free = [0]
+    const owner = Buffer.alloc(SUBSCRIBER_NAME_BYTES)
+    this.check(this.fns.probe(free, owner, owner.length), 'kb_cupti_probe')
+    return free[0] ? undefined : subscriberName(owner)
+  }
 }
+
+const CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED = 39
+// CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN is 64; room to spare.
+const SUBSCRIBER_NAME_BYTES = 256
+
+const subscriberName = (owner: Buffer): string => cString(owner) || 'an unnamed CUPTI client'

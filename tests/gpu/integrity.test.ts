@@ -46,6 +46,17 @@ describe.skipIf(!gpu.available)(onGpuTitle('integrity on the GPU'), { timeout: 3
     })
   })
 
+  it("cupti_rewrite_timer: CUPTI's subscriber is the harness's, so its hook on cudaEventElapsedTime never runs and it reads as the honest add", async () => {
+    const cheat = await bench({ solution: hostile('cupti_rewrite_timer'), cases: size(25), build: { libraries: ['cupti'] } })
+    const fair = await bench({ solution: honest, cases: size(25) })
+    expect(failureMessage(cheat)).toBeUndefined()
+    const ratio = timedCase(cheat.cases[0]).summary.median / timedCase(fair.cases[0]).summary.median
+    console.log(`cupti_rewrite_timer against the honest add, n = 2^25: ×${ratio.toFixed(3)}`)
+    // Its hook halves every reading: had it subscribed, it would read about 0.5×.
+    expect(ratio).toBeGreaterThan(0.9)
+    expect(ratio).toBeLessThan(1.1)
+  })
+
   describe('inputs are read-only', () => {
     it('refuses a solution that writes to an input on its first call', async () => {
       const message = failureMessage(await bench({ solution: hostile('mutate_input'), cases: size(20) }))

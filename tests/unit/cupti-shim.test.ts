@@ -15,7 +15,7 @@ import { dynamicSection, exportedEntryPoints } from '../helpers/symbols.js'
 import { scratchFolder } from '../helpers/scratch.js'
 import { gpu, withoutGpuTitle } from '../helpers/gpu.js'
 
-const ENTRY_POINTS = ['kb_cupti_flush', 'kb_cupti_keep_launches', 'kb_cupti_launch', 'kb_cupti_launches', 'kb_cupti_lost', 'kb_cupti_pop', 'kb_cupti_push', 'kb_cupti_read', 'kb_cupti_start', 'kb_cupti_stop', 'kb_cupti_timestamp', 'kb_cupti_window']
+const ENTRY_POINTS = ['kb_cupti_claim', 'kb_cupti_flush', 'kb_cupti_keep_launches', 'kb_cupti_launch', 'kb_cupti_launches', 'kb_cupti_lost', 'kb_cupti_pop', 'kb_cupti_probe', 'kb_cupti_push', 'kb_cupti_read', 'kb_cupti_release', 'kb_cupti_start', 'kb_cupti_stop', 'kb_cupti_timestamp', 'kb_cupti_window']
 
 const scratch = scratchFolder('kb-cupti-')
 const cacheDir = path.join(scratch, 'cache')

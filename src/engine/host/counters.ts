@@ -10,6 +10,7 @@ import { CudaError } from '../../native/errors.js'
 import { asUnavailable, ProfilerUnavailableError } from '../../native/range-profiler.js'
 import type { CaseCountersOutcome } from '../../shared/counters.js'
 import { fillInputs } from './buffers.js'
+import { TamperingDetected } from './code-integrity.js'
 import { EMPTY_L2_KERNELS, emptyL2 } from './pre-window.js'
 import type { TimedCase } from './timed-case.js'
 
@@ -30,13 +31,15 @@ export function countCase({ session, plan, buffers, solution, nextDraw }: TimedC
   let outcome: CaseCountersOutcome
   try {
     const device = session.info.index
-    const counted = countCall(session.rangeProfiler(), session.cupti(), device, { prepare, flush, flushKernels: EMPTY_L2_KERNELS, call: solution })
+    const counted = session.cuptiOwnership.whileReleased('solution()', () =>
+      countCall(session.rangeProfiler(), session.cupti(), device, { prepare, flush, flushKernels: EMPTY_L2_KERNELS, call: solution }),
+    )
     outcome =
       counted.kernels.length === 0
         ? { status: 'failed', reason: 'solution() launched no kernel (copies and memsets have no counters)', costMs: costMs() }
         : { status: 'ok', kernels: counted.kernels, passes: counted.passes, limits: cuda.smLimits(device), costMs: costMs() }
   } catch (error) {
-    if (error instanceof CudaError) throw error
+    if (error instanceof CudaError || error instanceof TamperingDetected) throw error
     // A fault of the call fails CUPTI's session too: synchronizing raises the fault itself, as the CUDA error that
     // gets the device host replaced.
     if (error instanceof CuptiError) cuda.synchronize()

@@ -11,6 +11,7 @@ import { RangeProfiler } from '../../native/range-profiler.js'
 import { loadTsSolution, type LoadedTsSolution } from './ts-solution.js'
 import { CodeIntegrity } from './code-integrity.js'
 import { checkState, readState, type HarnessState } from './device-state.js'
+import { CuptiOwnership } from './cupti-ownership.js'
 import { PhaseClock } from '../../shared/phases.js'
 import type { CallTarget, DeviceInfo, MeasuredOn, ModuleTarget } from '../../shared/messages.js'
 
@@ -58,6 +59,8 @@ export class DeviceSession {
   private readonly harnessState: HarnessState
   /** The process's code and built-ins before any solution ran. */
   private readonly integrity: CodeIntegrity
+  /** CUPTI's callback subscriber, held by the harness (the range profiler's users let go of it while it runs). */
+  readonly cuptiOwnership: CuptiOwnership
 
   /** Call cuda.setDevice(info.index) first. `warm`: the GPU was busy a moment ago, so skip the global warmup. */
   constructor(info: DeviceInfo, libraries: SessionLibraries, warm = false) {
@@ -70,11 +73,24 @@ export class DeviceSession {
     this.maxSmClockMHz = this.nvml?.maxSmClockMHz() ?? this.info.maxSmClockMHz
     this.harnessState = readState()
     this.integrity = new CodeIntegrity()
+    // Before any solution loads: CUPTI's one callback subscriber is the harness's.
+    this.cuptiOwnership = new CuptiOwnership(this.cuptiOrWhyNot())
+  }
+
+  private cuptiOrWhyNot(): Cupti | string {
+    try {
+      return this.cupti()
+    } catch (error) {
+      return `CUPTI could not load (${(error as Error).message.split('\n')[0]})`
+    }
   }
 
   /** Fails the case (and retires this host) when code or built-ins of this process were changed since it started. */
   checkIntegrity(who: string, when: string): void {
-    this.phases.during('checks', () => this.integrity.check(who, when))
+    this.phases.during('checks', () => {
+      this.integrity.check(who, when)
+      this.cuptiOwnership.check(who, when)
+    })
   }
 
   /**

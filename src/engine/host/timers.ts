@@ -293,7 +293,14 @@ function cuptiTimer(session: DeviceSession): IdleGpuTimer {
  */
 function profilerTimer(session: DeviceSession): IdleGpuTimer {
   const profiler = session.rangeProfiler()
-  profiler.enable(session.info.index) // 6a
+  const ownership = session.cuptiOwnership
+  ownership.release()
+  try {
+    profiler.enable(session.info.index) // 6a
+  } catch (error) {
+    ownership.reclaim('solution()')
+    throw error
+  }
   const calls = new Map<number, ProfiledCall>()
   return {
     mode: 'profiler',
@@ -316,7 +323,13 @@ function profilerTimer(session: DeviceSession): IdleGpuTimer {
       calls.clear()
       return samples
     },
-    stop: () => profiler.disable(),
+    stop: () => {
+      try {
+        profiler.disable()
+      } finally {
+        ownership.reclaim('solution()')
+      }
+    },
   }
 }
 

@@ -1,0 +1,90 @@
+// The harness owns CUPTI's callback API in its device host (docs/defences.md, "CUPTI belongs to the harness"): CUPTI
+// takes one callback subscriber per process, and the host takes it before any solution loads. Solution code that
+// subscribes then gets CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED, so it cannot hook the harness's own CUDA calls
+// (queue its work right after the inputs are filled, before the window; rewrite what cudaEventElapsedTime returns).
+// What a solution can still do is take the subscriber away (cuptiUnsubscribe on a handle it found, cuptiFinalize):
+// the check after loading and after every case sees that, and refuses the solution.
+import type { Cupti } from '../../native/cupti.js'
+import { TamperingDetected } from './code-integrity.js'
+
+export class CuptiOwnership {
+  private held = false
+  /** Let go of for the range profiler, to be taken back. */
+  private released = false
+  private cupti?: Cupti
+  /** 'held by the harness', or 'not held: <why>' (CUPTI missing, another client holds it). */
+  readonly description: string
+  /** The name CUPTI reports for the harness's subscriber to a second subscriber: what a probe must see. */
+  private heldAs?: string
+
+  /** `cupti`: the shim, or why it cannot load. */
+  constructor(cupti: Cupti | string) {
+    if (typeof cupti === 'string') {
+      this.description = `not held: ${cupti}`
+      return
+    }
+    this.cupti = cupti
+    const other = cupti.claim()
+    if (other !== undefined) {
+      this.description = `not held: ${other} holds CUPTI's subscriber`
+      return
+    }
+    this.heldAs = cupti.subscriber()
+    if (this.heldAs === undefined) {
+      // This CUPTI does not refuse a second subscriber: holding one protects nothing, and a probe cannot check it.
+      cupti.release()
+      this.description = 'not held: this CUPTI takes more than one subscriber'
+      return
+    }
+    this.held = true
+    this.description = 'held by the harness'
+  }
+
+  /**
+   * Lets go while the range profiler runs (`profiler` timing, the counters' pass): reclaim() takes it back, and finds
+   * a subscriber that came in between.
+   */
+  release(): void {
+    if (!this.held || this.released) return
+    this.cupti!.release()
+    this.released = true
+  }
+
+  /** Takes back what release() let go of; `who` ran in between. */
+  reclaim(who: string): void {
+    if (!this.released) return
+    this.released = false
+    const other = this.cupti!.claim()
+    if (other === undefined) return
+    this.held = false
+    throw new TamperingDetected(`${who} subscribed to CUPTI's callbacks while the range profiler ran (CUPTI's subscriber is now ${other}). ${OWNED}`)
+  }
+
+  /** `work` with the subscriber let go of (release, then reclaim, also when `work` throws). */
+  whileReleased<T>(who: string, work: () => T): T {
+    this.release()
+    let result: T
+    try {
+      result = work()
+    } catch (error) {
+      this.reclaim(who)
+      throw error
+    }
+    this.reclaim(who)
+    return result
+  }
+
+  /** Fails the case (and retires the host) when the subscriber the harness holds was taken from it. */
+  check(who: string, when: string): void {
+    if (!this.held || this.released) return
+    const now = this.cupti!.subscriber()
+    if (now !== undefined && now === this.heldAs) return
+    this.held = false
+    const what = now === undefined ? 'let go of it (cuptiUnsubscribe or cuptiFinalize)' : `gave it to ${now}`
+    throw new TamperingDetected(`${who} took CUPTI's callback subscriber from the harness (found ${when}): CUPTI ${what}. ${OWNED}`)
+  }
+}
+
+const OWNED =
+  'CUPTI belongs to the harness, which times with it; a solution must not subscribe to CUPTI, enable its callbacks or ' +
+  'activity kinds, or finalize it'
