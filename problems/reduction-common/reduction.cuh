@@ -1,8 +1,8 @@
 // Building blocks shared by the example solutions of the reduction family (softmax, log-softmax, sum-dim, mean-dim,
 // max-dim, min-dim, product-dim, argmax, argmin, rms-norm, layer-norm, l1-norm, l2-norm, frobenius-norm, batch-norm,
-// the scans): the [outer][size][inner] view of a reduction over one dimension, a growing scratch buffer, reduction
-// operators, warp / block / column merges that hand the merged state to every thread taking part, and 16-byte
-// vector access.
+// the scans) and by edge-detect's maximum: the [outer][size][inner] view of a reduction over one dimension, a growing
+// scratch buffer, reduction operators, warp / block / column merges that hand the merged state to every thread taking
+// part, and 16-byte vector access.
 // An operator is a struct with a `State`, `identity()`, `push(state, value, index)`, a commutative `merge` and
 // `result(state, size)`, which turns the merged state of a slice of `size` elements into the output.
 #pragma once
