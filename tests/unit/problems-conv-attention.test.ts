@@ -1,8 +1,9 @@
-// The convolution and attention family: conv-1d, conv-2d, scaled-dot-attention. Tensara's signatures and cases,
+// The convolution and attention family: conv-1d, conv-2d, conv-square-3d, scaled-dot-attention. Tensara's signatures and cases,
 // element, FLOP and byte counts worked out by hand, tolerances, input ranges, shape spaces and references.
 import { describe, expect, it } from 'vitest'
 import { conv1d } from '../../problems/conv-1d/index.js'
 import { conv2d } from '../../problems/conv-2d/index.js'
+import { convSquare3d } from '../../problems/conv-square-3d/index.js'
 import { scaledDotAttention } from '../../problems/scaled-dot-attention/index.js'
 import { toleranceFor } from '../../src/spec/problem.js'
 import { cPrototype } from '../../src/spec/signature.js'
@@ -11,6 +12,7 @@ import { caseNamed, describeFloat32Family, expectCases, expectCounts } from '../
 describeFloat32Family([
   { problem: conv1d, reference: 'conv-1d.cu' },
   { problem: conv2d, reference: 'conv-2d.cu' },
+  { problem: convSquare3d, reference: 'conv-square-3d.cu' },
   { problem: scaledDotAttention, reference: 'scaled-dot-attention.cu' },
 ])
 
@@ -103,6 +105,55 @@ describe('conv-2d', () => {
     expect(valid({ H: 40, W: 7, Kh: 30, Kw: 5 })).toBe(false)
     expect(valid({ H: 31, W: 7, Kh: 31, Kw: 5 })).toBe(false)
     expect(valid({ H: 40, W: 5, Kh: 31, Kw: 5 })).toBe(false)
+  })
+})
+
+describe('conv-square-3d', () => {
+  it("has Tensara's signature: volume, filter, output, then size and K", () => {
+    expect(convSquare3d.signature.map((p) => [p.name, p.kind])).toEqual([
+      ['A', 'input'],
+      ['B', 'input'],
+      ['C', 'output'],
+      ['size', 'scalar'],
+      ['K', 'scalar'],
+    ])
+    expect(cPrototype(convSquare3d.signature, 'float32')).toBe('void solution(const float* A, const float* B, float* C, size_t size, size_t K)')
+  })
+
+  it("has Tensara's six cubic cases, named as Tensara names them", () => {
+    expectCases(
+      convSquare3d,
+      ['D=H=W=64, K=3', 'D=H=W=32, K=9', 'D=H=W=96, K=11', 'D=H=W=128, K=5', 'D=H=W=256, K=7', 'D=H=W=512, K=9'],
+      [
+        { size: 64, K: 3 },
+        { size: 32, K: 9 },
+        { size: 96, K: 11 },
+        { size: 128, K: 5 },
+        { size: 256, K: 7 },
+        { size: 512, K: 9 },
+      ],
+    )
+  })
+
+  it('counts 2·size³·K³ FLOPs and 4·(2·size³ + K³) bytes', () => {
+    expectCounts(convSquare3d, 'D=H=W=64, K=3', { elements: { A: 262_144, B: 27, C: 262_144 }, flops: 14_155_776, bytes: { float32: 2_097_260 } })
+    expectCounts(convSquare3d, 'D=H=W=32, K=9', { elements: { A: 32_768, B: 729, C: 32_768 }, flops: 47_775_744, bytes: { float32: 265_060 } })
+    expectCounts(convSquare3d, 'D=H=W=512, K=9', { flops: 195_689_447_424, bytes: { float32: 1_073_744_740 } })
+  })
+
+  it("has Tensara's own tolerance and inputs from [-1, 1], as Tensara draws them", () => {
+    expect(toleranceFor(convSquare3d, 'float32')).toEqual({ rtol: 1e-3, atol: 1e-2 })
+    expect(convSquare3d.inputRange).toEqual([-1, 1])
+  })
+
+  it('draws random shapes only with an odd filter smaller than the volume', () => {
+    const valid = convSquare3d.shapes!.valid!
+    expect(convSquare3d.shapes!.ranges).toEqual({ size: [2, 64], K: [1, 15] })
+    expect(valid({ size: 2, K: 1 })).toBe(true)
+    expect(valid({ size: 16, K: 15 })).toBe(true)
+    expect(valid({ size: 15, K: 15 })).toBe(false)
+    expect(valid({ size: 64, K: 4 })).toBe(false)
+    expect(valid({ size: 3, K: 5 })).toBe(false)
   })
 })
 
