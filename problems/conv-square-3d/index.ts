@@ -21,8 +21,8 @@ export const convSquare3d = defineProblem({
   name: 'conv-square-3d',
   description:
     '3-D convolution of a row-major size×size×size volume A with an odd K×K×K filter B (K < size), centred, zero ' +
-    'padding at the borders: C[i][j][k] = Σ_{x,y,z} A[i + x − (K−1)/2][j + y − (K−1)/2][k + z − (K−1)/2] · B[x][y][z], ' +
-    'C is size³.',
+    'padding at the borders: C[i][j][k] = Σ_{x,y,z} A[i + x − (K−1)/2][j + y − (K−1)/2][k + z − (K−1)/2] · ' +
+    'B[x][y][z], C is size³.',
   signature: [
     { name: 'A', kind: 'input' },
     { name: 'B', kind: 'input' },
