@@ -1,6 +1,7 @@
 import { conv1d } from '../../problems/conv-1d/index.js'
 import { conv2d } from '../../problems/conv-2d/index.js'
 import { convSquare3d } from '../../problems/conv-square-3d/index.js'
+import { conv2dReluHardswish } from '../../problems/conv2d-relu-hardswish/index.js'
 import { scaledDotAttention } from '../../problems/scaled-dot-attention/index.js'
 import { exampleFile, fixtureFile, type Example, type Planted } from './types.js'
 
@@ -8,6 +9,11 @@ export const examples: Example[] = [
   { problem: conv1d, solution: exampleFile('conv-1d', 'conv1d_tiled.cu'), dtype: 'float32' },
   { problem: conv2d, solution: exampleFile('conv-2d', 'conv2d_tiled.cu'), dtype: 'float32' },
   { problem: convSquare3d, solution: exampleFile('conv-square-3d', 'conv3d_plane_tiled.cu'), dtype: 'float32' },
+  {
+    problem: conv2dReluHardswish,
+    solution: exampleFile('conv2d-relu-hardswish', 'conv2d_relu_hardswish_tiled.cu'),
+    dtype: 'float32',
+  },
   { problem: scaledDotAttention, solution: exampleFile('scaled-dot-attention', 'flash_attention.cu'), dtype: 'float32' },
 ]
 

@@ -1,9 +1,10 @@
-// The convolution and attention family: conv-1d, conv-2d, conv-square-3d, scaled-dot-attention. Tensara's signatures and cases,
-// element, FLOP and byte counts worked out by hand, tolerances, input ranges, shape spaces and references.
+// The convolution and attention family: conv-1d, conv-2d, conv-square-3d, conv2d-relu-hardswish,
+// scaled-dot-attention. Tensara's signatures and cases, element, FLOP and byte counts worked out by hand, tolerances, input ranges, shape spaces and references.
 import { describe, expect, it } from 'vitest'
 import { conv1d } from '../../problems/conv-1d/index.js'
 import { conv2d } from '../../problems/conv-2d/index.js'
 import { convSquare3d } from '../../problems/conv-square-3d/index.js'
+import { conv2dReluHardswish } from '../../problems/conv2d-relu-hardswish/index.js'
 import { scaledDotAttention } from '../../problems/scaled-dot-attention/index.js'
 import { toleranceFor } from '../../src/spec/problem.js'
 import { cPrototype } from '../../src/spec/signature.js'
@@ -13,6 +14,7 @@ describeFloat32Family([
   { problem: conv1d, reference: 'conv-1d.cu' },
   { problem: conv2d, reference: 'conv-2d.cu' },
   { problem: convSquare3d, reference: 'conv-square-3d.cu' },
+  { problem: conv2dReluHardswish, reference: 'conv2d-relu-hardswish.cu' },
   { problem: scaledDotAttention, reference: 'scaled-dot-attention.cu' },
 ])
 
@@ -154,6 +156,50 @@ describe('conv-square-3d', () => {
     expect(valid({ size: 15, K: 15 })).toBe(false)
     expect(valid({ size: 64, K: 4 })).toBe(false)
     expect(valid({ size: 3, K: 5 })).toBe(false)
+  })
+})
+
+describe('conv2d-relu-hardswish', () => {
+  it("has Tensara's signature: image, kernel, output, then H, W, Kh and Kw", () => {
+    expect(cPrototype(conv2dReluHardswish.signature, 'float32')).toBe(
+      'void solution(const float* image, const float* kernel, float* output, size_t H, size_t W, size_t Kh, size_t Kw)',
+    )
+  })
+
+  it("has Tensara's six square cases with square odd kernels from 3² to 13²", () => {
+    expectCases(conv2dReluHardswish, [
+      'H=512, W=512, Kh=3, Kw=3',
+      'H=1024, W=1024, Kh=5, Kw=5',
+      'H=2048, W=2048, Kh=7, Kw=7',
+      'H=512, W=512, Kh=9, Kw=9',
+      'H=1024, W=1024, Kh=11, Kw=11',
+      'H=2048, W=2048, Kh=13, Kw=13',
+    ])
+    expect(caseNamed(conv2dReluHardswish, 'H=1024, W=1024, Kh=11, Kw=11').params).toEqual({ H: 1024, W: 1024, Kh: 11, Kw: 11 })
+  })
+
+  it('counts 2·H·W·Kh·Kw + 5·H·W FLOPs and 4·(2·H·W + Kh·Kw) bytes', () => {
+    expectCounts(conv2dReluHardswish, 'H=512, W=512, Kh=3, Kw=3', {
+      elements: { image: 262_144, kernel: 9, output: 262_144 },
+      flops: 6_029_312,
+      bytes: { float32: 2_097_188 },
+    })
+    expectCounts(conv2dReluHardswish, 'H=1024, W=1024, Kh=5, Kw=5', { flops: 57_671_680, bytes: { float32: 8_388_708 } })
+    expectCounts(conv2dReluHardswish, 'H=2048, W=2048, Kh=13, Kw=13', { flops: 1_438_646_272, bytes: { float32: 33_555_108 } })
+  })
+
+  it("has Tensara's own tolerance and inputs from [-1, 1], as Tensara draws them", () => {
+    expect(toleranceFor(conv2dReluHardswish, 'float32')).toEqual({ rtol: 9e-5, atol: 2e-4 })
+    expect(conv2dReluHardswish.inputRange).toEqual([-1, 1])
+  })
+
+  it("draws conv-2d's shapes with kernels up to 15×15", () => {
+    const valid = conv2dReluHardswish.shapes!.valid!
+    expect(conv2dReluHardswish.shapes!.ranges).toEqual({ H: [2, 300], W: [2, 300], Kh: [1, 15], Kw: [1, 15] })
+    expect(valid({ H: 2, W: 2, Kh: 1, Kw: 1 })).toBe(true)
+    expect(valid({ H: 16, W: 9, Kh: 15, Kw: 3 })).toBe(true)
+    expect(valid({ H: 16, W: 9, Kh: 15, Kw: 2 })).toBe(false)
+    expect(valid({ H: 15, W: 9, Kh: 15, Kw: 3 })).toBe(false)
   })
 })
 
