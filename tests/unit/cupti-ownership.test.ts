@@ -67,6 +67,13 @@ describe('CuptiOwnership', () => {
     expect(new CuptiOwnership('CUPTI could not load (no libcupti)').description).toBe('not held: CUPTI could not load (no libcupti)')
   })
 
+  it('goes on without holding it where CUPTI fails to subscribe at all', () => {
+    const failing = { claim: () => { throw new Error('kb_cupti_claim failed: CUPTI_ERROR_NOT_INITIALIZED') } } as unknown as Cupti
+    const ownership = new CuptiOwnership(failing)
+    expect(ownership.description).toBe('not held: kb_cupti_claim failed: CUPTI_ERROR_NOT_INITIALIZED')
+    ownership.check('solution()', 'after timing the case')
+  })
+
   it('does not hold a subscriber where CUPTI takes several (holding one protects nothing)', () => {
     const slot = new SubscriberSlot(undefined, true)
     const ownership = new CuptiOwnership(slot.asCupti())

@@ -24,20 +24,25 @@ export class CuptiOwnership {
       return
     }
     this.cupti = cupti
-    const other = cupti.claim()
-    if (other !== undefined) {
-      this.description = `not held: ${other} holds CUPTI's subscriber`
-      return
-    }
-    this.heldAs = cupti.subscriber()
-    if (this.heldAs === undefined) {
-      // This CUPTI does not refuse a second subscriber: holding one protects nothing, and a probe cannot check it.
-      cupti.release()
-      this.description = 'not held: this CUPTI takes more than one subscriber'
-      return
+    this.description = this.take(cupti)
+  }
+
+  /** Takes the subscriber at the host's start; what the host holds (a CUPTI that fails here must not stop the host). */
+  private take(cupti: Cupti): string {
+    try {
+      const other = cupti.claim()
+      if (other !== undefined) return `not held: ${other} holds CUPTI's subscriber`
+      this.heldAs = cupti.subscriber()
+      if (this.heldAs === undefined) {
+        // This CUPTI does not refuse a second subscriber: holding one protects nothing, and a probe cannot check it.
+        cupti.release()
+        return 'not held: this CUPTI takes more than one subscriber'
+      }
+    } catch (error) {
+      return `not held: ${(error as Error).message}`
     }
     this.held = true
-    this.description = 'held by the harness'
+    return 'held by the harness'
   }
 
   /**
