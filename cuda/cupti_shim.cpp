@@ -360,14 +360,21 @@ CUpti_SubscriberHandle heldSubscriber = nullptr;
 
 void CUPTIAPI noCallbacks(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
 
-// Subscribes under `name`; when another subscriber holds CUPTI, CUPTI writes its name into `owner`.
+// Subscribes under `name`; when another subscriber holds CUPTI, CUPTI writes its name into `owner` (CUPTI 13 on:
+// before it, subscribers have no names and `owner` stays empty).
 CUptiResult subscribe(CUpti_SubscriberHandle* handle, const char* name, char* owner, size_t ownerSize) {
+  if (ownerSize > 0) owner[0] = '\0';
+#if CUPTI_API_VERSION >= 130000
   CUpti_SubscriberParams params = {};
   params.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
   params.subscriberName = name;
   params.oldSubscriberName = owner;
   params.oldSubscriberSize = ownerSize;
   return cuptiSubscribe_v2(handle, noCallbacks, nullptr, &params);
+#else
+  (void)name;
+  return cuptiSubscribe(handle, noCallbacks, nullptr);
+#endif
 }
 }  // namespace
 
