@@ -8,23 +8,17 @@ import type { Cupti } from '../../native/cupti.js'
 import { TamperingDetected } from './code-integrity.js'
 
 export class CuptiOwnership {
-  private held = false
-  /** Let go of for the range profiler, to be taken back. */
-  private released = false
-  private cupti?: Cupti
+  /**
+   * What the harness holds: the shim, the name CUPTI reports for the harness's subscriber to a second one (what a
+   * probe must see), and whether it is let go of for the range profiler; undefined when it holds nothing.
+   */
+  private holding?: { cupti: Cupti; as: string; released: boolean }
   /** 'held by the harness', or 'not held: <why>' (CUPTI missing, another client holds it). */
   readonly description: string
-  /** The name CUPTI reports for the harness's subscriber to a second subscriber: what a probe must see. */
-  private heldAs?: string
 
   /** `cupti`: the shim, or why it cannot load. */
   constructor(cupti: Cupti | string) {
-    if (typeof cupti === 'string') {
-      this.description = `not held: ${cupti}`
-      return
-    }
-    this.cupti = cupti
-    this.description = this.take(cupti)
+    this.description = typeof cupti === 'string' ? `not held: ${cupti}` : this.take(cupti)
   }
 
   /** Takes the subscriber at the host's start; what the host holds (a CUPTI that fails here must not stop the host). */
@@ -32,17 +26,17 @@ export class CuptiOwnership {
     try {
       const other = cupti.claim()
       if (other !== undefined) return `not held: ${other} holds CUPTI's subscriber`
-      this.heldAs = cupti.subscriber()
-      if (this.heldAs === undefined) {
+      const as = cupti.subscriber()
+      if (as === undefined) {
         // This CUPTI does not refuse a second subscriber: holding one protects nothing, and a probe cannot check it.
         cupti.release()
         return 'not held: this CUPTI takes more than one subscriber'
       }
+      this.holding = { cupti, as, released: false }
+      return 'held by the harness'
     } catch (error) {
       return `not held: ${(error as Error).message}`
     }
-    this.held = true
-    return 'held by the harness'
   }
 
   /**
@@ -50,41 +44,37 @@ export class CuptiOwnership {
    * a subscriber that came in between.
    */
   release(): void {
-    if (!this.held || this.released) return
-    this.cupti!.release()
-    this.released = true
+    if (!this.holding || this.holding.released) return
+    this.holding.cupti.release()
+    this.holding.released = true
   }
 
   /** Takes back what release() let go of; `who` ran in between. */
   reclaim(who: string): void {
-    if (!this.released) return
-    this.released = false
-    const other = this.cupti!.claim()
+    if (!this.holding?.released) return
+    this.holding.released = false
+    const other = this.holding.cupti.claim()
     if (other === undefined) return
-    this.held = false
+    this.holding = undefined
     throw new TamperingDetected(`${who} subscribed to CUPTI's callbacks while the range profiler ran (CUPTI's subscriber is now ${other}). ${OWNED}`)
   }
 
   /** `work` with the subscriber let go of (release, then reclaim, also when `work` throws). */
   whileReleased<T>(who: string, work: () => T): T {
     this.release()
-    let result: T
     try {
-      result = work()
-    } catch (error) {
+      return work()
+    } finally {
       this.reclaim(who)
-      throw error
     }
-    this.reclaim(who)
-    return result
   }
 
   /** Fails the case (and retires the host) when the subscriber the harness holds was taken from it. */
   check(who: string, when: string): void {
-    if (!this.held || this.released) return
-    const now = this.cupti!.subscriber()
-    if (now !== undefined && now === this.heldAs) return
-    this.held = false
+    if (!this.holding || this.holding.released) return
+    const now = this.holding.cupti.subscriber()
+    if (now === this.holding.as) return
+    this.holding = undefined
     const what = now === undefined ? 'let go of it (cuptiUnsubscribe or cuptiFinalize)' : `gave it to ${now}`
     throw new TamperingDetected(`${who} took CUPTI's callback subscriber from the harness (found ${when}): CUPTI ${what}. ${OWNED}`)
   }
