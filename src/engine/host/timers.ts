@@ -193,7 +193,11 @@ interface IdleGpuTimer {
   readonly mode: TimingMode
   /** What it means that a call has no sample: the timer saw none of its work. */
   readonly sawNothing: string
-  /** Runs `call`, the solution on draw `draw`'s inputs, timed. */
+  /**
+   * Runs `call`, the solution on draw `draw`'s inputs, timed, and returns once the GPU is idle again: work on a
+   * private stream is not ordered before the next draw's inputs and flush on the legacy stream, nor before the checked
+   * copy of the outputs.
+   */
   time(draw: number, call: SolutionCall): void
   /** After synchronizing: the sample (ms) of each of `draws`, timed since the last read, or undefined where none. */
   read(draws: readonly number[]): Array<number | undefined>
@@ -226,10 +230,7 @@ class IdleGpuCalls implements CallTimer<Array<number | undefined>> {
   timeCall(draw: number): void {
     queuePreWindow(this.timed, 'none', draw) // 8c, 8e
     cuda.synchronize()
-    this.timer.time(draw, this.timed.solution) // 8f
-    // Work on a private stream is not ordered before the next draw's inputs and flush on the legacy stream, nor
-    // before the checked copy of the outputs: wait for every stream.
-    cuda.synchronize()
+    this.timer.time(draw, this.timed.solution) // 8f, then the GPU idle
     this.draws.push(draw)
   }
 
@@ -268,7 +269,7 @@ function cuptiTimer(session: DeviceSession): IdleGpuTimer {
     mode: 'cupti',
     sawNothing: 'CUPTI saw no GPU work from solution()',
     time(draw, call) {
-      // The GPU is idle here (IdleGpuCalls synchronized), and again after the synchronize below.
+      // The GPU is idle here (IdleGpuCalls synchronized), and again after the synchronize below: the call's window.
       const start = cupti.timestamp()
       tagged(cupti, draw, call)
       cuda.synchronize()
@@ -308,6 +309,7 @@ function profilerTimer(session: DeviceSession): IdleGpuTimer {
     time(draw, call) {
       try {
         calls.set(draw, profiler.timeCall(call))
+        cuda.synchronize()
       } catch (error) {
         // A fault of the call fails the session's end too: synchronizing raises the fault itself, as the CUDA error
         // that gets the device host replaced.
