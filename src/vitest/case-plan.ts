@@ -1,5 +1,6 @@
-// A case of a compiled bench as the plan the device host runs (src/shared/messages.ts): plain data, with the inputs
-// given by a seed taken from the case's name, so the same case always gets the same inputs.
+// A case of a compiled bench as the plan the device host runs (src/shared/messages.ts): plain data, with a seed taken
+// from the case's name, from which the device host draws the first verified call's inputs (the same in every run) and,
+// with a secret of its own, every later call's.
 import crypto from 'node:crypto'
 import type { ArgPlan, CallTarget, CasePlan, ModuleTarget, ReferencePlan, SquareInput } from '../shared/messages.js'
 import type { MeasureOptions } from '../spec/options.js'
@@ -8,7 +9,7 @@ import { elementsOf, toleranceFor, type Problem, type TestCase } from '../spec/p
 import { paramDtype, type InputStructure } from '../spec/signature.js'
 import type { ResolvedSpec } from './resolve-spec.js'
 
-/** The same case always gets the same inputs. */
+/** The same case always gets the same seed. */
 function caseSeed(problem: string, caseName: string): number {
   return crypto.createHash('sha256').update(`${problem}/${caseName}`).digest().readUInt32LE(0)
 }
