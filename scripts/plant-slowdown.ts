@@ -6,7 +6,7 @@
 // the GPU, whatever its size (more where the solution's host code leaves gaps between its launches: they count in the
 // share but not in `cupti` timing). Both kernels run at 0 too: a planted-0 base against a planted-N head differs only
 // by the spin.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const SIGNATURE = /extern\s+"C"\s+void\s+solution\s*\(([^)]*)\)/
@@ -66,14 +66,8 @@ function main(): void {
   let planted = 0
   for (const problem of readdirSync('problems', { withFileTypes: true })) {
     const dir = join('problems', problem.name, 'solutions')
-    if (!problem.isDirectory()) continue
-    let files: string[]
-    try {
-      files = readdirSync(dir).filter((f) => f.endsWith('.cu'))
-    } catch {
-      continue
-    }
-    for (const file of files) {
+    if (!problem.isDirectory() || !existsSync(dir)) continue
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.cu'))) {
       const path = join(dir, file)
       const source = plantedSource(readFileSync(path, 'utf8'), permille)
       if (source === undefined) continue
