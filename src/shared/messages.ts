@@ -76,6 +76,8 @@ export interface TimingResult {
   streamAudit?: string
   /** Calls audited for escaped work, in batches drawn at random whose samples are not used. */
   auditedCalls?: number
+  /** How many places in memory the case's buffers were timed at (docs/protocol.md, "Places"); absent in older results. */
+  places?: number
 }
 
 export interface VerifiedOutput {

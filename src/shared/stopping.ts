@@ -35,7 +35,7 @@ export function stopReason(
   const n = samples.length
   if (n > 0 ? elapsedMs >= opts.maxTimeMs : elapsedMs > opts.maxTimeMs) return 'max-time'
   if (n >= opts.maxIterations) return 'max-iterations'
-  if (n < opts.minIterations || elapsedMs < minTimeMs(samples, elapsedMs, opts)) return undefined
+  if (n < opts.minIterations || elapsedMs < leastTimingMs(samples, elapsedMs, opts)) return undefined
 
   const cvs = prefixCvs(samples, NOISE_STABLE_WINDOW)
   if (cvs[cvs.length - 1]! < opts.targetCv) return 'target-cv'
@@ -50,7 +50,7 @@ export function stopReason(
 }
 
 /** The least time to spend timing: minTimeMs, or longKernelMinTimeMs for a long kernel. */
-function minTimeMs(samples: readonly number[], elapsedMs: number, opts: StoppingOptions): number {
+export function leastTimingMs(samples: readonly number[], elapsedMs: number, opts: StoppingOptions): number {
   // Past longKernelMinTimeMs the median no longer matters: skip sorting the samples.
   if (elapsedMs >= opts.longKernelMinTimeMs) return opts.minTimeMs
   return summarize(samples).median >= LONG_KERNEL_MS ? Math.max(opts.minTimeMs, opts.longKernelMinTimeMs) : opts.minTimeMs

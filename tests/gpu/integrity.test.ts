@@ -52,9 +52,10 @@ describe.skipIf(!gpu.available)(onGpuTitle('integrity on the GPU'), { timeout: 3
     expect(failureMessage(cheat)).toBeUndefined()
     const ratio = timedCase(cheat.cases[0]).summary.median / timedCase(fair.cases[0]).summary.median
     console.log(`cupti_rewrite_timer against the honest add, n = 2^25: ×${ratio.toFixed(3)}`)
-    // Its hook halves every reading: had it subscribed, it would read about 0.5×.
-    expect(ratio).toBeGreaterThan(0.9)
-    expect(ratio).toBeLessThan(1.1)
+    // Its hook halves every reading: had it subscribed, it would read about 0.5×. The two benches are separate hosts
+    // with their own buffers, which have read 11% apart on an H100, so only the halving is asserted.
+    expect(ratio).toBeGreaterThan(0.8)
+    expect(ratio).toBeLessThan(1.25)
   })
 
   describe('inputs are read-only', () => {

@@ -3,7 +3,7 @@
 // alternating order, the stopping rule, a side that fails; then the verdict on the rounds (src/baseline/paired-verdict.ts).
 import { describe, expect, it } from 'vitest'
 import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
-import { narrowEnough, roundCalls, runPairedCase, spacerBytes } from '../../src/engine/worker/paired-case.js'
+import { narrowEnough, roundCalls, runPairedCase } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
 import { compareBlocks } from '../../src/shared/median-change.js'
 import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
@@ -129,19 +129,6 @@ describe('compareBlocks', () => {
     expect(blocks).toEqual(once)
     expect(blocks.low).toBeLessThan(0)
     expect(blocks.high).toBeGreaterThan(0)
-  })
-})
-
-describe('spacerBytes', () => {
-  it('draws whole 2 MiB pages below 128 MiB, at random', () => {
-    const drawn = Array.from({ length: 200 }, () => spacerBytes())
-    for (const bytes of drawn) {
-      expect(bytes % (2 * 2 ** 20)).toBe(0)
-      expect(bytes).toBeGreaterThanOrEqual(0)
-      expect(bytes).toBeLessThan(128 * 2 ** 20)
-    }
-    // 200 draws of 64 sizes: fewer than 40 distinct ones has a chance below 1e-20.
-    expect(new Set(drawn).size).toBeGreaterThan(40)
   })
 })
 

@@ -9,7 +9,8 @@ import { DEFAULT_MEASURE_OPTIONS, TIMING_MODES, type MeasureOptions, type Timing
 import { allocate, fillInputs, freeAll } from './buffers.js'
 import { CALIBRATION_KERNELS } from '../../shared/calibration-kernels.js'
 import type { DeviceSession } from './device-session.js'
-import { contextLost, globalWarmup, runCase } from './measure.js'
+import { contextLost, runCase } from './measure.js'
+import { globalWarmup } from './start-case.js'
 import type { ArgPlan, CallTarget, Calibration, CalibrationKernel, CalibrationReading, CasePlan, TimerCalibration } from '../../shared/messages.js'
 import { summarize } from '../../shared/stats.js'
 

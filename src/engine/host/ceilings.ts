@@ -8,7 +8,7 @@ import * as cublas from '../../native/cublas.js'
 import { CudaError } from '../../native/errors.js'
 import type { MeasureOptions } from '../../spec/options.js'
 import type { DeviceSession } from './device-session.js'
-import { globalWarmup } from './measure.js'
+import { globalWarmup } from './start-case.js'
 import type { CeilingDtype, CeilingTiming, CopyCeiling, GemmCeiling, MeasuredCeilings } from '../../shared/messages.js'
 import { summarize } from '../../shared/stats.js'
 

@@ -2,64 +2,17 @@
 // sides' hosts, then asks each in turn for a round of timed calls, so that the two solutions alternate on the GPU in
 // rounds short enough that clock steps and drift hit both alike. Each side is a case of the ordinary protocol
 // (docs/protocol.md) cut at the batch: steps 1 to 7 when it opens, steps 8 to 10a per round, 11 and 12 when it ends.
-// Between blocks of rounds the worker has the side move its buffers (place): where a buffer sits in memory changes a
-// memory-bound kernel's time by a few percent, and only buffers at several places let the interval see that.
+// Between blocks of rounds the worker has the side move its buffers (placement.ts): where a buffer sits in memory
+// changes a memory-bound kernel's time by a few percent, and only buffers at several places let the interval see that.
 // The host holds the GPU lock only while it works on a request (host.ts), so between its rounds the other side's host
 // times on the same GPU, in a process and a CUDA context of its own.
-import * as cuda from '../../native/cuda.js'
-import type { DevicePtr } from '../../native/cuda.js'
 import { dropThrottled } from '../../shared/clock-filter.js'
 import type { CaseOutcome, CasePlan, PairRoundOutcome } from '../../shared/messages.js'
 import type { StopReason } from '../../shared/stopping.js'
 import type { DeviceSession } from './device-session.js'
-import { startCase, type StartedCase } from './measure.js'
-import { timedIterations, type TimedIterations } from './timed-iteration.js'
+import { PlacedCase } from './placement.js'
 
 type Solution = (...args: unknown[]) => unknown
-
-/**
- * The case's buffers at one place, with the pre-window work's: allocated after a spacer, verified, the timer set up and
- * primed.
- */
-interface Placed {
-  spacer?: DevicePtr
-  started: StartedCase
-  iterations: TimedIterations
-}
-
-/** Steps 1 to 7 after a spacer of `spacerBytes`; everything allocated is freed again when a step throws. */
-function place(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number, moving: boolean): Placed {
-  // The flush buffer and padding matrices come again after the spacer and the case's buffers (at step 7's first use).
-  session.movePreWindowBuffers()
-  const spacer = spacerBytes > 0 ? cuda.malloc(spacerBytes) : undefined
-  let started: StartedCase | undefined
-  let iterations: TimedIterations | undefined
-  try {
-    started = startCase(session, plan, solution, true, moving)
-    iterations = timedIterations(started.timed, !plan.options.skipVerification) // 6
-    iterations.enqueue(1) // 7
-    iterations.collect()
-    return { spacer, started, iterations }
-  } catch (error) {
-    unplace({ spacer, started, iterations })
-    throw error
-  }
-}
-
-/** Step 11 and the buffers freed, quietly: after a fault, tearing down fails too, and the fault is what is reported. */
-function unplace({ spacer, started, iterations }: Partial<Placed>): void {
-  try {
-    iterations?.dispose()
-  } catch {
-    // See above.
-  }
-  started?.free()
-  try {
-    if (spacer !== undefined) cuda.free(spacer)
-  } catch {
-    // See above.
-  }
-}
 
 export class PairedSide {
   private readonly kept: number[] = []
@@ -68,19 +21,16 @@ export class PairedSide {
   private droppedThrottled = 0
   private droppedInterference = 0
   private readonly opened = performance.now()
-  /** Calls counted by the timers and checks of the places before the current one. */
-  private earlier = { checkedCalls: 0, auditedCalls: 0 }
 
   private constructor(
     private readonly session: DeviceSession,
     private readonly plan: CasePlan,
-    private readonly solution: Solution,
-    private placed: Placed,
+    private readonly placed: PlacedCase,
   ) {}
 
   /** Steps 1 to 7: verified, warmed up, the timer set up and its priming batch run. Throws WrongAnswer like runCase. */
   static open(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number): PairedSide {
-    return new PairedSide(session, plan, solution, place(session, plan, solution, spacerBytes, false))
+    return new PairedSide(session, plan, PlacedCase.open(session, plan, solution, spacerBytes))
   }
 
   /**
@@ -88,10 +38,7 @@ export class PairedSide {
    * the warm-up calls (the priming batch at the new place has a call checked).
    */
   move(spacerBytes: number): void {
-    const counts = this.placed.iterations.counts()
-    this.earlier = { checkedCalls: this.earlier.checkedCalls + counts.checkedCalls, auditedCalls: this.earlier.auditedCalls + (counts.auditedCalls ?? 0) }
-    unplace(this.placed)
-    this.placed = place(this.session, this.plan, this.solution, spacerBytes, true)
+    this.placed.move(spacerBytes)
   }
 
   /**
@@ -124,11 +71,9 @@ export class PairedSide {
 
   /** Steps 11 and 12: the timer off, one more verified call on fresh inputs, the buffers freed. */
   end(stopReason: StopReason): CaseOutcome {
-    const { started, iterations } = this.placed
     try {
-      const counts = iterations.counts()
-      iterations.dispose() // 11
-      const outputs = started.verify('after timing (fresh inputs)') // 12
+      const counts = this.placed.endTiming() // 11
+      const outputs = this.placed.started.verify('after timing (fresh inputs)') // 12
       const timing = {
         samplesMs: this.kept,
         droppedThrottled: this.droppedThrottled,
@@ -138,17 +83,15 @@ export class PairedSide {
         stopReason,
         wallMs: performance.now() - this.opened,
         ...counts,
-        checkedCalls: counts.checkedCalls + this.earlier.checkedCalls,
-        ...(counts.auditedCalls !== undefined && { auditedCalls: counts.auditedCalls + this.earlier.auditedCalls }),
       }
       return { status: 'ok', outputs, timing, verificationSkipped: this.plan.options.skipVerification }
     } finally {
-      unplace({ ...this.placed, iterations: undefined })
+      this.placed.free()
     }
   }
 
   /** Closes the case after an error: the timer off and everything freed, quietly (the error is what is reported). */
   abandon(): void {
-    unplace(this.placed)
+    this.placed.abandon()
   }
 }

@@ -8,7 +8,7 @@
 // observation; each block's median ratio is one independent observation of the change (compareBlocks). Blocks go on
 // until the interval is narrow enough to judge against the tolerance, or until the time limit; then both sides verify
 // once more and close.
-import { randomInt } from 'node:crypto'
+import { spacerBytes } from '../../shared/places.js'
 import type { CaseOutcome, CasePlan, ErrorOutcome, PairRoundOutcome, PairStartOutcome } from '../../shared/messages.js'
 import { compareBlocks } from '../../shared/median-change.js'
 import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
@@ -19,9 +19,6 @@ import type { DeviceHost } from './client.js'
 
 /** Calls in one round at most: a round of a tiny kernel should still end within a few ms. */
 const MAX_ROUND_CALLS = 256
-/** Spacers are whole 2 MiB pages (the allocation granule of large buffers), up to this many. */
-const SPACER_PAGES = 64
-const SPACER_PAGE_BYTES = 2 * 2 ** 20
 
 /** The medians of the rounds both sides kept, in order, with the block of each, and how the rounds were run. */
 export interface PairedRounds {
@@ -60,15 +57,6 @@ export function narrowEnough(rounds: Pick<PairedRounds, 'base' | 'head' | 'block
 export function roundCalls(wallPerCallMs: number, roundMs: number): number {
   if (!(wallPerCallMs > 0)) return 1
   return Math.max(1, Math.min(MAX_ROUND_CALLS, Math.round(roundMs / wallPerCallMs)))
-}
-
-/**
- * A spacer's size, drawn afresh in every run. Not from the case's seed: the same places in every run would make
- * whatever those places cost one side a bias that every run repeats (an A/A bias kept its sign over five runs on an
- * H100 when the places were the case's), where fresh places make it noise from run to run.
- */
-export function spacerBytes(): number {
-  return randomInt(SPACER_PAGES) * SPACER_PAGE_BYTES
 }
 
 /**

@@ -1,0 +1,100 @@
+// The start of a case inside the device host, protocol steps 1 to 5 of docs/protocol.md (cited by number): the GPU
+// warmed up once per process, the case's buffers allocated, the solution verified once, then warmed up on new inputs.
+// measure.ts and placement.ts go on from here.
+import * as cublas from '../../native/cublas.js'
+import * as cuda from '../../native/cuda.js'
+import type { MeasureOptions } from '../../spec/options.js'
+import { allocate, fillInputs, freeAll } from './buffers.js'
+import type { DeviceSession } from './device-session.js'
+import type { CasePlan, VerifiedOutput } from '../../shared/messages.js'
+import type { SolutionCall, TimedCase } from './timed-case.js'
+import { verifyCall } from './verify.js'
+
+/** Protocol step 2: square fp32 products until the GPU runs at its working clocks, once per process. */
+export function globalWarmup(session: DeviceSession, options: MeasureOptions): void {
+  if (session.warmedUp || options.globalWarmupCount === 0) return
+  const n = options.globalWarmupSize
+  const bytes = n * n * 4
+  const [a, b, c] = [cuda.malloc(bytes), cuda.malloc(bytes), cuda.malloc(bytes)] as const
+  try {
+    session.harness.fillUniform(a, n * n, 'float32', 1, -1, 1)
+    session.harness.fillUniform(b, n * n, 'float32', 2, -1, 1)
+    for (let i = 0; i < options.globalWarmupCount; i++) cublas.sgemm(a, b, c, n, n, n)
+    cuda.synchronize()
+  } finally {
+    for (const p of [a, b, c]) cuda.free(p)
+  }
+  session.warmedUp = true
+}
+
+/** Protocol step 5: untimed calls, each on new inputs like the timed ones. */
+function warmUp({ session, plan, buffers, solution, nextDraw }: TimedCase): void {
+  const start = performance.now()
+  for (let i = 0; i < plan.options.warmupRuns; i++) {
+    // The first call pays for lazy module loading; after it, calls of a long kernel add nothing but time: warming
+    // up ends once it has lasted minTimeMs.
+    if (i > 0 && performance.now() - start >= plan.options.minTimeMs) break
+    fillInputs(session, plan, buffers, nextDraw())
+    solution()
+    session.checkState('solution()', 'after an untimed warm-up call')
+    cuda.synchronize()
+  }
+}
+
+/** A case after protocol steps 1 to 4 (5 too when timed): its buffers allocated, the solution verified once. */
+export interface StartedCase {
+  timed: TimedCase
+  outputs: VerifiedOutput[]
+  /** Protocol step 4 or 12: one verified call on fresh inputs (none when verification is skipped). */
+  verify(when: string): VerifiedOutput[]
+  /** Frees the buffers; after a lost context, quietly. */
+  free(): void
+}
+
+/**
+ * Protocol steps 1 to 5 (step 2 and 5 only when the case is timed). A paired side that moves its buffers (`moving`)
+ * leaves out steps 4 and 5: it has warmed up already, and the first batch at the new place always has a call checked
+ * against the reference (step 8a). Throws WrongAnswer when the first verification fails; the buffers are freed when
+ * it throws.
+ */
+export function startCase(
+  session: DeviceSession,
+  plan: CasePlan,
+  solution: (...args: unknown[]) => unknown,
+  timed: boolean,
+  moving = false,
+): StartedCase {
+  const options = plan.options
+  // 1: whatever ran since the last case (a host thread of the solution's) must have left the harness's state too, and
+  // any GPU work it left running ends before the case starts.
+  cuda.synchronize()
+  session.checkState("the solution's code", 'before the case started')
+  // 2, before allocating: the warmup's matrices must not compete with a large case for memory.
+  if (timed) session.phases.during('warmup', () => globalWarmup(session, options))
+  const buffers = allocate(session, plan) // 3
+  const free = () => {
+    try {
+      freeAll(buffers)
+    } catch {
+      // Only a lost context makes cudaFree fail; the error that lost it is already on its way to the worker.
+    }
+  }
+  // Every call of the case gets its own draw of inputs; draw 0 is the same data for the case in every run.
+  let draws = 0
+  const nextDraw = () => draws++
+  const call: SolutionCall = () => {
+    solution(...buffers.args)
+  }
+  const verify = (when: string): VerifiedOutput[] =>
+    options.skipVerification ? [] : session.phases.during('verify', () => verifyCall(session, plan, buffers, call, nextDraw(), when))
+  const timedCase: TimedCase = { session, plan, buffers, solution: call, nextDraw }
+  try {
+    const outputs = moving ? [] : verify('before timing') // 4
+    if (timed && !moving) session.phases.during('warmup', () => warmUp(timedCase)) // 5
+    return { timed: timedCase, outputs, verify, free }
+  } catch (error) {
+    free()
+    throw error
+  }
+}
+

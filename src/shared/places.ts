@@ -1,0 +1,29 @@
+// Where a case's buffers sit in memory changes a memory-bound kernel's time by a few percent, fixed for as long as the
+// buffers live (docs/protocol.md, "Places"). A spacer allocated in front of them moves them to another place.
+import { randomInt } from 'node:crypto'
+
+/** Spacers are whole 2 MiB pages (the allocation granule of large buffers), up to this many. */
+const SPACER_PAGES = 64
+const SPACER_PAGE_BYTES = 2 * 2 ** 20
+
+/**
+ * A spacer's size, drawn afresh in every run. Not from the case's seed: the same places in every run would make
+ * whatever those places cost a bias that every run repeats (an A/A bias kept its sign over five runs on an H100 when
+ * the places were the case's), where fresh places make it noise from run to run.
+ */
+export function spacerBytes(): number {
+  return randomInt(SPACER_PAGES) * SPACER_PAGE_BYTES
+}
+
+/** A case is timed at this many places at least, so that its median is not one place's. */
+export const LEAST_PLACES = 4
+
+/**
+ * Whether to move the buffers now, after `placeMs` at the current place and `elapsedMs` of timing in all, for a case
+ * that must be timed for `leastMs` at least. Each place lasts a LEAST_PLACES-th of the least time, and later a
+ * LEAST_PLACES-th of the time so far: no place holds more than about a quarter of a long-timed case's samples, and a
+ * case timed for 200 times its least time moves about twenty times, not once per batch.
+ */
+export function timeToMove(placeMs: number, elapsedMs: number, leastMs: number): boolean {
+  return placeMs >= Math.max(leastMs, elapsedMs) / LEAST_PLACES
+}
