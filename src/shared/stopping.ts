@@ -53,7 +53,9 @@ export function stopReason(
 export function leastTimingMs(samples: readonly number[], elapsedMs: number, opts: StoppingOptions): number {
   // Past longKernelMinTimeMs the median no longer matters: skip sorting the samples.
   if (elapsedMs >= opts.longKernelMinTimeMs) return opts.minTimeMs
-  return summarize(samples).median >= LONG_KERNEL_MS ? Math.max(opts.minTimeMs, opts.longKernelMinTimeMs) : opts.minTimeMs
+  // No samples yet (the first batch was audited, or throttled): no length to go by.
+  const long = samples.length > 0 && summarize(samples).median >= LONG_KERNEL_MS
+  return long ? Math.max(opts.minTimeMs, opts.longKernelMinTimeMs) : opts.minTimeMs
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  leastTimingMs,
   LONG_KERNEL_MS,
   NOISE_STABLE_MIN_SAMPLES,
   NOISE_STABLE_SPREAD,
@@ -128,6 +129,17 @@ describe('a long kernel', () => {
     expect(stopReason(samples, 600, opts({ minTimeMs: 800, longKernelMinTimeMs: 500 }))).toBeUndefined()
     expect(stopReason(samples, 800, opts({ minTimeMs: 800, longKernelMinTimeMs: 500 }))).toBe('target-cv')
     expect(stopReason([5.7, 5.7], 300, opts({ longKernelMinTimeMs: 500, maxTimeMs: 300 }))).toBe('max-time')
+  })
+})
+
+describe('leastTimingMs', () => {
+  const o = opts({ minTimeMs: 50, longKernelMinTimeMs: 250 })
+
+  it("is longKernelMinTimeMs for a median of 1 ms or more, minTimeMs below it and before any sample is kept", () => {
+    expect(leastTimingMs([3.2, 3.3, 3.2], 10, o)).toBe(250)
+    expect(leastTimingMs([0.2, 0.3], 10, o)).toBe(50)
+    // The first batch of a case can keep nothing (audited, or throttled): the time is then asked with no samples.
+    expect(leastTimingMs([], 10, o)).toBe(50)
   })
 })
 
