@@ -209,11 +209,15 @@ export function compareToBaseline(
   const spread = runSpread(runs, Math.max(o.runSpread, measured.cv, baseline.cv))
   const baselineLog = runs.reduce((sum, r) => sum + Math.log(r.runtimeMs), 0) / runs.length
   const baselineSe2 = runs.reduce((sum, r) => sum + r.medianSe ** 2, 0) / runs.length
-  const current = medianEstimate(measured.samplesMs, o.confidence)
+  // With the spread measured from recorded runs, what makes one run's median doubtful (samples in two modes, a stream
+  // too short for an interval of its median) is what those runs varied by: the spread holds it, and a short stream's
+  // median error is taken as its sample cv (as baselineRun records it).
+  const trustRuns = spread.measured && measured.samplesMs.length >= 3
+  const currentSe = medianEstimate(measured.samplesMs, o.confidence)?.logSe ?? (trustRuns ? measured.cv : undefined)
   const logRatio = Math.log(measured.runtimeMs) - baselineLog
   const interval =
-    current && changeFromLogRatio(logRatio, current.logSe ** 2 + spread.spread ** 2 + (spread.spread ** 2 + baselineSe2) / runs.length, o.confidence)
-  const judged = judgeChange({ interval, doubts: streamDoubts('run', measured.samplesMs, o.confidence) }, o.tolerance)
+    currentSe !== undefined ? changeFromLogRatio(logRatio, currentSe ** 2 + spread.spread ** 2 + (spread.spread ** 2 + baselineSe2) / runs.length, o.confidence) : undefined
+  const judged = judgeChange({ interval, doubts: trustRuns ? [] : streamDoubts('run', measured.samplesMs, o.confidence) }, o.tolerance)
   const change = Math.exp(-logRatio) - 1
   const fails =
     judged.kind === 'regression' || (judged.kind === 'improvement' && o.failOnImprovement) || (judged.kind === 'inconclusive' && o.failOnInconclusive)

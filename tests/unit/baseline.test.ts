@@ -133,8 +133,8 @@ describe('compareToBaseline', () => {
     expect(noisy.message).toContain('between-run spread 2.3% from 5 runs')
   })
 
-  it('a bimodal run or one too short for an interval is inconclusive, with the reason', () => {
-    const baseline = withRuns([1, 1, 1])
+  it('against one recorded run, a bimodal run or one too short for an interval is inconclusive, with the reason', () => {
+    const baseline = withRuns([1])
     const twoModes = idealStream(101, 1, 0.002).map((t, i) => (i % 5 < 2 ? t * 1.1 : t))
     const bimodal = judge(run(1, 0.04, twoModes), H100, baseline)
     expect(bimodal).toMatchObject({ kind: 'inconclusive', fails: false })
@@ -143,8 +143,23 @@ describe('compareToBaseline', () => {
     expect(short).toMatchObject({ kind: 'inconclusive', change: expect.closeTo(1 / 1.3 - 1, 9) })
     expect(short.message).toBe(
       'inconclusive: -23.1% with no interval: too few samples in the run (3) for a 95% interval of its median ' +
-        '(tolerance 2.0%; between-run spread 0.6% from 3 runs; 95% interval; 0.769 TFLOPS vs 1.00 in the baseline)',
+        '(tolerance 2.0%; between-run spread 1.0% assumed, not measured from 1 run (`vitest bench -u` again records more); ' +
+        '95% interval; 0.769 TFLOPS vs 1.00 in the baseline)',
     )
+  })
+
+  it('against runs whose spread was measured, those doubts are what the runs varied by: the run is judged, a short one by its cv', () => {
+    const baseline = withRuns([1, 1, 1])
+    const twoModes = idealStream(101, 1, 0.002).map((t, i) => (i % 5 < 2 ? t * 1.1 : t))
+    const bimodal = judge(run(1, 0.04, twoModes), H100, baseline)
+    expect(bimodal.message).not.toContain('bimodal')
+    expect(bimodal.kind).not.toBe('regression')
+    const short = judge(run(1.3, 0.01, [1.3, 1.31, 1.29]), H100, baseline)
+    expect(short).toMatchObject({ kind: 'regression', fails: true })
+    // Its median's error is its cv, 1%: the interval is ±1.96·√(1% ² + the spread's terms) around −23.1%.
+    expect(short.message).toMatch(/^regression: slower than baseline by 23\.1% \[2\d\.\d%, 2\d\.\d%\]/)
+    // Fewer than three samples have no cv worth the name: still no interval.
+    expect(judge(run(1.3, 0.01, [1.3, 1.31]), H100, baseline).kind).toBe('inconclusive')
   })
 
   it('an entry from before runs were kept is still judged: its cv stands for its median\'s uncertainty, and the message names the fix', () => {
