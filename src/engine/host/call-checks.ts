@@ -12,6 +12,20 @@ const CHECK_SHARE = 0.2
 const PICKED_CALL = 'in a timed call picked at random (its inputs were new to the solution)'
 
 /**
+ * When a call was last checked, shared by every place of a case (placement.ts): moving the buffers does not force a
+ * check, the schedule goes on as it was.
+ */
+export interface CheckSchedule {
+  checkedAny: boolean
+  lastCheckEnd: number
+  lastCheckMs: number
+}
+
+export function newCheckSchedule(): CheckSchedule {
+  return { checkedAny: false, lastCheckEnd: performance.now(), lastCheckMs: 0 }
+}
+
+/**
  * One call picked at random, in batches drawn at random, has its outputs copied aside and its inputs digested right
  * after its window; the batch's end checks them against the reference on the same draw of inputs. The copy comes
  * after the call returns, so no call can tell whether it is the one checked. And no call may change the device state
@@ -24,26 +38,25 @@ export class CallChecks {
   /** Wall time spent checking picked calls so far: not time the batches took. */
   spentMs = 0
   private picked?: number
-  private lastCheckEnd = performance.now()
-  private lastCheckMs = 0
 
-  /** `enabled` is false when verification is skipped. */
+  /** `enabled` is false when verification is skipped; `schedule` is the case's, across its places. */
   constructor(
     private readonly session: DeviceSession,
     private readonly plan: CasePlan,
     private readonly buffers: CaseBuffers,
     private readonly enabled: boolean,
+    private readonly schedule: CheckSchedule = newCheckSchedule(),
   ) {}
 
   /**
-   * Protocol step 8a: a new batch of `count` calls: returns the index of the one to check, or -1 for none. The first
-   * batch is always checked; later ones at random, often enough that checking takes about CHECK_SHARE of the time on
-   * average (a slow reference must not starve the timing), and never predictably.
+   * Protocol step 8a: a new batch of `count` calls: returns the index of the one to check, or -1 for none. The case's
+   * first batch is always checked; later ones at random, often enough that checking takes about CHECK_SHARE of the
+   * time on average (a slow reference must not starve the timing), and never predictably.
    */
   pick(count: number): number {
     this.picked = undefined
-    const sinceMs = performance.now() - this.lastCheckEnd
-    const chance = this.checked === 0 ? 1 : (CHECK_SHARE * sinceMs) / Math.max(this.lastCheckMs, 1e-3)
+    const { checkedAny, lastCheckEnd, lastCheckMs } = this.schedule
+    const chance = checkedAny ? (CHECK_SHARE * (performance.now() - lastCheckEnd)) / Math.max(lastCheckMs, 1e-3) : 1
     return Math.random() < chance ? randomInt(count) : -1
   }
 
@@ -66,8 +79,8 @@ export class CallChecks {
     const start = performance.now()
     checkCall(this.session, this.plan, this.buffers, this.picked, 'saved', PICKED_CALL)
     this.checked++
-    this.lastCheckEnd = performance.now()
-    this.lastCheckMs = this.lastCheckEnd - start
-    this.spentMs += this.lastCheckMs
+    const end = performance.now()
+    Object.assign(this.schedule, { checkedAny: true, lastCheckEnd: end, lastCheckMs: end - start })
+    this.spentMs += end - start
   }
 }

@@ -35,7 +35,7 @@ export class PairedSide {
 
   /**
    * Moves the buffers: freed, then steps 1 to 7 again after a spacer of `spacerBytes`, without the verified call and
-   * the warm-up calls (the priming batch at the new place has a call checked).
+   * the warm-up calls (checks go on at random, on the case's schedule).
    */
   move(spacerBytes: number): void {
     this.placed.move(spacerBytes)

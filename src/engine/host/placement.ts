@@ -6,6 +6,7 @@
 import * as cuda from '../../native/cuda.js'
 import type { DevicePtr } from '../../native/cuda.js'
 import type { CasePlan, TimingResult } from '../../shared/messages.js'
+import { newCheckSchedule, type CheckSchedule } from './call-checks.js'
 import type { DeviceSession } from './device-session.js'
 import { startCase, type StartedCase } from './start-case.js'
 import { timedIterations, type TimedIterations } from './timed-iteration.js'
@@ -26,10 +27,10 @@ interface Place {
 
 /**
  * Steps 1 to 7 after a spacer of `spacerBytes`; everything allocated is freed again when a step throws. `moving`: steps
- * 4 and 5 are left out (the case was verified and warmed up at its first place; the first batch at a new place always
- * has a call checked, step 8a).
+ * 4 and 5 are left out (the case was verified and warmed up at its first place), and calls are checked on the case's
+ * `schedule` (step 8a): a new place forces no check, whose reference would cost a large case more than the place.
  */
-function place(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number, moving: boolean): Place {
+function place(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number, schedule: CheckSchedule, moving: boolean): Place {
   // The flush buffer and padding matrices come again after the spacer and the case's buffers (at step 7's first use):
   // where they sit against the case's buffers would otherwise be fixed for the life of the process.
   session.movePreWindowBuffers()
@@ -38,7 +39,7 @@ function place(session: DeviceSession, plan: CasePlan, solution: Solution, space
   let iterations: TimedIterations | undefined
   try {
     started = startCase(session, plan, solution, true, moving)
-    iterations = timedIterations(started.timed, !plan.options.skipVerification) // 6
+    iterations = timedIterations(started.timed, !plan.options.skipVerification, schedule) // 6
     const start = performance.now()
     iterations.enqueue(1) // 7: the priming batch, untimed
     iterations.collect()
@@ -73,6 +74,7 @@ export class PlacedCase {
     private readonly session: DeviceSession,
     private readonly plan: CasePlan,
     private readonly solution: Solution,
+    private readonly schedule: CheckSchedule,
     private current: Place,
   ) {}
 
@@ -81,7 +83,8 @@ export class PlacedCase {
    * priming batch run. Throws WrongAnswer when the first verification fails, with everything freed.
    */
   static open(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number): PlacedCase {
-    return new PlacedCase(session, plan, solution, place(session, plan, solution, spacerBytes, false))
+    const schedule = newCheckSchedule()
+    return new PlacedCase(session, plan, solution, schedule, place(session, plan, solution, spacerBytes, schedule, false))
   }
 
   /** The current place's timed iterations (steps 8 to 10). */
@@ -104,7 +107,7 @@ export class PlacedCase {
     const counts = this.current.iterations.counts()
     this.earlier = { checkedCalls: this.earlier.checkedCalls + counts.checkedCalls, auditedCalls: this.earlier.auditedCalls + (counts.auditedCalls ?? 0) }
     leave(this.current)
-    this.current = place(this.session, this.plan, this.solution, spacerBytes, true)
+    this.current = place(this.session, this.plan, this.solution, spacerBytes, this.schedule, true)
     this.places++
   }
 

@@ -101,16 +101,24 @@ export class StreamAudit {
   }
 }
 
+/** Whether CUPTI could run in each session's process: tried once, not at every place of every case. */
+const availability = new WeakMap<DeviceSession, Cupti | string>()
+
 /** CUPTI for the stream audit, or why it cannot run here. */
 function auditAvailable(session: DeviceSession): Cupti | string {
-  try {
-    const cupti = session.cupti()
-    cupti.start()
-    cupti.stop()
-    return cupti
-  } catch (error) {
-    return `unavailable: ${(error as Error).message.split('\n')[0]}`
+  let known = availability.get(session)
+  if (known === undefined) {
+    try {
+      const cupti = session.cupti()
+      cupti.start()
+      cupti.stop()
+      known = cupti
+    } catch (error) {
+      known = `unavailable: ${(error as Error).message.split('\n')[0]}`
+    }
+    availability.set(session, known)
   }
+  return known
 }
 
 /** An audited call: its draw, and its window as the events measured it (ms). */

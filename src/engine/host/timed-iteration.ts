@@ -6,13 +6,16 @@
 import * as cuda from '../../native/cuda.js'
 import type { TimingResult } from '../../shared/messages.js'
 import type { ScreenedBatch } from '../../shared/sample-screen.js'
-import { CallChecks } from './call-checks.js'
+import { CallChecks, type CheckSchedule } from './call-checks.js'
 import type { TimedCase } from './timed-case.js'
 import { callTimer, type CallTimer, type TimerCounts } from './timers.js'
 
-/** Protocol step 6. `checkOutputs` is false when verification is skipped. */
-export function timedIterations(timed: TimedCase, checkOutputs: boolean): TimedIterations {
-  const checks = new CallChecks(timed.session, timed.plan, timed.buffers, checkOutputs)
+/**
+ * Protocol step 6. `checkOutputs` is false when verification is skipped; `schedule`, when the calls of the case's
+ * earlier places were checked.
+ */
+export function timedIterations(timed: TimedCase, checkOutputs: boolean, schedule?: CheckSchedule): TimedIterations {
+  const checks = new CallChecks(timed.session, timed.plan, timed.buffers, checkOutputs, schedule)
   return new TimedIterations(timed.nextDraw, checks, callTimer(timed))
 }
 
