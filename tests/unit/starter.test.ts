@@ -15,6 +15,31 @@ import { findProblem, isProblem, problemCatalog, problemSuggestion } from '../..
 import { benchSource, elementCountExpression, listProblems, starterFiles, starterSource } from '../../src/cli/starter.js'
 
 const ARCH = 'sm_90a'
+const STARTERS_PER_COMPILE = 16
+
+/**
+ * Starters as one translation unit: the headers the plugin's wrapper includes before every solution, then each starter
+ * in a namespace of its own with its entry point renamed, declared against its problem's prototype in the same
+ * namespace (a C-linkage overload there is an error, as the wrapper's declaration is for one solution) and its address
+ * taken (the library fails to link without a definition).
+ */
+function starterBatch(starters: readonly { problem: Problem; dtype: Dtype }[]): string {
+  const parts = ['#include <cuda_runtime.h>', '#include <cuda_fp16.h>', '#include <cuda_bf16.h>', '#include <stddef.h>']
+  starters.forEach(({ problem, dtype }, i) => {
+    const entry = `starter_${i}_solution`
+    parts.push(
+      `// ${problem.name} (${dtype})`,
+      `namespace starter_${i} {`,
+      `#define solution ${entry}`,
+      starterSource(problem, dtype),
+      `extern "C" ${cPrototype(problem.signature, dtype, entry)};`,
+      '#undef solution',
+      '}',
+      `__attribute__((used)) static void* starter_${i}_entry = (void*)&starter_${i}::${entry};`,
+    )
+  })
+  return parts.join('\n') + '\n'
+}
 const scratch = scratchFolder('kb-starter-')
 
 const catalog = problemCatalog(problems)
@@ -191,17 +216,29 @@ describe('the .cu starter', () => {
 
   const targets = [
     ...catalog.flatMap((e) => e.problem.dtypes.map((dtype) => [e.problem.name, dtype, e.problem] as const)),
-    ...syntheticProblem().dtypes.map((dtype) => ['synthetic 2d-filter', dtype, syntheticProblem()] as const),
+    ...syntheticProblem().dtypes.map((dtype) => [`synthetic ${syntheticProblem().name}`, dtype, syntheticProblem()] as const),
   ]
-  it.concurrent.each(targets)(
-    'compiles with nvcc against the prototype: %s (%s)',
-    async (_label: string, dtype: Dtype, problem: Problem) => {
-      const source = path.join(scratch, `${problem.name}-${dtype}.cu`)
-      fs.writeFileSync(source, starterSource(problem, dtype))
-      const library = await compile({ source, prototype: cPrototype(problem.signature, dtype), arch: ARCH, cacheDir: path.join(scratch, 'cache') })
+  // nvcc takes about 5 s for any file on a slow core, most of it in the CUDA headers: the starters are compiled
+  // STARTERS_PER_COMPILE to a translation unit (starterBatch), each in a namespace of its own, after the headers the
+  // plugin's own wrapper puts in front of every solution.
+  const batches = Array.from({ length: Math.ceil(targets.length / STARTERS_PER_COMPILE) }, (_, i) => targets.slice(i * STARTERS_PER_COMPILE, (i + 1) * STARTERS_PER_COMPILE))
+  it.concurrent.each(batches.map((batch) => [batch.map(([name, dtype]) => `${name} (${dtype})`).join(', '), batch] as const))(
+    'compiles with nvcc against the prototype: %s',
+    async (_label, batch) => {
+      const source = path.join(scratch, `starters-${batch[0]![0]}-${batch[0]![1]}.cu`)
+      fs.writeFileSync(source, starterBatch(batch.map(([, dtype, problem]) => ({ problem, dtype }))))
+      const library = await compile({ source, arch: ARCH, cacheDir: path.join(scratch, 'cache') })
       expect(fs.statSync(library.path).size).toBeGreaterThan(0)
     },
   )
+
+  it("a batch still refuses a starter whose entry point does not match its problem's prototype", async () => {
+    const source = path.join(scratch, 'starters-mismatch.cu')
+    const good = starterBatch([{ problem: vectorAddition, dtype: 'float32' }])
+    // The same starter, declared against the prototype of another problem's signature.
+    fs.writeFileSync(source, good.replace(cPrototype(vectorAddition.signature, 'float32', 'starter_0_solution'), cPrototype(softmax.signature, 'float32', 'starter_0_solution')))
+    await expect(compile({ source, arch: ARCH, cacheDir: path.join(scratch, 'cache') })).rejects.toThrow(/more than one instance of overloaded function/)
+  })
 })
 
 describe('the bench file', () => {
