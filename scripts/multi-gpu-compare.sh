@@ -60,16 +60,7 @@ for stage in $stages; do
     compare)
       npx tsx scripts/compare-medians.ts "$out/one.json" "$out/all.json" >"$out/compare.txt" 2>&1
       tail -n 12 "$out/compare.txt"
-      node -e '
-        const fs = require("node:fs")
-        const rows = (file) => new Set(JSON.parse(fs.readFileSync(file, "utf8")).benches.flatMap((b) =>
-          (b.result?.cases ?? []).map((c) => `${b.file} · ${b.name} · ${c.name}`)))
-        const [single, merged] = process.argv.slice(1).map(rows)
-        const missing = [...single].filter((r) => !merged.has(r))
-        const extra = [...merged].filter((r) => !single.has(r))
-        console.log(`rows: single run ${single.size}, merged shards ${merged.size}, missing ${missing.length}, extra ${extra.length}`)
-        for (const r of [...missing, ...extra].slice(0, 20)) console.log(`  ${missing.includes(r) ? "missing" : "extra"}: ${r}`)
-      ' "$out/all.json" "$out/merged.json" | tee "$out/rows.txt"
+      npx tsx scripts/compare-rows.ts "$out/all.json" "$out/merged.json" | tee "$out/rows.txt"
       ;;
     *) echo "unknown stage: $stage" >&2 ;;
   esac

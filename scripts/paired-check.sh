@@ -88,21 +88,5 @@ EOF
   for ((i = 1; i <= runs; i++)); do run "bias-$i" "${vitest[@]}" bench --run "$bias"; done
   rm -f "$bias"
   # Each case's change in each run, side by side.
-  node -e '
-    const fs = require("node:fs")
-    const [out, runs] = process.argv.slice(1)
-    const table = new Map()
-    for (let i = 1; i <= Number(runs); i++) {
-      const file = `${out}/bias-${i}.json`
-      if (!fs.existsSync(file)) continue
-      for (const b of JSON.parse(fs.readFileSync(file, "utf8")).benches) {
-        for (const c of b.result?.cases ?? []) {
-          const key = `${b.name} · ${c.name}`
-          const change = c.verdict?.change
-          table.set(key, [...(table.get(key) ?? []), change === undefined ? "—" : `${(change * 100).toFixed(2)}%`])
-        }
-      }
-    }
-    for (const [key, changes] of table) console.log(`${key}: ${changes.join("  ")}`)
-  ' "$out" "$runs" | tee "$out/bias.txt"
+  npx tsx scripts/change-table.ts $(for ((i = 1; i <= runs; i++)); do echo "$out/bias-$i.json"; done) | tee "$out/bias.txt"
 fi
