@@ -10,7 +10,7 @@
 #include <nvtx3/nvToolsExt.h>
 
 // Keep in sync with DTYPE_CODES in src/native/harness.ts.
-enum KbDtype { KB_FLOAT32 = 0, KB_FLOAT64 = 1, KB_FLOAT16 = 2, KB_BFLOAT16 = 3, KB_INT32 = 4 };
+enum KbDtype { KB_FLOAT32 = 0, KB_FLOAT64 = 1, KB_FLOAT16 = 2, KB_BFLOAT16 = 3, KB_INT32 = 4, KB_UINT32 = 5, KB_UINT64 = 6 };
 
 static const int kThreads = 256;
 static const int kMaxBlocks = 4096;
@@ -27,6 +27,8 @@ __device__ double loadAsDouble(const void* p, size_t i, int dtype) {
     case KB_FLOAT64: return ((const double*)p)[i];
     case KB_FLOAT16: return (double)__half2float(((const __half*)p)[i]);
     case KB_BFLOAT16: return (double)__bfloat162float(((const __nv_bfloat16*)p)[i]);
+    case KB_UINT32: return (double)((const uint32_t*)p)[i];
+    case KB_UINT64: return (double)((const uint64_t*)p)[i];  // rounded beyond 2^53: compare with absDifference
     default: return (double)((const int32_t*)p)[i];
   }
 }
@@ -37,6 +39,8 @@ __device__ void storeFromDouble(void* p, size_t i, int dtype, double v) {
     case KB_FLOAT64: ((double*)p)[i] = v; break;
     case KB_FLOAT16: ((__half*)p)[i] = __float2half((float)v); break;
     case KB_BFLOAT16: ((__nv_bfloat16*)p)[i] = __float2bfloat16((float)v); break;
+    case KB_UINT32: ((uint32_t*)p)[i] = (uint32_t)floor(v); break;
+    case KB_UINT64: ((uint64_t*)p)[i] = (uint64_t)floor(v); break;
     default: ((int32_t*)p)[i] = (int32_t)floor(v); break;
   }
 }
@@ -69,6 +73,9 @@ __global__ void poisonKernel(void* out, size_t n, int dtype) {
       case KB_FLOAT64: ((uint64_t*)out)[i] = 0x7FF8000000000000ull; break;
       case KB_FLOAT16: ((uint16_t*)out)[i] = 0x7E00u; break;
       case KB_BFLOAT16: ((uint16_t*)out)[i] = 0x7FC0u; break;
+      // No NaN for integers: a value no kernel here produces (for the unsigned types, above every modulus).
+      case KB_UINT32: ((uint32_t*)out)[i] = UINT32_MAX; break;
+      case KB_UINT64: ((uint64_t*)out)[i] = UINT64_MAX; break;
       default: ((int32_t*)out)[i] = INT32_MIN; break;  // no NaN for integers: a value no kernel here produces
     }
   }
@@ -88,7 +95,8 @@ __global__ void structureKernel(Bits* m, size_t n, int kind) {
 
 extern "C" int kb_structure_square(void* data, size_t n, int dtype, int kind) {
   switch (dtype) {
-    case KB_FLOAT64: structureKernel<<<blocksFor(n * n), kThreads>>>((uint64_t*)data, n, kind); break;
+    case KB_FLOAT64:
+    case KB_UINT64: structureKernel<<<blocksFor(n * n), kThreads>>>((uint64_t*)data, n, kind); break;
     case KB_FLOAT16:
     case KB_BFLOAT16: structureKernel<<<blocksFor(n * n), kThreads>>>((uint16_t*)data, n, kind); break;
     default: structureKernel<<<blocksFor(n * n), kThreads>>>((uint32_t*)data, n, kind); break;
@@ -112,6 +120,16 @@ struct KbCompareResult {
   double gotAtFirstBad;
 };
 
+// |got - expected| at element i: exact for the 64-bit integers (the difference is taken before it is rounded to a
+// double, so two values beyond 2^53 that differ by 1 differ by 1, not 0), as loadAsDouble's difference elsewhere.
+__device__ double absDifference(const void* got, const void* expected, size_t i, int dtype) {
+  if (dtype == KB_UINT64) {
+    uint64_t g = ((const uint64_t*)got)[i], e = ((const uint64_t*)expected)[i];
+    return (double)(g > e ? g - e : e - g);
+  }
+  return fabs(loadAsDouble(got, i, dtype) - loadAsDouble(expected, i, dtype));
+}
+
 // Each thread keeps its own counts, largest error and first bad index over its elements; a warp combines them
 // with shuffles and adds them into `r` with one atomic each. One atomic per element on a single address serializes
 // in L2 (about 0.7 s for 2^30 elements on an H100); per warp it is 32 times fewer, and the counts are the same.
@@ -121,7 +139,7 @@ __global__ void compareKernel(const void* got, const void* expected, size_t n, i
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
     double g = loadAsDouble(got, i, dtype);
     double e = loadAsDouble(expected, i, dtype);
-    double err = fabs(g - e);
+    double err = absDifference(got, expected, i, dtype);
     if (isnan(g)) nans++;
     else {
       unsigned long long bits = (unsigned long long)__double_as_longlong(err);

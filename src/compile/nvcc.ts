@@ -236,6 +236,7 @@ export function wrapperSource(req: CompileRequest): string {
     '#include <cuda_fp16.h>',
     '#include <cuda_bf16.h>',
     '#include <stddef.h>',
+    '#include <stdint.h>',
     `#include ${JSON.stringify(req.source)}`,
   ]
   if (req.prototype) {

@@ -1,14 +1,16 @@
 // Element types a problem can use, with their sizes and C spellings.
-export const DTYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int32'] as const
+export const DTYPES = ['float32', 'float64', 'float16', 'bfloat16', 'int32', 'uint32', 'uint64'] as const
 export type Dtype = (typeof DTYPES)[number]
 
-export const DTYPE_BYTES: Record<Dtype, number> = { float32: 4, float64: 8, float16: 2, bfloat16: 2, int32: 4 }
+export const DTYPE_BYTES: Record<Dtype, number> = { float32: 4, float64: 8, float16: 2, bfloat16: 2, int32: 4, uint32: 4, uint64: 8 }
 
-/** The C type a solution sees for each element type (cuda_fp16.h / cuda_bf16.h for the half types). */
+/** The C type a solution sees for each element type (cuda_fp16.h / cuda_bf16.h for the half types, stdint.h for the unsigned ones). */
 export const DTYPE_CTYPE: Record<Dtype, string> = {
   float32: 'float',
   float64: 'double',
   float16: '__half',
   bfloat16: '__nv_bfloat16',
   int32: 'int',
+  uint32: 'uint32_t',
+  uint64: 'uint64_t',
 }

@@ -27,6 +27,8 @@ describe('cPrototype', () => {
     expect(cPrototype(signature, 'bfloat16')).toBe('void solution(const __nv_bfloat16* x, __nv_bfloat16* y)')
     expect(cPrototype(signature, 'float64')).toBe('void solution(const double* x, double* y)')
     expect(cPrototype(signature, 'int32')).toBe('void solution(const int* x, int* y)')
+    expect(cPrototype(signature, 'uint32')).toBe('void solution(const uint32_t* x, uint32_t* y)')
+    expect(cPrototype(signature, 'uint64')).toBe('void solution(const uint64_t* x, uint64_t* y)')
   })
 
   it("keeps a parameter's own dtype over the bench's, and scalars as declared", () => {

@@ -1,0 +1,71 @@
+// The finite-field family: vector-multiply-ff and poly-multiply-ff over F_(2^31 - 1). Signatures, Tensara's cases,
+// element, FLOP and byte counts worked out by hand, exact verification and inputs drawn below the modulus.
+import { describe, expect, it } from 'vitest'
+import { MERSENNE_31, powerOfTwoCases } from '../../problems/finite-field-common/field.js'
+import { polyMultiplyFf } from '../../problems/poly-multiply-ff/index.js'
+import { vectorMultiplyFf } from '../../problems/vector-multiply-ff/index.js'
+import { describeProblem, expectCudaReference } from '../helpers/problem-tests.js'
+
+const UINT32_PROTOTYPE = 'void solution(const uint32_t* d_input1, const uint32_t* d_input2, uint32_t* d_output, size_t n)'
+
+describe.each([vectorMultiplyFf, polyMultiplyFf])('$name', (problem) => {
+  it('is uint32 only, compared exactly, as Tensara compares with torch.equal', () => {
+    expect(problem.dtypes).toEqual(['uint32'])
+    expect(problem.tolerance).toEqual({ uint32: { rtol: 0, atol: 0 } })
+    expect(problem.description).not.toBe('')
+  })
+
+  it('draws every input from the integers 0 … p - 1 for p = 2^31 - 1, as torch.randint(0, P) does', () => {
+    expect(MERSENNE_31).toBe(2147483647)
+    // The harness stores floor(lo + (hi - lo)·u) with u < 1 for an integer dtype: hi itself is never drawn.
+    expect(problem.inputRange).toEqual([0, 2147483647])
+  })
+
+  it('has a CUDA reference at an absolute path that exists', () => {
+    expectCudaReference(problem, `${problem.name}.cu`)
+  })
+})
+
+describe('powerOfTwoCases', () => {
+  it("names each case 'n = 2^k', as Tensara does", () => {
+    expect(powerOfTwoCases([6, 20])).toEqual([
+      { name: 'n = 2^6', params: { n: 64 } },
+      { name: 'n = 2^20', params: { n: 1048576 } },
+    ])
+  })
+})
+
+describeProblem(vectorMultiplyFf, {
+  "has Tensara's signature (d_input1, d_input2, d_output, n) in uint32_t": {
+    prototypes: { uint32: UINT32_PROTOTYPE },
+  },
+  "has Tensara's four sizes, n = 2^20, 2^22, 2^24, 2^25": {
+    cases: ['n = 2^20', 'n = 2^22', 'n = 2^24', 'n = 2^25'],
+    params: [{ n: 1048576 }, { n: 4194304 }, { n: 16777216 }, { n: 33554432 }],
+  },
+  "counts Tensara's 2 operations per element (product and reduction) and 12 bytes per element": {
+    counts: {
+      'n = 2^20': { elements: { d_input1: 1048576, d_input2: 1048576, d_output: 1048576 }, flops: 2097152, bytes: { uint32: 12582912 } },
+      // 2^25 elements: 2 · 2^25 operations, 3 · 4 · 2^25 bytes.
+      'n = 2^25': { flops: 67108864, bytes: { uint32: 402653184 } },
+    },
+  },
+})
+
+describeProblem(polyMultiplyFf, {
+  "has Tensara's signature (d_input1, d_input2, d_output, n) in uint32_t": {
+    prototypes: { uint32: UINT32_PROTOTYPE },
+  },
+  "has Tensara's three sizes, n = 2^6, 2^8, 2^10": {
+    cases: ['n = 2^6', 'n = 2^8', 'n = 2^10'],
+    params: [{ n: 64 }, { n: 256 }, { n: 1024 }],
+  },
+  "writes 2n - 1 coefficients and counts Tensara's 2n² operations (a modular product and sum per term)": {
+    counts: {
+      // 64 + 64 inputs and 127 outputs, 4 bytes each: 1020 bytes; 2 · 64² operations.
+      'n = 2^6': { elements: { d_input1: 64, d_input2: 64, d_output: 127 }, flops: 8192, bytes: { uint32: 1020 } },
+      // 2 · 1024 + 2047 = 4095 elements, 16380 bytes; 2 · 1024² operations.
+      'n = 2^10': { elements: { d_input1: 1024, d_input2: 1024, d_output: 2047 }, flops: 2097152, bytes: { uint32: 16380 } },
+    },
+  },
+})
