@@ -225,20 +225,22 @@ export interface CompiledLibrary {
 
 export const DEFAULT_NVCC_FLAGS: readonly string[] = ['-O3', '-lineinfo']
 
+/** What the wrapper includes in front of every solution: the types of every dtype's C spelling. */
+export const WRAPPER_INCLUDES: readonly string[] = [
+  '#include <cuda_runtime.h>',
+  '#include <cuda_fp16.h>',
+  '#include <cuda_bf16.h>',
+  '#include <stddef.h>',
+  '#include <stdint.h>',
+]
+
 /**
  * The translation unit nvcc compiles: the user's file, then the prototype the harness will call through koffi.
  * A solution declared with other parameter types (or without extern "C") conflicts with that declaration, so
  * the compiler itself reports a signature mismatch, at the user's line.
  */
 export function wrapperSource(req: CompileRequest): string {
-  const lines = [
-    '#include <cuda_runtime.h>',
-    '#include <cuda_fp16.h>',
-    '#include <cuda_bf16.h>',
-    '#include <stddef.h>',
-    '#include <stdint.h>',
-    `#include ${JSON.stringify(req.source)}`,
-  ]
+  const lines = [...WRAPPER_INCLUDES, `#include ${JSON.stringify(req.source)}`]
   if (req.prototype) {
     const entry = entryName(req.prototype)
     // Taking the address makes a file that never defines the entry point fail to link (-z defs).

@@ -7,7 +7,7 @@ import { runCli } from '../helpers/cli.js'
 import { scratchFolder } from '../helpers/scratch.js'
 import * as problems from '../../problems/index.js'
 import { matrixMultiplication, softmax, vectorAddition } from '../../problems/index.js'
-import { compile } from '../../src/compile/nvcc.js'
+import { compile, WRAPPER_INCLUDES } from '../../src/compile/nvcc.js'
 import type { Dtype } from '../../src/spec/dtype.js'
 import { defineProblem, type Problem } from '../../src/spec/problem.js'
 import { cPrototype } from '../../src/spec/signature.js'
@@ -24,7 +24,7 @@ const STARTERS_PER_COMPILE = 16
  * taken (the library fails to link without a definition).
  */
 function starterBatch(starters: readonly { problem: Problem; dtype: Dtype }[]): string {
-  const parts = ['#include <cuda_runtime.h>', '#include <cuda_fp16.h>', '#include <cuda_bf16.h>', '#include <stddef.h>']
+  const parts = [...WRAPPER_INCLUDES]
   starters.forEach(({ problem, dtype }, i) => {
     const entry = `starter_${i}_solution`
     parts.push(
