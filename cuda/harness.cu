@@ -10,7 +10,7 @@
 #include <nvtx3/nvToolsExt.h>
 
 // Keep in sync with DTYPE_CODES in src/native/harness.ts.
-enum KbDtype { KB_FLOAT32 = 0, KB_FLOAT64 = 1, KB_FLOAT16 = 2, KB_BFLOAT16 = 3, KB_INT32 = 4 };
+enum KbDtype { KB_FLOAT32 = 0, KB_FLOAT64 = 1, KB_FLOAT16 = 2, KB_BFLOAT16 = 3, KB_INT32 = 4, KB_UINT8 = 5 };
 
 static const int kThreads = 256;
 static const int kMaxBlocks = 4096;
@@ -27,6 +27,7 @@ __device__ double loadAsDouble(const void* p, size_t i, int dtype) {
     case KB_FLOAT64: return ((const double*)p)[i];
     case KB_FLOAT16: return (double)__half2float(((const __half*)p)[i]);
     case KB_BFLOAT16: return (double)__bfloat162float(((const __nv_bfloat16*)p)[i]);
+    case KB_UINT8: return (double)((const uint8_t*)p)[i];
     default: return (double)((const int32_t*)p)[i];
   }
 }
@@ -37,6 +38,8 @@ __device__ void storeFromDouble(void* p, size_t i, int dtype, double v) {
     case KB_FLOAT64: ((double*)p)[i] = v; break;
     case KB_FLOAT16: ((__half*)p)[i] = __float2half((float)v); break;
     case KB_BFLOAT16: ((__nv_bfloat16*)p)[i] = __float2bfloat16((float)v); break;
+    // Bytes are drawn as integers: a range [lo, hi) gives lo..hi-1, clamped to the byte's 0..255.
+    case KB_UINT8: ((uint8_t*)p)[i] = (uint8_t)fmin(fmax(floor(v), 0.0), 255.0); break;
     default: ((int32_t*)p)[i] = (int32_t)floor(v); break;
   }
 }
@@ -69,6 +72,7 @@ __global__ void poisonKernel(void* out, size_t n, int dtype) {
       case KB_FLOAT64: ((uint64_t*)out)[i] = 0x7FF8000000000000ull; break;
       case KB_FLOAT16: ((uint16_t*)out)[i] = 0x7E00u; break;
       case KB_BFLOAT16: ((uint16_t*)out)[i] = 0x7FC0u; break;
+      case KB_UINT8: ((uint8_t*)out)[i] = 0xFFu; break;  // every byte is a value; 0xFF is a NaN in the FP8 and E8M0 formats
       default: ((int32_t*)out)[i] = INT32_MIN; break;  // no NaN for integers: a value no kernel here produces
     }
   }
@@ -91,6 +95,7 @@ extern "C" int kb_structure_square(void* data, size_t n, int dtype, int kind) {
     case KB_FLOAT64: structureKernel<<<blocksFor(n * n), kThreads>>>((uint64_t*)data, n, kind); break;
     case KB_FLOAT16:
     case KB_BFLOAT16: structureKernel<<<blocksFor(n * n), kThreads>>>((uint16_t*)data, n, kind); break;
+    case KB_UINT8: structureKernel<<<blocksFor(n * n), kThreads>>>((uint8_t*)data, n, kind); break;
     default: structureKernel<<<blocksFor(n * n), kThreads>>>((uint32_t*)data, n, kind); break;
   }
   return (int)cudaGetLastError();

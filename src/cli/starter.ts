@@ -78,9 +78,14 @@ const ZERO: Record<Dtype, string> = {
   float16: '__float2half(0.0f)',
   bfloat16: '__float2bfloat16(0.0f)',
   int32: '0',
+  uint8: '0',
 }
 
-const HEADERS: Partial<Record<Dtype, string>> = { float16: 'cuda_fp16.h', bfloat16: 'cuda_bf16.h' }
+const HEADERS: Partial<Record<Dtype, string>> = {
+  float16: 'cuda_fp16.h',
+  bfloat16: 'cuda_bf16.h',
+  uint8: 'stdint.h',
+}
 
 /** `base`, or `base_`, `base__`… : a local name that no parameter already uses. */
 function freshName(base: string, taken: Set<string>): string {
