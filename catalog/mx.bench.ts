@@ -1,0 +1,12 @@
+// The block-scaled formats' examples: dequantizations that load 16 (FP8) or 4 (FP4) bytes per thread and store
+// float4s. Each problem's example is problems/<name>/solutions/<name with underscores>.cu.
+import { describe } from 'vitest'
+import { kernelBench } from 'vitest-kernel-bench'
+import { mxfp4Dequantize } from '../problems/mxfp4-dequantize/index.js'
+import { mxfp8Dequantize } from '../problems/mxfp8-dequantize/index.js'
+
+describe('mx', () => {
+  for (const problem of [mxfp8Dequantize, mxfp4Dequantize]) {
+    kernelBench(problem.name, { problem, solution: `../problems/${problem.name}/solutions/${problem.name.replaceAll('-', '_')}.cu` })
+  }
+})

@@ -1,0 +1,32 @@
+// The block-scaled formats' encodings, decoded as the OCP Microscaling spec (v1.0) and NVIDIA's NVFP4 define them:
+// E2M1 (FP4) and E4M3 (FP8) elements, E8M0 (power of two) and E4M3 scales. Written out bit by bit, with no
+// cuda_fp8.h intrinsics, so that the reference does not rest on the conversions a solution may use.
+#include <stdint.h>
+
+// E2M1: sign, 2 exponent bits (bias 1), 1 mantissa bit; no infinities or NaN. The eight magnitudes by code.
+__device__ inline float decodeE2M1(unsigned code) {
+  const float magnitudes[8] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f};
+  float magnitude = magnitudes[code & 7u];
+  return (code & 8u) ? -magnitude : magnitude;
+}
+
+// Element i of a row-major matrix packed two E2M1 codes per byte, the even element in the low nibble.
+__device__ inline float packedE2M1(const uint8_t* q, size_t i) {
+  uint8_t pair = q[i / 2];
+  return decodeE2M1(i % 2 == 0 ? pair & 0xFu : pair >> 4);
+}
+
+// E4M3 (the "fn" variant): sign, 4 exponent bits (bias 7), 3 mantissa bits; S.1111.111 is NaN, no infinities.
+__device__ inline float decodeE4M3(uint8_t code) {
+  unsigned exponent = (code >> 3) & 0xFu, mantissa = code & 7u;
+  float magnitude;
+  if (exponent == 0xFu && mantissa == 7u) magnitude = __int_as_float(0x7FC00000);
+  else if (exponent == 0) magnitude = ldexpf((float)mantissa, -9);  // subnormal: mantissa/8 · 2^(1-7)
+  else magnitude = ldexpf(1.0f + (float)mantissa / 8.0f, (int)exponent - 7);
+  return (code & 0x80u) ? -magnitude : magnitude;
+}
+
+// E8M0: an unsigned exponent, 2^(code - 127); 0xFF is NaN.
+__device__ inline float decodeE8M0(uint8_t code) {
+  return code == 0xFFu ? __int_as_float(0x7FC00000) : ldexpf(1.0f, (int)code - 127);
+}
