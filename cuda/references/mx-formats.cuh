@@ -30,3 +30,13 @@ __device__ inline float decodeE4M3(uint8_t code) {
 __device__ inline float decodeE8M0(uint8_t code) {
   return code == 0xFFu ? __int_as_float(0x7FC00000) : ldexpf(1.0f, (int)code - 127);
 }
+
+// Where the scale of row `row`, block `block` lies in cuBLAS's 1-D block-scaling-factor layout (the "128x4" swizzle
+// of NVFP4 and of torch's SWIZZLE_32_4_4): the scale matrix, `blocks` per row, is padded to whole tiles of 128 rows
+// × 4 blocks; tiles are stored row by row, 512 bytes each, and within a tile row r and block c lie at
+// (r % 32)·16 + (r / 32)·4 + c.
+__device__ inline size_t swizzledScaleOffset(size_t row, size_t block, size_t blocks) {
+  size_t tilesPerRow = (blocks + 3) / 4;
+  size_t tile = (row / 128) * tilesPerRow + block / 4;
+  return tile * 512 + (row % 32) * 16 + (row % 128) / 32 * 4 + block % 4;
+}

@@ -29,6 +29,8 @@ export interface DequantizeSpec {
   /** The bytes `q` and `scale` are drawn from, [lo, hi) (see the problem's definition for why). */
   readonly qBytes: readonly [number, number]
   readonly scaleBytes: readonly [number, number]
+  /** Bytes of `scale` for an M×K matrix; by default one per block, M × K/blockSize. */
+  readonly scaleBytesFor?: (m: number, k: number) => number
   /** Scalars between `scale` and `out` (NVFP4's global factor), and their value in every case. */
   readonly globals?: { readonly params: readonly ParamSpec[]; readonly values: Readonly<Record<string, number>> }
 }
@@ -49,7 +51,11 @@ export function defineDequantizeProblem(spec: DequantizeSpec): Problem<'float32'
     ],
     dtypes: ['float32'],
     cases: () => cases,
-    elements: ({ params: { m, k } }) => ({ q: (m! * k!) / spec.elementsPerByte, scale: (m! * k!) / spec.blockSize, out: m! * k! }),
+    elements: ({ params: { m, k } }) => ({
+      q: (m! * k!) / spec.elementsPerByte,
+      scale: spec.scaleBytesFor ? spec.scaleBytesFor(m!, k!) : (m! * k!) / spec.blockSize,
+      out: m! * k!,
+    }),
     // Tensara counts no FLOPs for a dequantization; one multiplication (element × scale) per element is counted here.
     flops: ({ params: { m, k } }) => m! * k!,
     // Tensara's torch.allclose(rtol=1e-3, atol=1e-3).
