@@ -1,10 +1,13 @@
-// The block-scaled formats family: mxfp8-dequantize, mxfp4-dequantize, nvfp4-dequantize. Signatures, Tensara's cases, element, FLOP and
+// The block-scaled formats family: mxfp8-, mxfp4-, nvfp4-dequantize, mxfp8-, mxfp4-gemm. Signatures, Tensara's cases, element, FLOP and
 // byte counts worked out by hand, tolerances, references, the byte ranges inputs are drawn from and random shapes.
 import { describe, expect, it } from 'vitest'
 import { mxfp4Dequantize } from '../../problems/mxfp4-dequantize/index.js'
+import { mxfp4Gemm } from '../../problems/mxfp4-gemm/index.js'
 import { mxfp8Dequantize } from '../../problems/mxfp8-dequantize/index.js'
+import { mxfp8Gemm } from '../../problems/mxfp8-gemm/index.js'
 import { nvfp4Dequantize } from '../../problems/nvfp4-dequantize/index.js'
 import type { Problem } from '../../src/spec/problem.js'
+import { cPrototype } from '../../src/spec/signature.js'
 import { describeFloat32Family, describeProblem } from '../helpers/problem-tests.js'
 
 const rangeOf = (problem: Problem, name: string) => problem.signature.find((p) => p.name === name && p.kind === 'input')
@@ -91,5 +94,56 @@ describeProblem(nvfp4Dequantize, {
   'draws K in whole blocks of 16': {
     ranges: { m: [1, 1024], k: [16, 1024] },
     also: () => expect(nvfp4Dequantize.shapes?.valid?.({ m: 1, k: 48 })).toBe(true),
+  },
+})
+
+describeFloat32Family([mxfp8Gemm, mxfp4Gemm].map((problem) => ({ problem, reference: `${problem.name}.cu` })), (problem) => {
+  it("has Tensara's signature (q_a, scale_a, q_b, scale_b, c, m, n, k)", () => {
+    expect(cPrototype(problem.signature, 'float32')).toBe(
+      'void solution(const uint8_t* q_a, const uint8_t* scale_a, const uint8_t* q_b, const uint8_t* scale_b, float* c, size_t m, size_t n, size_t k)',
+    )
+  })
+
+  it("has Tensara's five cases as it runs them: a name's middle number is k (its rows are unpacked as m, k, n)", () => {
+    expect(problem.cases('float32').map((c) => c.name)).toEqual([
+      '1024 x 1024 x 1024', '2048 x 1024 x 2048', '4096 x 2048 x 4096', '4096 x 4096 x 4096', '8192 x 4096 x 8192',
+    ])
+    expect(problem.cases('float32')[1]!.params).toEqual({ m: 2048, n: 2048, k: 1024 })
+    expect(problem.cases('float32')[4]!.params).toEqual({ m: 8192, n: 8192, k: 4096 })
+  })
+
+  it("counts Tensara's 2·m·n·k FLOPs and has its tolerance rtol 2e-2, atol 5e-2", () => {
+    expect(problem.flops(problem.cases('float32')[1]!)).toBe(2 * 2048 * 2048 * 1024)
+    expect(problem.tolerance.float32).toEqual({ rtol: 2e-2, atol: 5e-2 })
+  })
+
+  it('lays the scales out swizzled: m × k/32 padded to whole tiles of 128 rows × 4 blocks', () => {
+    // 2048 × 1024: 2048 rows × 32 blocks, whole tiles. 130 × 96: 256 padded rows × 4 padded blocks (3 used).
+    expect(problem.elements(problem.cases('float32')[1]!)).toMatchObject({ scale_a: 65536, scale_b: 65536, c: 4194304 })
+    expect(problem.elements({ name: 'odd', params: { m: 130, n: 32, k: 96 } })).toMatchObject({ scale_a: 1024, scale_b: 512 })
+  })
+
+  it('draws scales from 112..127 and shapes with n and k in whole blocks of 32 (Tensara rejects others)', () => {
+    expect(rangeOf(problem, 'scale_a')).toMatchObject({ range: [112, 128] })
+    expect(rangeOf(problem, 'scale_b')).toMatchObject({ range: [112, 128] })
+    expect(problem.shapes?.ranges).toEqual({ m: [1, 512], n: [32, 512], k: [32, 512] })
+    expect(problem.shapes?.valid?.({ m: 3, n: 64, k: 96 })).toBe(true)
+    expect(problem.shapes?.valid?.({ m: 3, n: 48, k: 96 })).toBe(false)
+  })
+})
+
+describeProblem(mxfp8Gemm, {
+  'reads one byte per element of A and B': {
+    // 1024³: 2^20 bytes each of q_a and q_b, 2^15 scales each (whole tiles), 4 · 2^20 bytes of C.
+    counts: { '1024 x 1024 x 1024': { elements: { q_a: 1048576, scale_a: 32768, q_b: 1048576, scale_b: 32768, c: 1048576 }, flops: 2147483648, bytes: { float32: 6356992 } } },
+    also: () => expect(rangeOf(mxfp8Gemm, 'q_a')).toMatchObject({ range: [0, 0x7f] }),
+  },
+})
+
+describeProblem(mxfp4Gemm, {
+  'reads half a byte per element of A and B': {
+    // 1024³: 2^19 bytes each of q_a and q_b, 2^15 scales each, 4 · 2^20 bytes of C.
+    counts: { '1024 x 1024 x 1024': { elements: { q_a: 524288, scale_a: 32768, q_b: 524288, scale_b: 32768, c: 1048576 }, flops: 2147483648, bytes: { float32: 5308416 } } },
+    also: () => expect(rangeOf(mxfp4Gemm, 'q_b')).toMatchObject({ range: [0, 256] }),
   },
 })
