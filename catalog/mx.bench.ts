@@ -8,9 +8,11 @@ import { mxfp4Gemm } from '../problems/mxfp4-gemm/index.js'
 import { mxfp8Dequantize } from '../problems/mxfp8-dequantize/index.js'
 import { mxfp8Gemm } from '../problems/mxfp8-gemm/index.js'
 import { nvfp4Dequantize } from '../problems/nvfp4-dequantize/index.js'
+import { nvfp4Gemm } from '../problems/nvfp4-gemm/index.js'
 
 describe('mx', () => {
   for (const problem of [mxfp8Dequantize, mxfp4Dequantize, nvfp4Dequantize, mxfp8Gemm, mxfp4Gemm]) {
     kernelBench(problem.name, { problem, solution: `../problems/${problem.name}/solutions/${problem.name.replaceAll('-', '_')}.cu` })
   }
+  kernelBench('nvfp4-gemm', { problem: nvfp4Gemm, solution: '../problems/nvfp4-gemm/solutions/nvfp4_gemm.cu' })
 })

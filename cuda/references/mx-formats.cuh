@@ -41,20 +41,26 @@ __device__ inline size_t swizzledScaleOffset(size_t row, size_t block, size_t bl
   return tile * 512 + (row % 32) * 16 + (row % 128) / 32 * 4 + block % 4;
 }
 
-// The element codes of the two MX formats, as functors for decodeSwizzledMx.
+// The element and scale codes, as functors for decodeSwizzled.
 struct Fp8Elements {
   __device__ float operator()(const uint8_t* q, size_t i) const { return decodeE4M3(q[i]); }
 };
 struct Fp4Elements {
   __device__ float operator()(const uint8_t* q, size_t i) const { return packedE2M1(q, i); }
 };
+struct E8M0Scales {
+  __device__ float operator()(uint8_t code) const { return decodeE8M0(code); }
+};
+struct E4M3Scales {
+  __device__ float operator()(uint8_t code) const { return decodeE4M3(code); }
+};
 
-// A rows×cols MX matrix (row-major elements, E8M0 scales per 32 along a row, 128×4 swizzled) decoded to float, one
-// thread per element. Element × power-of-two scale is exact in float.
-template <class Elements>
-__global__ void decodeSwizzledMx(const uint8_t* q, const uint8_t* scale, float* out, size_t rows, size_t cols) {
+// A rows×cols block-scaled matrix (row-major elements, one scale per BLOCK along a row, 128×4 swizzled) decoded to
+// float, one thread per element. Element × scale is exact in float for these formats.
+template <class Elements, class Scales, int BLOCK>
+__global__ void decodeSwizzled(const uint8_t* q, const uint8_t* scale, float* out, size_t rows, size_t cols) {
   size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
   if (i >= rows * cols) return;
   size_t row = i / cols, col = i % cols;
-  out[i] = Elements()(q, i) * decodeE8M0(scale[swizzledScaleOffset(row, col / 32, cols / 32)]);
+  out[i] = Elements()(q, i) * Scales()(scale[swizzledScaleOffset(row, col / BLOCK, cols / BLOCK)]);
 }

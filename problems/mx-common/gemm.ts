@@ -8,6 +8,7 @@
 // with torchao to make its inputs; here the bytes are drawn, each input from its own range (in each definition).
 import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem, type Problem, type TestCase } from '../../src/spec/problem.js'
+import { swizzledScaleBytes } from './swizzle.js'
 
 const BLOCK = 32
 
@@ -24,9 +25,6 @@ const ROWS: readonly (readonly [number, number, number])[] = [
   [8192, 4096, 8192],
 ]
 const CASES: readonly TestCase[] = ROWS.map(([m, k, n]) => ({ name: `${m} x ${k} x ${n}`, params: { m, n, k } }))
-
-/** Scale bytes of a rows × cols MX matrix in the 128×4 swizzled layout: padded to whole tiles of 128 rows × 4 blocks. */
-export const swizzledMxScaleBytes = (rows: number, cols: number) => Math.ceil(rows / 128) * 128 * Math.ceil(cols / BLOCK / 4) * 4
 
 export interface MxGemmSpec {
   readonly name: string
@@ -57,9 +55,9 @@ export function defineMxGemmProblem(spec: MxGemmSpec): Problem<'float32'> {
     cases: () => CASES,
     elements: ({ params: { m, n, k } }) => ({
       q_a: (m! * k!) / spec.elementsPerByte,
-      scale_a: swizzledMxScaleBytes(m!, k!),
+      scale_a: swizzledScaleBytes(m!, k! / BLOCK),
       q_b: (n! * k!) / spec.elementsPerByte,
-      scale_b: swizzledMxScaleBytes(n!, k!),
+      scale_b: swizzledScaleBytes(n!, k! / BLOCK),
       c: m! * n!,
     }),
     // Tensara's count: a multiply and an add per term, 2·m·n·k.

@@ -1,7 +1,5 @@
 import { defineDequantizeProblem } from '../mx-common/dequantize.js'
-
-/** Scale bytes in the 128×4 swizzled layout: M × K/16 padded to whole tiles of 128 rows × 4 blocks. */
-const swizzledScaleBytes = (m: number, k: number) => Math.ceil(m / 128) * 128 * Math.ceil(k / 16 / 4) * 4
+import { swizzledScaleBytes } from '../mx-common/swizzle.js'
 
 /**
  * Tensara's nvfp4-dequantize (FlashInfer's e2m1_and_ufp8sf_scale_to_float): out = E2M1 element (two per byte, the
@@ -21,6 +19,6 @@ export const nvfp4Dequantize = defineDequantizeProblem({
   elementsPerByte: 2,
   qBytes: [0, 256],
   scaleBytes: [0, 0x7f],
-  scaleBytesFor: swizzledScaleBytes,
+  scaleBytesFor: (m, k) => swizzledScaleBytes(m, k / 16),
   globals: { params: [{ name: 'sf_g', kind: 'scalar', ctype: 'float' }], values: { sf_g: 2688 } },
 })

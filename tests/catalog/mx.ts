@@ -3,14 +3,18 @@ import { mxfp4Gemm } from '../../problems/mxfp4-gemm/index.js'
 import { mxfp8Dequantize } from '../../problems/mxfp8-dequantize/index.js'
 import { mxfp8Gemm } from '../../problems/mxfp8-gemm/index.js'
 import { nvfp4Dequantize } from '../../problems/nvfp4-dequantize/index.js'
+import { nvfp4Gemm } from '../../problems/nvfp4-gemm/index.js'
 import { exampleFile, fixtureFile, type Example, type Planted } from './types.js'
 
 // Each block-scaled format problem's example is problems/<name>/solutions/<name with underscores>.cu.
-export const examples: Example[] = [mxfp8Dequantize, mxfp4Dequantize, nvfp4Dequantize, mxfp8Gemm, mxfp4Gemm].map((problem) => ({
-  problem,
-  solution: exampleFile(problem.name, `${problem.name.replaceAll('-', '_')}.cu`),
-  dtype: 'float32',
-}))
+export const examples: Example[] = [
+  ...[mxfp8Dequantize, mxfp4Dequantize, nvfp4Dequantize, mxfp8Gemm, mxfp4Gemm].map((problem) => ({
+    problem,
+    solution: exampleFile(problem.name, `${problem.name.replaceAll('-', '_')}.cu`),
+    dtype: 'float32' as const,
+  })),
+  { problem: nvfp4Gemm, solution: exampleFile('nvfp4-gemm', 'nvfp4_gemm.cu'), dtype: 'float16' },
+]
 
 export const planted: Planted[] = [
   {

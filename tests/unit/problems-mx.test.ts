@@ -1,4 +1,4 @@
-// The block-scaled formats family: mxfp8-, mxfp4-, nvfp4-dequantize, mxfp8-, mxfp4-gemm. Signatures, Tensara's cases, element, FLOP and
+// The block-scaled formats family: mxfp8-, mxfp4-, nvfp4-dequantize and -gemm. Signatures, Tensara's cases, element, FLOP and
 // byte counts worked out by hand, tolerances, references, the byte ranges inputs are drawn from and random shapes.
 import { describe, expect, it } from 'vitest'
 import { mxfp4Dequantize } from '../../problems/mxfp4-dequantize/index.js'
@@ -6,6 +6,7 @@ import { mxfp4Gemm } from '../../problems/mxfp4-gemm/index.js'
 import { mxfp8Dequantize } from '../../problems/mxfp8-dequantize/index.js'
 import { mxfp8Gemm } from '../../problems/mxfp8-gemm/index.js'
 import { nvfp4Dequantize } from '../../problems/nvfp4-dequantize/index.js'
+import { nvfp4Gemm } from '../../problems/nvfp4-gemm/index.js'
 import type { Problem } from '../../src/spec/problem.js'
 import { cPrototype } from '../../src/spec/signature.js'
 import { describeFloat32Family, describeProblem } from '../helpers/problem-tests.js'
@@ -145,5 +146,45 @@ describeProblem(mxfp4Gemm, {
     // 1024³: 2^19 bytes each of q_a and q_b, 2^15 scales each, 4 · 2^20 bytes of C.
     counts: { '1024 x 1024 x 1024': { elements: { q_a: 524288, scale_a: 32768, q_b: 524288, scale_b: 32768, c: 1048576 }, flops: 2147483648, bytes: { float32: 5308416 } } },
     also: () => expect(rangeOf(mxfp4Gemm, 'q_b')).toMatchObject({ range: [0, 256] }),
+  },
+})
+
+describeProblem(nvfp4Gemm, {
+  "has Tensara's signature, float8 scales as uint8_t and a half C": {
+    prototypes: {
+      float16:
+        'void solution(const uint8_t* q_a, const uint8_t* scale_a, float sf_g_a, const uint8_t* q_b, const uint8_t* scale_b, float sf_g_b, __half* c, size_t m, size_t n, size_t k)',
+    },
+    also: () => {
+      expect(nvfp4Gemm.dtypes).toEqual(['float16'])
+      expect(nvfp4Gemm.description).not.toBe('')
+    },
+  },
+  "has Tensara's five cases m × n × k, unpacked as written, with both global factors 2688": {
+    also: () => {
+      expect(nvfp4Gemm.cases('float16').map((c) => c.name)).toEqual([
+        '1024 x 1024 x 1024', '2048 x 1024 x 2048', '4096 x 2048 x 4096', '4096 x 4096 x 4096', '8192 x 4096 x 8192',
+      ])
+      expect(nvfp4Gemm.cases('float16')[1]!.params).toEqual({ m: 2048, n: 1024, k: 2048, sf_g_a: 2688, sf_g_b: 2688 })
+    },
+  },
+  "counts Tensara's 2·m·n·k FLOPs, half a byte per element, scales per 16 in whole 128×4 tiles, and a half C": {
+    also: () => {
+      const c = nvfp4Gemm.cases('float16')[0]!
+      // 1024³: 2^19 bytes each of q_a and q_b, 1024 × 64 scales each, 2 · 2^20 bytes of C.
+      expect(nvfp4Gemm.elements(c)).toEqual({ q_a: 524288, scale_a: 65536, q_b: 524288, scale_b: 65536, c: 1048576 })
+      expect(nvfp4Gemm.flops(c)).toBe(2147483648)
+      expect(nvfp4Gemm.bytes(c, 'float16')).toBe(2 * 524288 + 2 * 65536 + 2 * 1048576)
+    },
+  },
+  "has Tensara's tolerance rtol 2e-2, atol 5e-2, elements from every byte and scales from 0x00..0x7E": {
+    also: () => {
+      expect(nvfp4Gemm.tolerance.float16).toEqual({ rtol: 2e-2, atol: 5e-2 })
+      expect(rangeOf(nvfp4Gemm, 'q_a')).toMatchObject({ range: [0, 256] })
+      expect(rangeOf(nvfp4Gemm, 'scale_b')).toMatchObject({ range: [0, 0x7f] })
+    },
+  },
+  'draws k in whole blocks of 16': {
+    ranges: { m: [1, 512], n: [1, 512], k: [16, 512] },
   },
 })
