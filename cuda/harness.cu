@@ -10,7 +10,7 @@
 #include <nvtx3/nvToolsExt.h>
 
 // Keep in sync with DTYPE_CODES in src/native/harness.ts.
-enum KbDtype { KB_FLOAT32 = 0, KB_FLOAT64 = 1, KB_FLOAT16 = 2, KB_BFLOAT16 = 3, KB_INT32 = 4, KB_UINT32 = 5, KB_UINT64 = 6 };
+enum KbDtype { KB_FLOAT32 = 0, KB_FLOAT64 = 1, KB_FLOAT16 = 2, KB_BFLOAT16 = 3, KB_INT32 = 4, KB_UINT32 = 5, KB_UINT64 = 6, KB_UINT8 = 7 };
 
 static const int kThreads = 256;
 static const int kMaxBlocks = 4096;
@@ -29,6 +29,7 @@ __device__ double loadAsDouble(const void* p, size_t i, int dtype) {
     case KB_BFLOAT16: return (double)__bfloat162float(((const __nv_bfloat16*)p)[i]);
     case KB_UINT32: return (double)((const uint32_t*)p)[i];
     case KB_UINT64: return (double)((const uint64_t*)p)[i];  // rounded beyond 2^53: compare with absDifference
+    case KB_UINT8: return (double)((const uint8_t*)p)[i];
     default: return (double)((const int32_t*)p)[i];
   }
 }
@@ -41,6 +42,8 @@ __device__ void storeFromDouble(void* p, size_t i, int dtype, double v) {
     case KB_BFLOAT16: ((__nv_bfloat16*)p)[i] = __float2bfloat16((float)v); break;
     case KB_UINT32: ((uint32_t*)p)[i] = (uint32_t)floor(v); break;
     case KB_UINT64: ((uint64_t*)p)[i] = (uint64_t)floor(v); break;
+    // Bytes are drawn as integers: a range [lo, hi) gives lo..hi-1, clamped to the byte's 0..255.
+    case KB_UINT8: ((uint8_t*)p)[i] = (uint8_t)fmin(fmax(floor(v), 0.0), 255.0); break;
     default: ((int32_t*)p)[i] = (int32_t)floor(v); break;
   }
 }
@@ -76,6 +79,7 @@ __global__ void poisonKernel(void* out, size_t n, int dtype) {
       // No NaN for integers: a value no kernel here produces (for the unsigned types, above every modulus).
       case KB_UINT32: ((uint32_t*)out)[i] = UINT32_MAX; break;
       case KB_UINT64: ((uint64_t*)out)[i] = UINT64_MAX; break;
+      case KB_UINT8: ((uint8_t*)out)[i] = 0xFFu; break;  // every byte is a value; 0xFF is a NaN in the FP8 and E8M0 formats
       default: ((int32_t*)out)[i] = INT32_MIN; break;  // no NaN for integers: a value no kernel here produces
     }
   }
@@ -99,6 +103,7 @@ extern "C" int kb_structure_square(void* data, size_t n, int dtype, int kind) {
     case KB_UINT64: structureKernel<<<blocksFor(n * n), kThreads>>>((uint64_t*)data, n, kind); break;
     case KB_FLOAT16:
     case KB_BFLOAT16: structureKernel<<<blocksFor(n * n), kThreads>>>((uint16_t*)data, n, kind); break;
+    case KB_UINT8: structureKernel<<<blocksFor(n * n), kThreads>>>((uint8_t*)data, n, kind); break;
     default: structureKernel<<<blocksFor(n * n), kThreads>>>((uint32_t*)data, n, kind); break;
   }
   return (int)cudaGetLastError();

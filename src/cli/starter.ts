@@ -80,9 +80,10 @@ const ZERO: Record<Dtype, string> = {
   int32: '0',
   uint32: '0',
   uint64: '0',
+  uint8: '0',
 }
 
-const HEADERS: Partial<Record<Dtype, string>> = { float16: 'cuda_fp16.h', bfloat16: 'cuda_bf16.h', uint32: 'stdint.h', uint64: 'stdint.h' }
+const HEADERS: Partial<Record<Dtype, string>> = { float16: 'cuda_fp16.h', bfloat16: 'cuda_bf16.h', uint32: 'stdint.h', uint64: 'stdint.h', uint8: 'stdint.h' }
 
 /** `base`, or `base_`, `base__`… : a local name that no parameter already uses. */
 function freshName(base: string, taken: Set<string>): string {

@@ -6,7 +6,7 @@ import type { Comparison } from '../shared/messages.js'
 import type { InputStructure } from '../spec/signature.js'
 
 // Keep in sync with enum KbDtype in cuda/harness.cu.
-const DTYPE_CODES: Record<Dtype, number> = { float32: 0, float64: 1, float16: 2, bfloat16: 3, int32: 4, uint32: 5, uint64: 6 }
+const DTYPE_CODES: Record<Dtype, number> = { float32: 0, float64: 1, float16: 2, bfloat16: 3, int32: 4, uint32: 5, uint64: 6, uint8: 7 }
 const STRUCTURE_CODES: Record<InputStructure, number> = { 'lower-triangular': 0, 'upper-triangular': 1, symmetric: 2 }
 
 const CompareResult = koffi.struct('KbCompareResult', {

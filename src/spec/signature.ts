@@ -25,7 +25,17 @@ export interface ArrayParam {
 export type InputStructure = 'lower-triangular' | 'upper-triangular' | 'symmetric'
 
 export type ParamSpec =
-  | { readonly name: string; readonly kind: 'input'; readonly dtype?: Dtype; readonly structure?: InputStructure }
+  /**
+   * `range`: where this input is drawn from, where it differs from the problem's `inputRange` (the packed bytes and
+   * the scales of a quantized matrix need different ranges; a uint8 range [lo, hi) gives the bytes lo..hi-1).
+   */
+  | {
+      readonly name: string
+      readonly kind: 'input'
+      readonly dtype?: Dtype
+      readonly structure?: InputStructure
+      readonly range?: readonly [number, number]
+    }
   /**
    * `initial`: what the output holds when a verified call starts. By default NaN, so an element the solution never
    * writes cannot pass; 'zero' where the problem defines the output as starting at zero, so that a kernel that reads

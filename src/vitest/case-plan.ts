@@ -36,7 +36,7 @@ function argPlans(problem: Problem, dtype: Dtype, c: TestCase): ArgPlan[] {
     const elementType = paramDtype(p, dtype)
     if (p.kind === 'input') {
       const square = p.structure && squareInput(problem, c, p.name, count, p.structure)
-      return { kind: 'input', name: p.name, dtype: elementType, count, range: problem.inputRange, ...(square && { square }) }
+      return { kind: 'input', name: p.name, dtype: elementType, count, range: p.range ?? problem.inputRange, ...(square && { square }) }
     }
     return { kind: 'output', name: p.name, dtype: elementType, count, ...(p.initial && { initial: p.initial }) }
   })

@@ -6,12 +6,13 @@ import * as gemm from './gemm.js'
 import * as image from './image.js'
 import * as loss from './loss.js'
 import * as matmul from './matmul.js'
+import * as mx from './mx.js'
 import * as norm from './norm.js'
 import * as pooling from './pooling.js'
 import * as reduction from './reduction.js'
 import type { Example, Planted } from './types.js'
 
-const families = [basic, elementwise, gemm, reduction, convAttention, loss, matmul, norm, pooling, image, finiteField]
+const families = [basic, elementwise, gemm, reduction, convAttention, loss, matmul, norm, pooling, image, finiteField, mx]
 
 export const examples: Example[] = families.flatMap((f) => f.examples)
 export const planted: Planted[] = families.flatMap((f) => f.planted)

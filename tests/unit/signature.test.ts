@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { gemmRelu, lowerTrigMatmul, matrixMultiplication, matrixVector, squareMatmul, symmetricMatmul, vectorAddition } from '../../problems/index.js'
+import { gemmRelu, lowerTrigMatmul, matrixMultiplication, matrixVector, mxfp4Dequantize, squareMatmul, symmetricMatmul, vectorAddition } from '../../problems/index.js'
 import { casePlanner } from '../../src/vitest/case-plan.js'
 import { resolveSpec } from '../../src/vitest/resolve-spec.js'
 import { defineProblem, type Problem } from '../../src/spec/problem.js'
@@ -29,6 +29,7 @@ describe('cPrototype', () => {
     expect(cPrototype(signature, 'int32')).toBe('void solution(const int* x, int* y)')
     expect(cPrototype(signature, 'uint32')).toBe('void solution(const uint32_t* x, uint32_t* y)')
     expect(cPrototype(signature, 'uint64')).toBe('void solution(const uint64_t* x, uint64_t* y)')
+    expect(cPrototype(signature, 'uint8')).toBe('void solution(const uint8_t* x, uint8_t* y)')
   })
 
   it("keeps a parameter's own dtype over the bench's, and scalars as declared", () => {
@@ -168,6 +169,22 @@ describe('output initial values', () => {
     }
     expect(plan(matrixMultiplication as Problem).args.find((a) => a.kind === 'output')).toMatchObject({ name: 'output_c', initial: 'zero' })
     expect(plan(vectorAddition as Problem).args.find((a) => a.kind === 'output')).not.toHaveProperty('initial')
+  })
+})
+
+describe('input ranges', () => {
+  it("draws an input from its own range where it has one, and from the problem's otherwise", () => {
+    const settings = { devices: [0], cacheDir: '/nonexistent', measure: {} }
+    const plan = (problem: Problem) => {
+      const spec = resolveSpec({ problem, solution: 'x.cu' }, settings, 'test')
+      const planner = casePlanner('test', spec, { library: '/x.so', source: 'x.cu', entry: 'solution', params: [] }, { kind: 'gemm' } as never)
+      return planner(spec.cases[0]!, 'verify', spec.options)
+    }
+    expect(plan(mxfp4Dequantize as Problem).args.filter((a) => a.kind === 'input')).toMatchObject([
+      { name: 'q', dtype: 'uint8', count: 524288, range: [0, 256] },
+      { name: 'scale', dtype: 'uint8', count: 32768, range: [112, 136] },
+    ])
+    expect(plan(vectorAddition as Problem).args.find((a) => a.kind === 'input')).toMatchObject({ range: [-1, 1] })
   })
 })
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { scratchFolder } from '../helpers/scratch.js'
 import * as problems from '../../problems/index.js'
-import { matrixMultiplication, softmax, vectorAddition } from '../../problems/index.js'
+import { matrixMultiplication, mxfp8Dequantize, softmax, vectorAddition } from '../../problems/index.js'
 import { compile, WRAPPER_INCLUDES } from '../../src/compile/nvcc.js'
 import type { Dtype } from '../../src/spec/dtype.js'
 import { defineProblem, type Problem } from '../../src/spec/problem.js'
@@ -196,6 +196,12 @@ describe('the .cu starter', () => {
     expect(source).not.toContain('#include <cuda_fp16.h>')
     expect(source).toContain('filtered[i] = __float2bfloat16(0.0f);')
     expect(source).toContain("// TODO: write valid: its element count is not a product of the sizes, so the starter leaves it alone.")
+  })
+
+  it('includes stdint.h for byte buffers (uint8_t)', () => {
+    const source = starterSource(mxfp8Dequantize, 'float32')
+    expect(source).toContain('#include <stdint.h>')
+    expect(source).toContain('(const uint8_t* q, const uint8_t* scale, float* out, size_t m, size_t k)')
   })
 
   it('picks local names that no parameter uses', () => {
