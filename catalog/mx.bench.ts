@@ -14,5 +14,5 @@ describe('mx', () => {
   for (const problem of [mxfp8Dequantize, mxfp4Dequantize, nvfp4Dequantize, mxfp8Gemm, mxfp4Gemm]) {
     kernelBench(problem.name, { problem, solution: `../problems/${problem.name}/solutions/${problem.name.replaceAll('-', '_')}.cu` })
   }
-  kernelBench('nvfp4-gemm', { problem: nvfp4Gemm, solution: '../problems/nvfp4-gemm/solutions/nvfp4_gemm.cu' })
+  kernelBench('nvfp4-gemm', { problem: nvfp4Gemm, solution: '../problems/nvfp4-gemm/solutions/nvfp4_gemm.cu', dtype: 'float16' })
 })
