@@ -1,5 +1,6 @@
 import * as basic from './basic.js'
 import * as convAttention from './conv-attention.js'
+import * as discrete from './discrete.js'
 import * as elementwise from './elementwise.js'
 import * as finiteField from './finite-field.js'
 import * as gemm from './gemm.js'
@@ -12,7 +13,7 @@ import * as pooling from './pooling.js'
 import * as reduction from './reduction.js'
 import type { Example, Planted } from './types.js'
 
-const families = [basic, elementwise, gemm, reduction, convAttention, loss, matmul, norm, pooling, image, finiteField, mx]
+const families = [basic, elementwise, gemm, reduction, convAttention, loss, matmul, norm, pooling, image, finiteField, mx, discrete]
 
 export const examples: Example[] = families.flatMap((f) => f.examples)
 export const planted: Planted[] = families.flatMap((f) => f.planted)
