@@ -27,7 +27,7 @@ export interface KernelBenchSpec<D extends Dtype = Dtype> extends Partial<Measur
    * defineSolution(...) (see 'vitest-kernel-bench/solution'); relative to the bench file.
    */
   solution: string
-  /** Element type, one of the problem's dtypes; default 'float32'. */
+  /** Element type, one of the problem's dtypes; default its first ('float32' wherever it has one). */
   dtype?: NoInfer<D>
   /**
    * The bench's cases: a predicate keeps some of the problem's defaults; a list gives them outright, each entry a
@@ -160,7 +160,7 @@ function checkedSpec(spec: KernelBenchSpec, settings: PluginSettings): ResolvedS
   const { floors, rest: measure } = splitFloors(rest)
   const allow = allowAboveRoofline ?? settings.allowAboveRoofline ?? false
   if (typeof allow !== 'boolean') throw new Error(`allowAboveRoofline must be true or false (got ${String(allow)})`)
-  const dtype = problemDtype(problem, requestedDtype ?? 'float32', 'option dtype')
+  const dtype = problemDtype(problem, requestedDtype ?? problem.dtypes[0]!, 'option dtype')
   return {
     problem,
     solution,

@@ -3,7 +3,7 @@
 // is allowed and, where one is close, what was meant. No GPU: nothing is compiled or run.
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import * as problems from '../../problems/index.js'
-import { matmul, relu, sumDim, vectorAddition } from '../../problems/index.js'
+import { arraySort, matmul, relu, sumDim, vectorAddition } from '../../problems/index.js'
 import type { PluginSettings } from '../../src/vitest/plugin-settings.js'
 import { resolveSpec, type KernelBenchSpec } from '../../src/vitest/resolve-spec.js'
 import type { Dtype } from '../../src/spec/dtype.js'
@@ -42,6 +42,11 @@ describe('the dtype', () => {
       "kernelBench('x'): option dtype: matrix-multiplication has no float64 variant (it has: float32, float16, bfloat16)",
     )
     expect(resolve({ problem: relu, solution, dtype: 'int32' })).toThrow("kernelBench('x'): option dtype: relu has no int32 variant (it has: float32, float16, bfloat16)")
+  })
+
+  it("left out, is the problem's first: float32 where it has one, else its own (array-sort's int32)", () => {
+    expect(resolve({ problem: matmul, solution })().dtype).toBe('float32')
+    expect(resolve({ problem: arraySort, solution })().dtype).toBe('int32')
   })
 
   it('an unknown one gets the closest of the problem’s', () => {
