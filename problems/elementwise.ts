@@ -3,9 +3,9 @@
 // passed through; the same three dtypes with the same half-type tolerances (an exact problem, threshold, is exact in
 // all three); a CUDA reference named after the slug.
 import type { Dtype } from '../src/spec/dtype.js'
-import { packagePath } from '../src/spec/paths.js'
 import { defineProblem, type Problem, type TestCase, type Tolerance } from '../src/spec/problem.js'
 import type { ParamSpec } from '../src/spec/signature.js'
+import { cudaReference } from './cuda-reference.js'
 
 const ELEMENTWISE_DTYPES = ['float32', 'float16', 'bfloat16'] as const satisfies readonly Dtype[]
 
@@ -77,7 +77,7 @@ export function elementwiseProblem(spec: ElementwiseSpec): Problem<(typeof ELEME
     elements: (c) => Object.fromEntries(pointers.map((name) => [name, count(c)])),
     flops: (c) => spec.flopsPerElement * count(c),
     tolerance: { float32: spec.float32, ...(spec.halfTolerances ?? HALF_TOLERANCES) },
-    reference: { kind: 'cuda', file: packagePath(`cuda/references/${spec.name}.cu`) },
+    reference: cudaReference(spec.name),
     ...(spec.inputRange ? { inputRange: spec.inputRange } : {}),
     shapes: { ranges: Object.fromEntries([...new Set(spec.dims)].map((dim) => [dim, [1, MAX_RANDOM_SIDE] as const])) },
   })

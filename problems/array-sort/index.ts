@@ -1,5 +1,5 @@
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem } from '../../src/spec/problem.js'
+import { cudaReference } from '../cuda-reference.js'
 
 const SIZES = [16384, 32768, 65536, 131072, 262144] as const
 
@@ -21,7 +21,7 @@ export const arraySort = defineProblem({
   elements: ({ params: { n } }) => ({ a: n!, b: n! }),
   flops: ({ params: { n } }) => Math.round(n! * Math.log2(n!)),
   tolerance: { int32: { rtol: 0, atol: 0 } },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/array-sort.cu') },
+  reference: cudaReference('array-sort'),
   inputRange: [1, 1e9],
   shapes: { ranges: { n: [1, 65536] } },
 })

@@ -1,6 +1,6 @@
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem } from '../../src/spec/problem.js'
 import { FEATURE_MAP_SHAPES, FEATURE_MAP_SIZES, featureMapCount, type FeatureMapShape } from '../reduction-common/feature-maps.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** Tensara's four (B, F, D1, D2) shapes. */
 const SHAPES: readonly FeatureMapShape[] = [
@@ -31,6 +31,6 @@ export const batchNorm = defineProblem({
   // problem is memory-bound either way.
   flops: (c) => (6 * c.params.B! + 2) * (featureMapCount(c) / c.params.B!),
   tolerance: { float32: { rtol: 1e-4, atol: 1e-4 } },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/batch-norm.cu') },
+  reference: cudaReference('batch-norm'),
   shapes: FEATURE_MAP_SHAPES,
 })

@@ -1,5 +1,5 @@
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem } from '../../src/spec/problem.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** Tensara's (signal length N, filter size K) pairs, in Tensara's order; running-sum-1d's (N, W) are the same. */
 export const CONV_1D_SHAPES: ReadonlyArray<readonly [n: number, k: number]> = [
@@ -32,7 +32,7 @@ export const conv1d = defineProblem({
   flops: ({ params: { N, K } }) => N! * (2 * K! - 1),
   // Tensara's GEMM_CONV category. Its signal is drawn from [-5, 5]; one range serves all inputs here, [-1, 1].
   tolerance: { float32: { rtol: 3e-3, atol: 3e-3 } },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/conv-1d.cu') },
+  reference: cudaReference('conv-1d'),
   shapes: {
     ranges: { N: [2, 20000], K: [1, 2047] },
     // Tensara: K is odd and smaller than N.

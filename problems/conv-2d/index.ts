@@ -1,6 +1,6 @@
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem, type ShapeSpace, type TestCase } from '../../src/spec/problem.js'
 import type { ParamSpec } from '../../src/spec/signature.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** A 2-D convolution's (H, W, Kh, Kw): image rows and columns, filter rows and columns. */
 export type Conv2dShape = readonly [h: number, w: number, kh: number, kw: number]
@@ -62,6 +62,6 @@ export const conv2d = defineProblem({
   // against an exact reference: a 127×127 filter sums 16129 products, whose fp32 rounding error (~1e-4) exceeds
   // 1e-5 + 1e-5·|C| wherever |C| is small. Its image is drawn from [-5, 5]; one range serves all inputs here, [-1, 1].
   tolerance: { float32: { rtol: 3e-3, atol: 3e-3 } },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/conv-2d.cu') },
+  reference: cudaReference('conv-2d'),
   shapes: CONV_2D_SHAPE_SPACE,
 })

@@ -1,5 +1,5 @@
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem } from '../../src/spec/problem.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** Tensara's (size, K) pairs, in Tensara's order: a size³ volume and a K³ filter. */
 const SHAPES: ReadonlyArray<readonly [size: number, k: number]> = [
@@ -37,7 +37,7 @@ export const convSquare3d = defineProblem({
   flops: ({ params: { size, K } }) => 2 * size! ** 3 * K! ** 3,
   // Tensara's own (looser than conv-1d's and conv-2d's 3e-3 / 3e-3 in atol); its inputs are uniform in [-1, 1] too.
   tolerance: { float32: { rtol: 1e-3, atol: 1e-2 } },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/conv-square-3d.cu') },
+  reference: cudaReference('conv-square-3d'),
   shapes: {
     ranges: { size: [2, 64], K: [1, 15] },
     // Tensara: K is odd and smaller than size.

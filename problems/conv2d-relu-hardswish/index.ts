@@ -1,6 +1,6 @@
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem } from '../../src/spec/problem.js'
 import { CONV_2D_SHAPE_SPACE, conv2dBuffers, conv2dCases, conv2dFlops, type Conv2dShape } from '../conv-2d/index.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** Tensara's (H, W, Kh, Kw) shapes, in Tensara's order. */
 const SHAPES: readonly Conv2dShape[] = [
@@ -29,7 +29,7 @@ export const conv2dReluHardswish = defineProblem({
   flops: (c) => conv2dFlops(c) + 5 * c.params.H! * c.params.W!,
   // Tensara's own, tighter than conv-2d's: its filters have at most 13² taps. Its inputs are uniform in [-1, 1] too.
   tolerance: { float32: { rtol: 9e-5, atol: 2e-4 } },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/conv2d-relu-hardswish.cu') },
+  reference: cudaReference('conv2d-relu-hardswish'),
   // Filters up to 15² (Tensara's reach 13²): the tight tolerance is meant for short sums.
   shapes: { ...CONV_2D_SHAPE_SPACE, ranges: { H: [2, 300], W: [2, 300], Kh: [1, 15], Kw: [1, 15] } },
 })

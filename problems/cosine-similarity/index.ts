@@ -1,5 +1,5 @@
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem } from '../../src/spec/problem.js'
+import { cudaReference } from '../cuda-reference.js'
 
 const ROWS = [4096, 8192, 10240, 16384]
 const DIM = 4096
@@ -25,6 +25,6 @@ export const cosineSimilarity = defineProblem({
   // sums of squares and their roots, the division and 1 −).
   flops: ({ params: { n, d } }) => n! * (5 * d! + 3),
   tolerance: { float32: { rtol: 1e-4, atol: 1e-4 } },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/cosine-similarity.cu') },
+  reference: cudaReference('cosine-similarity'),
   shapes: { ranges: { n: [1, 2048], d: [1, 2048] } },
 })

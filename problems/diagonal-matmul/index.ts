@@ -1,5 +1,6 @@
 import { defineProblem } from '../../src/spec/problem.js'
-import { cudaReference, inputs, sizes } from '../matmul-common/index.js'
+import { cudaReference } from '../cuda-reference.js'
+import { inputs, sizes } from '../matmul-common/index.js'
 
 /** Tensara's four (N, M): diag(a) N×N times B N×M. */
 const DIMS: ReadonlyArray<readonly [number, number]> = [

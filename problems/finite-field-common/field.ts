@@ -5,8 +5,8 @@
 //
 // A "FLOP" here is an integer field operation, counted as Tensara counts them (a modular multiplication or a modular
 // addition each count one, or two where Tensara counts the reduction apart): these problems do no floating point.
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem, type Problem, type TestCase } from '../../src/spec/problem.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** The Mersenne prime 2^31 - 1, the modulus of the uint32 problems. */
 export const MERSENNE_31 = 2 ** 31 - 1
@@ -46,7 +46,7 @@ export function defineMersenne31Problem(spec: Mersenne31Spec): Problem<'uint32'>
     flops: ({ params: { n } }) => spec.flops(n!),
     // Field elements are exact: Tensara compares with torch.equal.
     tolerance: { uint32: { rtol: 0, atol: 0 } },
-    reference: { kind: 'cuda', file: packagePath(`cuda/references/${spec.name}.cu`) },
+    reference: cudaReference(spec.name),
     // Integer inputs are floor(lo + (hi - lo)·u), u in [0, 1): the integers 0 … p - 1, as torch.randint(0, p).
     inputRange: [0, MERSENNE_31],
   })

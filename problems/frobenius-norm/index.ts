@@ -1,5 +1,5 @@
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem } from '../../src/spec/problem.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** Tensara's four tensor shapes, 3-D to 5-D; the solution sees only their element count. */
 const SHAPES: ReadonlyArray<readonly number[]> = [
@@ -24,6 +24,6 @@ export const frobeniusNorm = defineProblem({
   // Tensara's count: size squares, size − 1 additions, 5 for the square root, size divisions.
   flops: ({ params: { size } }) => 3 * size! + 4,
   tolerance: { float32: { rtol: 3e-3, atol: 1e-6 } },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/frobenius-norm.cu') },
+  reference: cudaReference('frobenius-norm'),
   shapes: { ranges: { size: [1, 4_000_000] } },
 })

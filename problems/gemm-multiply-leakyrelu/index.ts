@@ -1,5 +1,6 @@
 import { defineProblem } from '../../src/spec/problem.js'
-import { cudaReference, floatScalar, fusedCases, fusedShapes, inputs, productOutput, sizes } from '../matmul-common/index.js'
+import { cudaReference } from '../cuda-reference.js'
+import { floatScalar, fusedCases, fusedShapes, inputs, productOutput, sizes } from '../matmul-common/index.js'
 
 /**
  * Tensara's gemm-multiply-leakyrelu (tensara/problems, problems/gemm-multiply-leakyrelu/def.py as of 32e682c):

@@ -1,6 +1,6 @@
 import { defineProblem } from '../../src/spec/problem.js'
-import { packagePath } from '../../src/spec/paths.js'
 import { HALF_PRECISION_TOLERANCE } from '../gemm-common/tolerance.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** (batch B, input features N, output features M), Tensara's order. */
 const SHAPES: ReadonlyArray<readonly [number, number, number]> = [
@@ -34,6 +34,6 @@ export const gemmRelu = defineProblem({
   elements: ({ params: { B, N, M } }) => ({ A: B! * N!, W: M! * N!, b: M!, C: B! * M! }),
   flops: ({ params: { B, N, M } }) => 2 * B! * N! * M! + B! * M!,
   tolerance: { float32: { rtol: 1e-4, atol: 1e-3 }, ...HALF_PRECISION_TOLERANCE },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/gemm-relu.cu') },
+  reference: cudaReference('gemm-relu'),
   shapes: { ranges: { B: [1, 1024], N: [1, 2048], M: [1, 2048] } },
 })

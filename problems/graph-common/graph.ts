@@ -3,8 +3,8 @@
 // all three, random graphs of up to 1024 vertices and a CUDA reference named after the slug. Tensara's graphs are
 // sparse with whole-number weights; the catalogue draws every element from one uniform range, never zero, so here
 // every graph is complete, with real weights drawn from the range of Tensara's random edges.
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem, type Problem, type ProblemDefinition, type ShapeSpace, type TestCase } from '../../src/spec/problem.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** One case per vertex count, named `n = ${n}`, with any further parameters the vertex count gives it. */
 export function graphCases(sizes: readonly number[], more: (n: number) => Record<string, number> = () => ({})): TestCase[] {
@@ -31,7 +31,7 @@ export function defineGraphProblem(spec: GraphSpec): Problem<'float32'> {
     elements: spec.elements,
     flops: spec.flops,
     tolerance: { float32: { rtol: 1e-4, atol: 1e-3 } },
-    reference: { kind: 'cuda', file: packagePath(`cuda/references/${spec.name}.cu`) },
+    reference: cudaReference(spec.name),
     inputRange: spec.weights,
     shapes: { ranges: { n: [1, 1024], ...spec.ranges }, valid: spec.valid },
   })

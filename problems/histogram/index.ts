@@ -1,5 +1,5 @@
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem } from '../../src/spec/problem.js'
+import { cudaReference } from '../cuda-reference.js'
 
 const IMAGE_SIZES = [
   [2560, 1440],
@@ -39,7 +39,7 @@ export const histogram = defineProblem({
   flops: ({ params: { height, width } }) => 4 * height! * width!,
   // Counts are whole numbers: Tensara compares them exactly (torch.eq).
   tolerance: { float32: { rtol: 0, atol: 0 } },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/histogram.cu') },
+  reference: cudaReference('histogram'),
   inputRange: [0, 63.999],
   shapes: { ranges: { height: [1, 1024], width: [1, 1024], num_bins: [64, 256] } },
 })

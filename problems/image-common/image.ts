@@ -1,8 +1,8 @@
 // What Tensara's image problems (grayscale, box-blur, edge-detect) share: float32 only, pixels drawn uniformly from
 // [0, 255] (Tensara's torch.rand · 255), cases named after the image's size as Tensara names them ('1920x1080', with
 // more after a comma), random shapes of height × width up to a bound, and a CUDA reference named after the slug.
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem, type Problem, type ProblemDefinition, type ShapeSpace, type TestCase, type Tolerance } from '../../src/spec/problem.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** A Tensara image size, height × width. */
 export type ImageSize = readonly [height: number, width: number]
@@ -37,7 +37,7 @@ export function defineImageProblem(spec: ImageSpec): Problem<'float32'> {
     elements: spec.elements,
     flops: spec.flops,
     tolerance: { float32: spec.tolerance },
-    reference: { kind: 'cuda', file: packagePath(`cuda/references/${spec.name}.cu`) },
+    reference: cudaReference(spec.name),
     inputRange: [0, 255],
     shapes: {
       ranges: { height: [spec.minExtent, spec.maxExtent], width: [spec.minExtent, spec.maxExtent], ...spec.ranges },

@@ -1,6 +1,6 @@
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem } from '../../src/spec/problem.js'
 import { FEATURE_MAP_SHAPES, FEATURE_MAP_SIZES, featureMapCount, type FeatureMapShape } from '../reduction-common/feature-maps.js'
+import { cudaReference } from '../cuda-reference.js'
 
 const SHAPES: readonly FeatureMapShape[] = [
   [16, 64, 32, 32],
@@ -31,6 +31,6 @@ export const layerNorm = defineProblem({
   // either way, so the roofline is set by bytes.
   flops: (c) => 14 * featureMapCount(c),
   tolerance: { float32: { rtol: 1e-4, atol: 1e-5 } },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/layer-norm.cu') },
+  reference: cudaReference('layer-norm'),
   shapes: FEATURE_MAP_SHAPES,
 })

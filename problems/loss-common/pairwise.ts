@@ -1,8 +1,8 @@
 // What Tensara's elementwise losses (huber-loss, hinge-loss, kl-loss) share: the signature (predictions, targets,
 // output, n) over flat float32 vectors, the loss of each pair of elements written to output[i], the four sizes
 // 1 Mi … 64 Mi named 'N=<n>' as Tensara names them, and a CUDA reference named after the slug.
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem, type Problem, type Tolerance } from '../../src/spec/problem.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** Tensara's four sizes of the elementwise losses. */
 export const LOSS_SIZES: readonly number[] = [1048576, 4194304, 16777216, 67108864]
@@ -35,7 +35,7 @@ export function pairwiseLossProblem(spec: PairwiseLossSpec): Problem<'float32'> 
     elements: ({ params: { n } }) => ({ predictions: n!, targets: n!, output: n! }),
     flops: ({ params: { n } }) => spec.flopsPerElement * n!,
     tolerance: { float32: spec.tolerance },
-    reference: { kind: 'cuda', file: packagePath(`cuda/references/${spec.name}.cu`) },
+    reference: cudaReference(spec.name),
     ...(spec.inputRange ? { inputRange: spec.inputRange } : {}),
     shapes: { ranges: { n: [1, MAX_RANDOM_N] } },
   })

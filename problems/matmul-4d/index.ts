@@ -1,5 +1,6 @@
 import { defineProblem } from '../../src/spec/problem.js'
-import { cudaReference, inputs, productName, productOutput, sizes } from '../matmul-common/index.js'
+import { cudaReference } from '../cuda-reference.js'
+import { inputs, productName, productOutput, sizes } from '../matmul-common/index.js'
 
 /** Tensara's four (b, i, j, l, k): A b×i×j×l times B l×k. */
 const DIMS: ReadonlyArray<readonly [number, number, number, number, number]> = [

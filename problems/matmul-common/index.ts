@@ -1,8 +1,8 @@
 // Pieces shared by the matrix-product problems (matmul-3d and -4d, the diagonal, triangular and symmetric products,
-// matrix-power and the fused GEMM epilogues): their size scalars, outputs and references.
-import { packagePath } from '../../src/spec/paths.js'
-import { defineProblem, type ReferenceSpec, type TestCase, type Tolerance } from '../../src/spec/problem.js'
+// matrix-power and the fused GEMM epilogues): their size scalars, outputs and cases.
+import { defineProblem, type TestCase, type Tolerance } from '../../src/spec/problem.js'
 import type { InputStructure, ParamSpec } from '../../src/spec/signature.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** Input matrices, in the order given. */
 export const inputs = (...names: readonly string[]): ParamSpec[] => names.map((name) => ({ name, kind: 'input' }))
@@ -18,9 +18,6 @@ export const sizes = (...names: readonly string[]): ParamSpec[] => names.map((na
  * (see the GEMM family).
  */
 export const productOutput = (name: string): ParamSpec => ({ name, kind: 'output', initial: 'zero' })
-
-/** The problem's double-accumulating reference, cuda/references/<slug>.cu. */
-export const cudaReference = (slug: string): ReferenceSpec => ({ kind: 'cuda', file: packagePath(`cuda/references/${slug}.cu`) })
 
 /** Case names as Tensara writes them for A·B: rows×inner x inner×columns, e.g. '1024x1024 x 1024x512'. */
 export const productName = (rows: readonly number[], inner: number, cols: number) => `${[...rows, inner].join('x')} x ${inner}x${cols}`

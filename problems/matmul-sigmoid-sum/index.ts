@@ -1,5 +1,6 @@
 import { defineProblem } from '../../src/spec/problem.js'
-import { cudaReference, fusedCases, fusedShapes, inputs, sizes } from '../matmul-common/index.js'
+import { cudaReference } from '../cuda-reference.js'
+import { fusedCases, fusedShapes, inputs, sizes } from '../matmul-common/index.js'
 
 /**
  * Tensara's matmul-sigmoid-sum (tensara/problems, problems/matmul-sigmoid-sum/def.py as of 32e682c): the sum of

@@ -1,5 +1,6 @@
 import { defineProblem } from '../../src/spec/problem.js'
-import { cudaReference, floatScalar, fusedCases, fusedShapes, inputs, productOutput, sizes } from '../matmul-common/index.js'
+import { cudaReference } from '../cuda-reference.js'
+import { floatScalar, fusedCases, fusedShapes, inputs, productOutput, sizes } from '../matmul-common/index.js'
 
 /**
  * Tensara's matmul-swish-scaling (tensara/problems, problems/matmul-swish-scaling/def.py as of 32e682c):

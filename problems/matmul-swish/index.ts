@@ -1,5 +1,6 @@
 import { defineProblem } from '../../src/spec/problem.js'
-import { cudaReference, floatScalar, inputs, productOutput, sizes } from '../matmul-common/index.js'
+import { cudaReference } from '../cuda-reference.js'
+import { floatScalar, inputs, productOutput, sizes } from '../matmul-common/index.js'
 
 /** Tensara's five (batch_size, in_features, out_features, scaling_factor), named as Tensara (Python) prints them. */
 const CONFIGS: ReadonlyArray<readonly [number, number, number, string]> = [

@@ -1,5 +1,6 @@
 import { defineProblem } from '../../src/spec/problem.js'
-import { cudaReference, inputs, productOutput, sizes } from '../matmul-common/index.js'
+import { cudaReference } from '../cuda-reference.js'
+import { inputs, productOutput, sizes } from '../matmul-common/index.js'
 
 const SIZES = [512, 1024, 2048]
 const POWERS = [2, 4, 8]

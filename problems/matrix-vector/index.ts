@@ -1,6 +1,6 @@
 import { defineProblem } from '../../src/spec/problem.js'
-import { packagePath } from '../../src/spec/paths.js'
 import { HALF_PRECISION_TOLERANCE } from '../gemm-common/tolerance.js'
+import { cudaReference } from '../cuda-reference.js'
 
 const ROWS = [4096, 6144, 7168, 8192, 9216]
 const COLUMNS = 4096
@@ -22,6 +22,6 @@ export const matrixVector = defineProblem({
   elements: ({ params: { m, k } }) => ({ input_a: m! * k!, input_b: k!, output_c: m! }),
   flops: ({ params: { m, k } }) => 2 * m! * k!,
   tolerance: { float32: { rtol: 1e-4, atol: 1e-3 }, ...HALF_PRECISION_TOLERANCE },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/matrix-vector.cu') },
+  reference: cudaReference('matrix-vector'),
   shapes: { ranges: { m: [1, 4096], k: [1, 4096] } },
 })

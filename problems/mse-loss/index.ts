@@ -1,5 +1,5 @@
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem, type TestCase } from '../../src/spec/problem.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** The extents of a case, shape0 … shape4 (1 past ndim), so that kernelProperty() can draw them. */
 const SHAPE_PARAMS = ['shape0', 'shape1', 'shape2', 'shape3', 'shape4'] as const
@@ -42,7 +42,7 @@ export const mseLoss = defineProblem({
   elements: (c) => ({ predictions: countOf(c), targets: countOf(c), output: 1 }),
   flops: (c) => 3 * countOf(c),
   tolerance: { float32: { rtol: 5e-5, atol: 1e-4 } },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/mse-loss.cu') },
+  reference: cudaReference('mse-loss'),
   // 2-D shapes (ndim and the other extents keep the first case's values) up to 2000 × 2000.
   shapes: { ranges: { shape0: [1, 2000], shape1: [1, 2000] } },
 })

@@ -5,9 +5,9 @@
 // Tensara quantizes uniform [-1, 1) data to make its inputs; here the bytes themselves are drawn uniformly, each
 // input from its own range of bytes, so every element encoding and a spread of scales are exercised (the ranges are
 // in each problem's definition, with what they leave out).
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem, type Problem, type TestCase } from '../../src/spec/problem.js'
 import type { ParamSpec } from '../../src/spec/signature.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** Tensara's five shapes, M × K, named as Tensara names them. */
 const SHAPES: readonly (readonly [m: number, k: number])[] = [
@@ -60,7 +60,7 @@ export function defineDequantizeProblem(spec: DequantizeSpec): Problem<'float32'
     flops: ({ params: { m, k } }) => m! * k!,
     // Tensara's torch.allclose(rtol=1e-3, atol=1e-3).
     tolerance: { float32: { rtol: 1e-3, atol: 1e-3 } },
-    reference: { kind: 'cuda', file: packagePath(`cuda/references/${spec.name}.cu`) },
+    reference: cudaReference(spec.name),
     shapes: {
       ranges: { m: [1, 1024], k: [spec.blockSize, 1024] },
       // K must hold whole blocks (Tensara's rule), which also makes every row's bytes whole.

@@ -6,9 +6,9 @@
 // block-scaled MMA, so here a solution decodes in software (or converts FP8 to a type Hopper multiplies) and
 // accumulates in fp32, and the reference decodes exactly and accumulates in double. Tensara quantizes randn data
 // with torchao to make its inputs; here the bytes are drawn, each input from its own range (in each definition).
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem, type Problem, type TestCase } from '../../src/spec/problem.js'
 import { swizzledScaleBytes } from './swizzle.js'
+import { cudaReference } from '../cuda-reference.js'
 
 const BLOCK = 32
 
@@ -64,7 +64,7 @@ export function defineMxGemmProblem(spec: MxGemmSpec): Problem<'float32'> {
     flops: ({ params: { m, n, k } }) => 2 * m! * n! * k!,
     // Tensara's torch.allclose(rtol=2e-2, atol=5e-2).
     tolerance: { float32: { rtol: 2e-2, atol: 5e-2 } },
-    reference: { kind: 'cuda', file: packagePath(`cuda/references/${spec.name}.cu`) },
+    reference: cudaReference(spec.name),
     shapes: {
       ranges: { m: [1, 512], n: [BLOCK, 512], k: [BLOCK, 512] },
       // Tensara's rules: k and n in whole blocks of 32.

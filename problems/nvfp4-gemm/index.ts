@@ -1,6 +1,6 @@
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem, type TestCase } from '../../src/spec/problem.js'
 import { swizzledScaleBytes } from '../mx-common/swizzle.js'
+import { cudaReference } from '../cuda-reference.js'
 
 const BLOCK = 16
 /** Tensara's global encode factor 6·448 / amax for data whose largest magnitude is 1. */
@@ -58,7 +58,7 @@ export const nvfp4Gemm = defineProblem({
   flops: ({ params: { m, n, k } }) => 2 * m! * n! * k!,
   // Tensara's torch.allclose(rtol=2e-2, atol=5e-2).
   tolerance: { float16: { rtol: 2e-2, atol: 5e-2 } },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/nvfp4-gemm.cu') },
+  reference: cudaReference('nvfp4-gemm'),
   shapes: {
     ranges: { m: [1, 512], n: [1, 512], k: [BLOCK, 512] },
     // Tensara's rule: k in whole blocks of 16.

@@ -3,9 +3,9 @@
 // one padding and, for max pooling, one dilation for every dimension; PyTorch's floor-mode output extents; the
 // signature `(input, int kernel_size, int stride, int padding[, int dilation], output, size_t H[, W[, D]])`; cases
 // built from Tensara's tuples; Tensara's FLOP counts; and a CUDA reference named after the slug.
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem, type Problem, type ShapeSpace, type TestCase, type Tolerance } from '../../src/spec/problem.js'
 import type { ParamSpec } from '../../src/spec/signature.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** The extents' parameter names, in the input's row-major order. */
 export const EXTENTS = ['H', 'W', 'D'] as const
@@ -185,7 +185,7 @@ export function definePoolProblem(spec: PoolSpec): Problem<'float32'> {
       return 4 * (read + written)
     },
     tolerance: { float32: spec.tolerance },
-    reference: { kind: 'cuda', file: packagePath(`cuda/references/${spec.name}.cu`) },
+    reference: cudaReference(spec.name),
     shapes: poolShapes(spec),
   })
 }

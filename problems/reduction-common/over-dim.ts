@@ -5,9 +5,9 @@
 // Tensara passes the shape as an array after the output: `(input, int dim, output, shape*, ndim)`. A case keeps
 // the extents as the parameters shape0 … shape3 (1 past ndim), so that kernelProperty() can draw them; the
 // `shape` array the solution receives holds the first ndim of them.
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem, type Problem, type ShapeSpace, type TestCase, type Tolerance } from '../../src/spec/problem.js'
 import type { ArrayParam, ParamSpec } from '../../src/spec/signature.js'
+import { cudaReference } from '../cuda-reference.js'
 
 export const SHAPE_PARAMS = ['shape0', 'shape1', 'shape2', 'shape3'] as const
 
@@ -132,7 +132,7 @@ export function defineReductionOverDim(r: ReductionOverDim): Problem<'float32'> 
     elements: reducedElements,
     flops: reductionFlops(r.flops ?? 'size - 1'),
     tolerance: { float32: r.tolerance },
-    reference: { kind: 'cuda', file: packagePath(`cuda/references/${r.name}.cu`) },
+    reference: cudaReference(r.name),
     inputRange: r.inputRange ?? [-5, 5],
     shapes: OVER_DIM_SHAPES,
   })

@@ -2,8 +2,8 @@
 // the signature (const float* in, float* out, size_t rows, size_t cols) under each problem's own names, one output
 // of the input's size, a case per (rows, cols) shape, FLOPs as a function of the shape, random shapes up to a
 // limit for each side, and a CUDA reference named after the slug.
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem, type Problem, type Tolerance } from '../../src/spec/problem.js'
+import { cudaReference } from '../cuda-reference.js'
 
 export interface RowWiseSpec {
   readonly name: string
@@ -41,7 +41,7 @@ export function rowWiseProblem(spec: RowWiseSpec): Problem<'float32'> {
     },
     flops: ({ params }) => spec.flops(...shape(params)),
     tolerance: { float32: spec.tolerance },
-    reference: { kind: 'cuda', file: packagePath(`cuda/references/${spec.name}.cu`) },
+    reference: cudaReference(spec.name),
     shapes: { ranges: { [rows]: [1, spec.randomUpTo[0]], [cols]: [1, spec.randomUpTo[1]] } },
   })
 }

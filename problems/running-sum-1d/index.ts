@@ -1,6 +1,6 @@
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem } from '../../src/spec/problem.js'
 import { CONV_1D_SHAPES } from '../conv-1d/index.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /**
  * Tensara's running-sum-1d (tensara/problems, problems/running-sum-1d/def.py as of 32e682c): the sum of each centred
@@ -20,7 +20,7 @@ export const runningSum1d = defineProblem({
   // Tensara's count, that of a prefix-sum solution: N additions for the prefix sums and one subtraction per output.
   flops: ({ params: { N } }) => 2 * N!,
   tolerance: { float32: { rtol: 5e-4, atol: 3e-2 } },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/running-sum-1d.cu') },
+  reference: cudaReference('running-sum-1d'),
   shapes: {
     ranges: { N: [2, 20000], W: [1, 2047] },
     // Tensara: W is odd and smaller than N.

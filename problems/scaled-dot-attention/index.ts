@@ -1,5 +1,5 @@
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem } from '../../src/spec/problem.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** Tensara's (batch B, heads H, sequence length S, head size E) shapes, in Tensara's order. */
 const SHAPES: ReadonlyArray<readonly [b: number, h: number, s: number, e: number]> = [
@@ -47,7 +47,7 @@ export const scaledDotAttention = defineProblem({
   // would pass. Inputs from [-2, 2] give scores of standard deviation 4/3, a softmax far from uniform and outputs
   // of typical size 0.06 to 0.16, where the tolerance means something.
   inputRange: [-2, 2],
-  reference: { kind: 'cuda', file: packagePath('cuda/references/scaled-dot-attention.cu') },
+  reference: cudaReference('scaled-dot-attention'),
   shapes: {
     // Head sizes up to Tensara's largest (256); the reference takes one block per query row, so S stays modest.
     ranges: { B: [1, 3], H: [1, 4], S: [1, 600], E: [1, 256] },

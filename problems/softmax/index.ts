@@ -1,6 +1,6 @@
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem } from '../../src/spec/problem.js'
 import { OVER_DIM_SHAPES, overDimCases, overDimSignature, sliceLayout, type OverDimConfig } from '../reduction-common/over-dim.js'
+import { cudaReference } from '../cuda-reference.js'
 
 // Tensara's seven (shape, dim) pairs. Its inputs alternate between 2·N(0, 1) and uniform [-3, 3]; here all are
 // uniform in [-3, 3].
@@ -33,7 +33,7 @@ export const softmax = defineProblem({
     return outer * inner * (5 * size - 2)
   },
   tolerance: { float32: { rtol: 1e-3, atol: 1e-3 } },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/softmax.cu') },
+  reference: cudaReference('softmax'),
   inputRange: [-3, 3],
   shapes: OVER_DIM_SHAPES,
 })

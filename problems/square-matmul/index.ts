@@ -1,6 +1,6 @@
 import { defineProblem } from '../../src/spec/problem.js'
-import { packagePath } from '../../src/spec/paths.js'
 import { HALF_PRECISION_TOLERANCE } from '../gemm-common/tolerance.js'
+import { cudaReference } from '../cuda-reference.js'
 
 const SIZES = [4096, 6144, 7168, 8192, 9216]
 
@@ -20,6 +20,6 @@ export const squareMatmul = defineProblem({
   elements: ({ params: { n } }) => ({ input_a: n! * n!, input_b: n! * n!, output_c: n! * n! }),
   flops: ({ params: { n } }) => 2 * n! ** 3,
   tolerance: { float32: { rtol: 1e-4, atol: 1e-3 }, ...HALF_PRECISION_TOLERANCE },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/square-matmul.cu') },
+  reference: cudaReference('square-matmul'),
   shapes: { ranges: { n: [1, 2048] } },
 })

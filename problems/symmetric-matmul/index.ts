@@ -1,5 +1,6 @@
 import { defineProblem } from '../../src/spec/problem.js'
-import { cudaReference, productOutput, squareCases, squareElements, squareProductSignature } from '../matmul-common/index.js'
+import { cudaReference } from '../cuda-reference.js'
+import { productOutput, squareCases, squareElements, squareProductSignature } from '../matmul-common/index.js'
 
 /**
  * Tensara's symmetric-matmul (tensara/problems, problems/symmetric-matmul/def.py as of 32e682c): C = A·B for n×n

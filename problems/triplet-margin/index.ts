@@ -1,5 +1,5 @@
-import { packagePath } from '../../src/spec/paths.js'
 import { defineProblem } from '../../src/spec/problem.js'
+import { cudaReference } from '../cuda-reference.js'
 
 /** Tensara's five (batch, embedding_dim) shapes. */
 const SHAPES: ReadonlyArray<readonly [number, number]> = [
@@ -34,6 +34,6 @@ export const tripletMargin = defineProblem({
   // the loss; B − 1 additions for the mean.
   flops: ({ params: { B, E } }) => 2 * B! * (3 * E! + 4) + 4 * B! - 1,
   tolerance: { float32: { rtol: 6e-4, atol: 6e-4 } },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/triplet-margin.cu') },
+  reference: cudaReference('triplet-margin'),
   shapes: { ranges: { B: [1, 1024], E: [1, 2048] } },
 })

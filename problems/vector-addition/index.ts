@@ -1,5 +1,5 @@
 import { defineProblem } from '../../src/spec/problem.js'
-import { packagePath } from '../../src/spec/paths.js'
+import { cudaReference } from '../cuda-reference.js'
 
 const POWERS = [20, 22, 23, 25, 26, 29, 30]
 
@@ -18,5 +18,5 @@ export const vectorAddition = defineProblem({
   elements: ({ params }) => ({ d_input1: params.n!, d_input2: params.n!, d_output: params.n! }),
   flops: ({ params }) => params.n!,
   tolerance: { float32: { rtol: 2e-4, atol: 1e-4 } },
-  reference: { kind: 'cuda', file: packagePath('cuda/references/vector-addition.cu') },
+  reference: cudaReference('vector-addition'),
 })
