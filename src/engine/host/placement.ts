@@ -69,6 +69,8 @@ export class PlacedCase {
   /** Calls counted by the timers and checks of the places before the current one. */
   private earlier = { checkedCalls: 0, auditedCalls: 0 }
   private places = 1
+  /** False between leaving a place and standing at the next: what the current place held is freed already. */
+  private standing = true
 
   private constructor(
     private readonly session: DeviceSession,
@@ -107,7 +109,10 @@ export class PlacedCase {
     const counts = this.current.iterations.counts()
     this.earlier = { checkedCalls: this.earlier.checkedCalls + counts.checkedCalls, auditedCalls: this.earlier.auditedCalls + (counts.auditedCalls ?? 0) }
     leave(this.current)
+    // Until the next place stands there is nothing to free: a place that fails to stand frees its own part.
+    this.standing = false
     this.current = place(this.session, this.plan, this.solution, spacerBytes, this.schedule, true)
+    this.standing = true
     this.places++
   }
 
@@ -125,11 +130,11 @@ export class PlacedCase {
 
   /** Frees the buffers after endTiming(). */
   free(): void {
-    leave({ ...this.current, iterations: undefined })
+    if (this.standing) leave({ ...this.current, iterations: undefined })
   }
 
   /** Closes the case after an error: the timer off and everything freed, quietly (the error is what is reported). */
   abandon(): void {
-    leave(this.current)
+    if (this.standing) leave(this.current)
   }
 }
