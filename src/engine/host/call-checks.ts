@@ -12,20 +12,6 @@ const CHECK_SHARE = 0.2
 const PICKED_CALL = 'in a timed call picked at random (its inputs were new to the solution)'
 
 /**
- * When a call was last checked, shared by every place of a case (placement.ts): moving the buffers does not force a
- * check, the schedule goes on as it was.
- */
-export interface CheckSchedule {
-  checkedAny: boolean
-  lastCheckEnd: number
-  lastCheckMs: number
-}
-
-export function newCheckSchedule(): CheckSchedule {
-  return { checkedAny: false, lastCheckEnd: performance.now(), lastCheckMs: 0 }
-}
-
-/**
  * One call picked at random, in batches drawn at random, has its outputs copied aside and its inputs digested right
  * after its window; the batch's end checks them against the reference on the same draw of inputs. The copy comes
  * after the call returns, so no call can tell whether it is the one checked. And no call may change the device state
@@ -38,15 +24,21 @@ export class CallChecks {
   /** Wall time spent checking picked calls so far: not time the batches took. */
   spentMs = 0
   private picked?: number
+  /** When a call was last checked: moving the buffers (placement.ts) forces no check, the schedule goes on. */
+  private schedule = { checkedAny: false, lastCheckEnd: performance.now(), lastCheckMs: 0 }
 
-  /** `enabled` is false when verification is skipped; `schedule` is the case's, across its places. */
+  /** `enabled` is false when verification is skipped. */
   constructor(
     private readonly session: DeviceSession,
     private readonly plan: CasePlan,
-    private readonly buffers: CaseBuffers,
+    private buffers: CaseBuffers,
     private readonly enabled: boolean,
-    private readonly schedule: CheckSchedule = newCheckSchedule(),
   ) {}
+
+  /** Protocol step 10c: the case's buffers at their new place. */
+  moveTo(buffers: CaseBuffers): void {
+    this.buffers = buffers
+  }
 
   /**
    * Protocol step 8a: a new batch of `count` calls: returns the index of the one to check, or -1 for none. The case's
@@ -80,7 +72,7 @@ export class CallChecks {
     checkCall(this.session, this.plan, this.buffers, this.picked, 'saved', PICKED_CALL)
     this.checked++
     const end = performance.now()
-    Object.assign(this.schedule, { checkedAny: true, lastCheckEnd: end, lastCheckMs: end - start })
+    this.schedule = { checkedAny: true, lastCheckEnd: end, lastCheckMs: end - start }
     this.spentMs += end - start
   }
 }

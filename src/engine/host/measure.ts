@@ -1,6 +1,6 @@
 // One case, start to finish, inside the device host: the measurement protocol of docs/protocol.md, its steps cited
 // by number. runCase runs steps 1 to 12 in order (12a with the `counters` option): 1 to 5 in start-case.ts, 1 to 7 at
-// each place in placement.ts, time() 8 to 11 (one batch's steps 8 and 9 are in timed-iteration.ts); step 13 is the
+// the first place and 10c's moves in placement.ts, time() 8 to 11 (one batch's steps 8 and 9 are in timed-iteration.ts); step 13 is the
 // host's, once it has let go of the GPU (host.ts), and step 14, the statistics, is the worker's.
 import { CudaError } from '../../native/errors.js'
 import type { MeasureOptions } from '../../spec/options.js'

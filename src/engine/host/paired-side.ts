@@ -34,8 +34,8 @@ export class PairedSide {
   }
 
   /**
-   * Moves the buffers: freed, then steps 1 to 7 again after a spacer of `spacerBytes`, without the verified call and
-   * the warm-up calls (checks go on at random, on the case's schedule).
+   * Moves the buffers: freed and allocated again after a spacer of `spacerBytes`, the timer's parts that belong to a
+   * place set up there (step 10c; checks go on at random, on the case's schedule).
    */
   move(spacerBytes: number): void {
     this.placed.move(spacerBytes)

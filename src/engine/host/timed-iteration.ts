@@ -6,16 +6,13 @@
 import * as cuda from '../../native/cuda.js'
 import type { TimingResult } from '../../shared/messages.js'
 import type { ScreenedBatch } from '../../shared/sample-screen.js'
-import { CallChecks, type CheckSchedule } from './call-checks.js'
+import { CallChecks } from './call-checks.js'
 import type { TimedCase } from './timed-case.js'
 import { callTimer, type CallTimer, type TimerCounts } from './timers.js'
 
-/**
- * Protocol step 6. `checkOutputs` is false when verification is skipped; `schedule`, when the calls of the case's
- * earlier places were checked.
- */
-export function timedIterations(timed: TimedCase, checkOutputs: boolean, schedule?: CheckSchedule): TimedIterations {
-  const checks = new CallChecks(timed.session, timed.plan, timed.buffers, checkOutputs, schedule)
+/** Protocol step 6. `checkOutputs` is false when verification is skipped. */
+export function timedIterations(timed: TimedCase, checkOutputs: boolean): TimedIterations {
+  const checks = new CallChecks(timed.session, timed.plan, timed.buffers, checkOutputs)
   return new TimedIterations(timed.nextDraw, checks, callTimer(timed))
 }
 
@@ -61,6 +58,17 @@ export class TimedIterations {
     const read = this.timer.read() // 9c
     this.checks.checkPicked() // 9d
     return this.timer.samples(read) // 9e–9g
+  }
+
+  /** Protocol step 10c, before the buffers are freed: lets go of what holds them. */
+  leavePlace(): void {
+    this.timer.leavePlace()
+  }
+
+  /** Protocol step 10c, at the buffers' new place: timer and checks on the new buffers. */
+  enterPlace(timed: TimedCase): void {
+    this.checks.moveTo(timed.buffers)
+    this.timer.enterPlace(timed)
   }
 
   /** Protocol step 11, also after an error. */

@@ -31,6 +31,13 @@ export interface CallTimer<Read = unknown> {
   read(): Read
   /** Protocol steps 9e–9g: the batch's trusted samples (ms per call). */
   samples(read: Read): ScreenedBatch
+  /** Protocol step 10c, before the buffers are freed: lets go of what holds them (a captured graph). */
+  leavePlace(): void
+  /**
+   * Protocol step 10c, at the buffers' new place: what belongs to a place set up again (the cover, a graph). What
+   * belongs to the solution stays: the probe's finding, the records screened so far, the audit's schedule.
+   */
+  enterPlace(timed: TimedCase): void
   /** Protocol step 11. */
   dispose(): void
 }
@@ -89,8 +96,8 @@ interface EventCall {
 class EventTimer implements CallTimer<void> {
   private readonly session: DeviceSession
   private padding: Padding
-  private readonly graph?: cuda.GraphExecHandle
-  private readonly invoke: SolutionCall
+  private graph?: cuda.GraphExecHandle
+  private invoke: SolutionCall
   private readonly callsPerSample: number
   private readonly audit: StreamAudit
   /** With `nvtxRanges`: the NVTX ranges of the next timed call (the outer one to select by, the inner one to name it). */
@@ -98,21 +105,18 @@ class EventTimer implements CallTimer<void> {
   /** The batch being queued or collected. */
   private batch: { events: cuda.EventHandle[]; audited: boolean; calls: EventCall[] } = { events: [], audited: false, calls: [] }
 
-  constructor(private readonly timed: TimedCase) {
-    const { session, solution } = timed
+  constructor(private timed: TimedCase) {
     const options = timed.plan.options
-    this.session = session
+    this.session = timed.session
     // 6b, with spin padding: the probe call; 6c: the cover of the padding used.
     if (options.padding === 'spin' && probeWaitsForGpu(timed)) this.padding = usePadding(timed, 'matmul', PROBE_FALLBACK)
     else this.padding = usePadding(timed, options.padding)
     // 6d. Captured last but for the audit check, which does not throw: nothing that can throw comes between the capture
     // and the dispose() that destroys it.
-    const graph = options.timing === 'graph' ? captureGraph(session, solution, options.graphBatch) : undefined
-    this.graph = graph
-    this.invoke = graph === undefined ? solution : () => cuda.graphLaunch(graph)
-    this.callsPerSample = graph === undefined ? 1 : options.graphBatch
+    this.invoke = this.capture()
+    this.callsPerSample = options.timing === 'graph' ? options.graphBatch : 1
     // 6e
-    this.audit = new StreamAudit(session, options.timing === 'events' && options.auditStreams)
+    this.audit = new StreamAudit(this.session, options.timing === 'events' && options.auditStreams)
     let named = 0
     const { benchName, caseName } = timed.plan
     if (options.nvtxRanges) this.nvtxNames = () => ['kernel-bench', `${benchName} · ${caseName} #${named++}`]
@@ -182,9 +186,33 @@ class EventTimer implements CallTimer<void> {
     return screen
   }
 
+  /** Protocol step 6d: what a timed call invokes, the solution itself or, in `graph` timing, a graph of its calls. */
+  private capture(): SolutionCall {
+    const { session, plan, solution } = this.timed
+    if (plan.options.timing !== 'graph') return solution
+    const graph = captureGraph(session, solution, plan.options.graphBatch)
+    this.graph = graph
+    return () => cuda.graphLaunch(graph)
+  }
+
+  leavePlace(): void {
+    if (this.graph !== undefined) cuda.graphExecDestroy(this.graph)
+    this.graph = undefined
+  }
+
+  enterPlace(timed: TimedCase): void {
+    this.timed = timed
+    this.padding = { ...this.padding, coverMs: measureCover(timed, this.padding.kind) } // 6c
+    this.invoke = this.capture() // 6d
+    if (this.graph === undefined) return
+    // A graph's first launch uploads it, which a timed window must not hold: the priming batch did this at the first place.
+    this.invoke()
+    cuda.synchronize()
+  }
+
   dispose(): void {
     this.audit.stop()
-    if (this.graph !== undefined) cuda.graphExecDestroy(this.graph)
+    this.leavePlace()
   }
 }
 
@@ -215,7 +243,7 @@ class IdleGpuCalls implements CallTimer<Array<number | undefined>> {
   private draws: number[] = []
 
   constructor(
-    private readonly timed: TimedCase,
+    private timed: TimedCase,
     private readonly timer: IdleGpuTimer,
   ) {}
 
@@ -248,6 +276,12 @@ class IdleGpuCalls implements CallTimer<Array<number | undefined>> {
       return ms
     })
     return { kept, interference: 0 }
+  }
+
+  leavePlace(): void {}
+
+  enterPlace(timed: TimedCase): void {
+    this.timed = timed
   }
 
   dispose(): void {
