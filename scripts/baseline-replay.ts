@@ -72,5 +72,6 @@ for (const tolerance of tolerances) {
         `${inconclusive.length} inconclusive; half-width p50 ${pct(quantile(halfWidths, 0.5))}, p90 ${pct(quantile(halfWidths, 0.9))}, max ${pct(quantile(halfWidths, 1))}`,
     )
     for (const line of alarms.slice(0, 10)) console.log(`  ${line}`)
+    if (process.env.KB_LIST_INCONCLUSIVE) for (const line of inconclusive) console.log(`  inconclusive ${line}`)
   }
 }

@@ -204,10 +204,6 @@ class EventTimer implements CallTimer<void> {
     this.timed = timed
     this.padding = { ...this.padding, coverMs: measureCover(timed, this.padding.kind) } // 6c
     this.invoke = this.capture() // 6d
-    if (this.graph === undefined) return
-    // A graph's first launch uploads it, which a timed window must not hold: the priming batch did this at the first place.
-    this.invoke()
-    cuda.synchronize()
   }
 
   dispose(): void {
