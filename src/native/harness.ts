@@ -27,6 +27,7 @@ export class Harness {
     const lib = koffi.load(library)
     this.fns = {
       fillUniform: lib.func('int kb_fill_uniform(void *out, size_t n, int dtype, uint64_t seed, double lo, double hi)'),
+      fillUniformUint64: lib.func('int kb_fill_uniform_uint64(void *out, size_t n, uint64_t seed, uint64_t lo, uint64_t hi)'),
       poison: lib.func('int kb_poison(void *out, size_t n, int dtype)'),
       structureSquare: lib.func('int kb_structure_square(void *data, size_t n, int dtype, int kind)'),
       compare: lib.func(
@@ -45,6 +46,11 @@ export class Harness {
 
   fillUniform(ptr: DevicePtr, count: number, dtype: Dtype, seed: number, lo: number, hi: number): void {
     check(this.fns.fillUniform(ptr, count, DTYPE_CODES[dtype], BigInt(seed), lo, hi), 'kb_fill_uniform')
+  }
+
+  /** Fills `count` uint64 elements with integers drawn uniformly from lo … hi - 1, exactly (0 <= lo < hi < 2^64). */
+  fillUniformUint64(ptr: DevicePtr, count: number, seed: number, lo: bigint, hi: bigint): void {
+    check(this.fns.fillUniformUint64(ptr, count, BigInt(seed), lo, hi), 'kb_fill_uniform_uint64')
   }
 
   /** Gives the n×n row-major matrix at `ptr` its structure (see InputStructure), after it was filled. */
