@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import koffi from 'koffi'
 import { describe, expect, it } from 'vitest'
-import { vectorAddition } from '../../problems/index.js'
+import { eccPointNegation, vectorAddition } from '../../problems/index.js'
 import { elementCountExpression } from '../../src/cli/starter.js'
 import { findNvcc } from '../../src/compile/nvcc.js'
 import { scalarArgument } from '../../src/engine/host/buffers.js'
@@ -145,5 +145,14 @@ describe('a uint64 input', () => {
     expect(() =>
       defineProblem({ ...MODULAR, dtypes: ['float32'], tolerance: { float32: { rtol: 0, atol: 0 } }, inputRange: [0n, 10n] }),
     ).toThrow("problem 'modular': input 'x' (float32): bigint bounds are for uint64 inputs only (this one is float32)")
+  })
+
+  it("ecc-point-negation draws its field elements from 0 … p - 1 and passes p = 2^61 - 1 exactly", () => {
+    const plan = planOf(eccPointNegation as Problem)
+    expect(plan.args.filter((a) => a.kind === 'input').map((a) => a.kind === 'input' && a.range)).toEqual([
+      ['0', '2305843009213693951'],
+      ['0', '2305843009213693951'],
+    ])
+    expect(plan.args[2]).toEqual({ kind: 'scalar', ctype: 'uint64_t', value: '2305843009213693951' })
   })
 })
