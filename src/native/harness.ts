@@ -1,6 +1,6 @@
 // Bindings to the harness's own device code (cuda/harness.cu), compiled by src/compile/harness.ts.
 import koffi from 'koffi'
-import { check, type DevicePtr } from './cuda.js'
+import { check, readBytes, type DevicePtr } from './cuda.js'
 import type { Dtype } from '../spec/dtype.js'
 import type { Comparison } from '../shared/messages.js'
 import type { InputStructure } from '../spec/signature.js'
@@ -77,14 +77,17 @@ export class Harness {
     check(this.fns.compare(got, expected, count, DTYPE_CODES[dtype], rtol, atol, raw), 'kb_compare')
     const bits = new BigUint64Array([BigInt(raw.maxAbsErrBits ?? 0)])
     const badCount = Number(raw.badCount)
+    const firstBad = Number(raw.firstBad)
+    // The kernel's values are doubles, which round a uint64 beyond 2^53: an element off by one would show as equal.
+    const exactAt = (ptr: DevicePtr) => readBytes(ptr + BigInt(8 * firstBad), 8).readBigUInt64LE().toString()
     return {
       badCount,
       nanCount: Number(raw.nanCount),
       maxAbsError: new Float64Array(bits.buffer)[0] ?? NaN,
       ...(badCount > 0 && {
-        firstBad: Number(raw.firstBad),
-        expectedAtFirstBad: Number(raw.expectedAtFirstBad),
-        gotAtFirstBad: Number(raw.gotAtFirstBad),
+        firstBad,
+        expectedAtFirstBad: dtype === 'uint64' ? exactAt(expected) : Number(raw.expectedAtFirstBad),
+        gotAtFirstBad: dtype === 'uint64' ? exactAt(got) : Number(raw.gotAtFirstBad),
       }),
     }
   }

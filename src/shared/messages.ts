@@ -313,6 +313,7 @@ export interface Comparison {
   /** Index of the first element out of tolerance, or undefined when all are within it. */
   firstBad?: number
   maxAbsError: number
-  expectedAtFirstBad?: number
-  gotAtFirstBad?: number
+  /** The two values at firstBad: a uint64's as its exact decimal digits. */
+  expectedAtFirstBad?: number | string
+  gotAtFirstBad?: number | string
 }

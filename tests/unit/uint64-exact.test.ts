@@ -1,6 +1,6 @@
 // uint64 values beyond 2^53, which a JavaScript number cannot hold: a uint64_t scalar fixed by the problem as a bigint
 // (checked against its C type, carried to the device host as digits, passed by koffi exactly) and uint64 inputs drawn
-// as integers from a bigint range. No GPU: the fill itself is checked in tests/gpu/uint64-fill.test.ts.
+// as integers from a bigint range. No GPU: the fill and the compare are checked in tests/gpu/uint64.test.ts.
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'

@@ -1,5 +1,6 @@
-// The harness's exact uint64 fill on a real GPU: integers lo … hi - 1, every bit of them random, the same for the
-// same seed. Skipped, with the reason, where no GPU is usable.
+// The harness's uint64 fill and compare on a real GPU: integers lo … hi - 1, every bit of them random, the same for
+// the same seed; an element off by one beyond 2^53 is caught and named with its exact values. Skipped, with the
+// reason, where no GPU is usable.
 import { describe, expect, it } from 'vitest'
 import * as cuda from '../../src/native/cuda.js'
 import { useFillOnGpu0 } from '../helpers/fill-on-gpu0.js'
@@ -8,7 +9,7 @@ import { gpu, onGpuTitle } from '../helpers/gpu.js'
 const COUNT = 2 ** 20
 const P = 2n ** 61n - 1n
 
-describe.skipIf(!gpu.available)(onGpuTitle('the exact uint64 fill'), { timeout: 300_000 }, () => {
+describe.skipIf(!gpu.available)(onGpuTitle('uint64 fill and compare'), { timeout: 300_000 }, () => {
   const { gpu0 } = useFillOnGpu0(1)
 
   /** Fills COUNT uint64 elements of GPU 0's buffer from [lo, hi) with `seed` and reads them back. */
@@ -43,5 +44,25 @@ describe.skipIf(!gpu.available)(onGpuTitle('the exact uint64 fill'), { timeout: 
     expect([...draw(11, 0n, P)]).toEqual(first)
     const other = draw(12, 0n, P)
     expect(other.filter((v, i) => v === first[i]).length).toBeLessThan(10)
+  })
+
+  it('catches an element off by one beyond 2^53 and reports both values exactly', () => {
+    const { harness, buffer } = gpu0()
+    const expected = buffer
+    const got = buffer + BigInt(COUNT * 8)
+    const values = draw(5, 2n ** 60n, P)
+    cuda.memcpyAsync(got, expected, COUNT * 8)
+    const index = 1000
+    const wrong = new BigUint64Array([values[index]! + 1n])
+    cuda.memcpy(got + BigInt(index * 8), new Uint8Array(wrong.buffer), 8)
+    cuda.synchronize()
+    expect(harness.compare(got, expected, COUNT, 'uint64', 0, 0)).toEqual({
+      badCount: 1,
+      nanCount: 0,
+      maxAbsError: 1,
+      firstBad: index,
+      expectedAtFirstBad: String(values[index]),
+      gotAtFirstBad: String(values[index]! + 1n),
+    })
   })
 })
