@@ -69,6 +69,20 @@ extern "C" int kb_fill_uniform(void* out, size_t n, int dtype, uint64_t seed, do
   return (int)cudaGetLastError();
 }
 
+// uint64 integers lo … hi - 1 from the same stream as fillUniformKernel, drawn exactly: the high half of the 64×64-bit
+// product r·(hi - lo) maps the 64 random bits onto the span without passing through a double, whose 53 bits would
+// leave the low bits of values beyond 2^53 zero. Each value has 2^64 / (hi - lo) of the r, rounded down or up.
+__global__ void fillUniformUint64Kernel(uint64_t* out, size_t n, uint64_t seed, uint64_t lo, uint64_t span) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    out[i] = lo + __umul64hi(splitmix64(seed ^ splitmix64(i)), span);
+  }
+}
+
+extern "C" int kb_fill_uniform_uint64(void* out, size_t n, uint64_t seed, uint64_t lo, uint64_t hi) {
+  fillUniformUint64Kernel<<<blocksFor(n), kThreads>>>((uint64_t*)out, n, seed, lo, hi - lo);
+  return (int)cudaGetLastError();
+}
+
 __global__ void poisonKernel(void* out, size_t n, int dtype) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
     switch (dtype) {

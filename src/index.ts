@@ -19,7 +19,7 @@ export type { CaseResult, CaseVerdict, KernelBenchProgress, KernelBenchResult } 
 export type { BaselineOptions } from './baseline/guard.js'
 export type { Floors } from './baseline/verdict.js'
 export type { Problem, ProblemDefinition, TestCase, Tolerance, ReferenceSpec, ShapeSpace } from './spec/problem.js'
-export type { ParamSpec, ScalarCType } from './spec/signature.js'
+export type { InputRange, ParamSpec, ScalarCType } from './spec/signature.js'
 export type { Dtype } from './spec/dtype.js'
 export type { MeasureOptions, FlushMode, PaddingMode } from './spec/options.js'
 export { defineProblem } from './spec/problem.js'

@@ -1,7 +1,8 @@
-// What Tensara's finite-field problems (vector-multiply-ff, poly-multiply-ff; tag "crypto") share: uint32
-// coefficients in F_p for the Mersenne prime p = 2^31 - 1, drawn uniformly from [0, p) as Tensara's
-// torch.randint(0, P) draws them, the signature (d_input1, d_input2, d_output, n), cases named 'n = 2^k', outputs
-// compared exactly (Tensara's torch.equal), and a CUDA reference named after the slug.
+// What Tensara's finite-field problems (vector-multiply-ff, poly-multiply-ff, ecc-point-negation; tag "crypto")
+// share: field elements drawn uniformly from [0, p) as Tensara's torch.randint(0, p) draws them, outputs compared
+// exactly (Tensara's torch.equal), and a CUDA reference named after the slug. The two products are uint32 over the
+// Mersenne prime 2^31 - 1, with the signature (d_input1, d_input2, d_output, n) and cases named 'n = 2^k';
+// ecc-point-negation is uint64 over 2^61 - 1 (its own definition).
 //
 // A "FLOP" here is an integer field operation, counted as Tensara counts them (a modular multiplication or a modular
 // addition each count one, or two where Tensara counts the reduction apart): these problems do no floating point.
@@ -10,6 +11,9 @@ import { cudaReference } from '../cuda-reference.js'
 
 /** The Mersenne prime 2^31 - 1, the modulus of the uint32 problems. */
 export const MERSENNE_31 = 2 ** 31 - 1
+
+/** The Mersenne prime 2^61 - 1, ecc-point-negation's modulus: a bigint, as a number cannot hold it exactly. */
+export const MERSENNE_61 = 2n ** 61n - 1n
 
 /** One case per exponent k, named 'n = 2^k' as Tensara names them. */
 export function powerOfTwoCases(exponents: readonly number[]): TestCase[] {

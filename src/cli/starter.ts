@@ -5,7 +5,7 @@ import { DTYPE_CTYPE, type Dtype } from '../spec/dtype.js'
 import type { CatalogEntry, FoundProblem } from '../spec/problem-catalog.js'
 import { findProblem } from '../spec/problem-catalog.js'
 import { problemDtype, type Problem } from '../spec/problem.js'
-import { cPrototype, isBuffer, paramDtype, type ParamSpec } from '../spec/signature.js'
+import { cPrototype, isBuffer, isCaseScalar, paramDtype, type ParamSpec } from '../spec/signature.js'
 
 // ---- The problem list ----------------------------------------------------------------------------------------
 
@@ -39,7 +39,7 @@ const PROBES = [
  * of `dim`): the starter then leaves that output to the user rather than write past its end.
  */
 export function elementCountExpression(problem: Problem, dtype: Dtype, name: string): string | undefined {
-  const sizes = problem.signature.filter((p) => p.kind === 'scalar' && INTEGER_SCALARS.has(p.ctype))
+  const sizes = problem.signature.filter((p) => isCaseScalar(p) && INTEGER_SCALARS.has(p.ctype))
   const [first, ...checks] = PROBES
   if (sizes.length > first.length) return undefined
   const cases = problem.cases(dtype)

@@ -1,6 +1,6 @@
 // Bindings to the harness's own device code (cuda/harness.cu), compiled by src/compile/harness.ts.
 import koffi from 'koffi'
-import { check, type DevicePtr } from './cuda.js'
+import { check, readBytes, type DevicePtr } from './cuda.js'
 import type { Dtype } from '../spec/dtype.js'
 import type { Comparison } from '../shared/messages.js'
 import type { InputStructure } from '../spec/signature.js'
@@ -27,6 +27,7 @@ export class Harness {
     const lib = koffi.load(library)
     this.fns = {
       fillUniform: lib.func('int kb_fill_uniform(void *out, size_t n, int dtype, uint64_t seed, double lo, double hi)'),
+      fillUniformUint64: lib.func('int kb_fill_uniform_uint64(void *out, size_t n, uint64_t seed, uint64_t lo, uint64_t hi)'),
       poison: lib.func('int kb_poison(void *out, size_t n, int dtype)'),
       structureSquare: lib.func('int kb_structure_square(void *data, size_t n, int dtype, int kind)'),
       compare: lib.func(
@@ -45,6 +46,11 @@ export class Harness {
 
   fillUniform(ptr: DevicePtr, count: number, dtype: Dtype, seed: number, lo: number, hi: number): void {
     check(this.fns.fillUniform(ptr, count, DTYPE_CODES[dtype], BigInt(seed), lo, hi), 'kb_fill_uniform')
+  }
+
+  /** Fills `count` uint64 elements with integers drawn uniformly from lo … hi - 1, exactly (0 <= lo < hi < 2^64). */
+  fillUniformUint64(ptr: DevicePtr, count: number, seed: number, lo: bigint, hi: bigint): void {
+    check(this.fns.fillUniformUint64(ptr, count, BigInt(seed), lo, hi), 'kb_fill_uniform_uint64')
   }
 
   /** Gives the n×n row-major matrix at `ptr` its structure (see InputStructure), after it was filled. */
@@ -71,14 +77,17 @@ export class Harness {
     check(this.fns.compare(got, expected, count, DTYPE_CODES[dtype], rtol, atol, raw), 'kb_compare')
     const bits = new BigUint64Array([BigInt(raw.maxAbsErrBits ?? 0)])
     const badCount = Number(raw.badCount)
+    const firstBad = Number(raw.firstBad)
+    // The kernel's values are doubles, which round a uint64 beyond 2^53: an element off by one would show as equal.
+    const exactAt = (ptr: DevicePtr) => readBytes(ptr + BigInt(8 * firstBad), 8).readBigUInt64LE().toString()
     return {
       badCount,
       nanCount: Number(raw.nanCount),
       maxAbsError: new Float64Array(bits.buffer)[0] ?? NaN,
       ...(badCount > 0 && {
-        firstBad: Number(raw.firstBad),
-        expectedAtFirstBad: Number(raw.expectedAtFirstBad),
-        gotAtFirstBad: Number(raw.gotAtFirstBad),
+        firstBad,
+        expectedAtFirstBad: dtype === 'uint64' ? exactAt(expected) : Number(raw.expectedAtFirstBad),
+        gotAtFirstBad: dtype === 'uint64' ? exactAt(got) : Number(raw.gotAtFirstBad),
       }),
     }
   }

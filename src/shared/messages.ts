@@ -14,10 +14,16 @@ export interface SquareInput {
   side: number
 }
 
+/**
+ * A number, or a bigint as its decimal digits (a uint64_t beyond 2^53): a bigint does not cross the JSON channel to
+ * the device host, which turns the digits back into a bigint.
+ */
+export type PlanInteger = number | string
+
 export type ArgPlan =
-  | { kind: 'input'; name: string; dtype: Dtype; count: number; range: readonly [number, number]; square?: SquareInput }
+  | { kind: 'input'; name: string; dtype: Dtype; count: number; range: readonly [PlanInteger, PlanInteger]; square?: SquareInput }
   | { kind: 'output'; name: string; dtype: Dtype; count: number; initial?: 'zero' }
-  | { kind: 'scalar'; ctype: ScalarCType; value: number }
+  | { kind: 'scalar'; ctype: ScalarCType; value: PlanInteger }
   | { kind: 'array'; name: string; ctype: 'size_t' | 'int'; memory: 'device' | 'host'; values: number[] }
 
 /** A function in a compiled library, with the koffi parameter types derived from the signature. */
@@ -307,6 +313,7 @@ export interface Comparison {
   /** Index of the first element out of tolerance, or undefined when all are within it. */
   firstBad?: number
   maxAbsError: number
-  expectedAtFirstBad?: number
-  gotAtFirstBad?: number
+  /** The two values at firstBad: a uint64's as its exact decimal digits. */
+  expectedAtFirstBad?: number | string
+  gotAtFirstBad?: number | string
 }

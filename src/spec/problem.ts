@@ -2,7 +2,7 @@
 // Problems are plain data plus pure functions, so everything here is testable without a GPU.
 import path from 'node:path'
 import { DTYPE_BYTES, DTYPES, type Dtype } from './dtype.js'
-import { isBuffer, paramDtype, validateSignature, type ParamSpec } from './signature.js'
+import { inputRangeProblem, isBuffer, paramDtype, validateSignature, type InputRange, type ParamSpec } from './signature.js'
 import { didYouMean } from './suggest.js'
 
 export interface TestCase {
@@ -50,8 +50,8 @@ export interface ProblemDefinition<D extends Dtype = Dtype> {
   readonly bytes?: (c: TestCase, dtype: Dtype) => number
   readonly tolerance: Partial<Readonly<Record<Dtype, Tolerance>>>
   readonly reference: ReferenceSpec
-  /** Inputs are drawn uniformly from this range (never zeros); default [-1, 1]. */
-  readonly inputRange?: readonly [number, number]
+  /** Inputs are drawn uniformly from this range (never zeros); default [-1, 1]. A uint64 input needs whole bounds (InputRange). */
+  readonly inputRange?: InputRange
   /** Shapes for kernelProperty(); default: every integer scalar of the signature in 1..1024. */
   readonly shapes?: ShapeSpace
 }
@@ -71,11 +71,24 @@ export function defineProblem<const D extends Dtype>(def: ProblemDefinition<D>):
   if (def.reference.kind === 'cuda' && !path.isAbsolute(def.reference.file)) {
     throw new Error(`problem '${def.name}': the reference file must be an absolute path (got ${def.reference.file})`)
   }
-  return {
+  const problem: Problem<D> = {
     description: '',
     inputRange: [-1, 1],
     bytes: (c, dtype) => defaultBytes(def.signature, def.elements(c), dtype),
     ...def,
+  }
+  checkInputRanges(problem)
+  return problem
+}
+
+/** Every input's range can be drawn for every dtype of the problem (see inputRangeProblem). */
+function checkInputRanges(problem: Problem): void {
+  for (const dtype of problem.dtypes) {
+    for (const p of problem.signature) {
+      if (p.kind !== 'input') continue
+      const why = inputRangeProblem(p.range ?? problem.inputRange, paramDtype(p, dtype))
+      if (why) throw new Error(`problem '${problem.name}': input '${p.name}' (${dtype}): ${why}`)
+    }
   }
 }
 

@@ -2,7 +2,16 @@
 // (checked by the compiler) and the koffi parameter types used to call it. Nothing is written per problem.
 import { DTYPE_CTYPE, type Dtype } from './dtype.js'
 
-export type ScalarCType = 'size_t' | 'int' | 'float' | 'double'
+export type ScalarCType = 'size_t' | 'int' | 'float' | 'double' | 'uint64_t'
+
+/**
+ * Where an input's elements are drawn from, [lo, hi). Bigint bounds are for uint64 inputs whose integers a number
+ * cannot hold exactly (beyond 2^53, such as the field elements below 2^61 - 1): they are drawn as integers, lo … hi - 1.
+ */
+export type InputRange = readonly [number, number] | readonly [bigint, bigint]
+
+/** The largest uint64_t, the bound of a uint64_t scalar's value and of a uint64 input's range. */
+const UINT64_MAX = 2n ** 64n - 1n
 
 /**
  * A small read-only array of integers built from the case's parameters, such as Tensara's `shape` for the
@@ -34,7 +43,7 @@ export type ParamSpec =
       readonly kind: 'input'
       readonly dtype?: Dtype
       readonly structure?: InputStructure
-      readonly range?: readonly [number, number]
+      readonly range?: InputRange
     }
   /**
    * `initial`: what the output holds when a verified call starts. By default NaN, so an element the solution never
@@ -42,7 +51,11 @@ export type ParamSpec =
    * it first (C = α·A·B + β·C reads C even with β = 0, and NaN · 0 is NaN) is served as its BLAS caller would serve it.
    */
   | { readonly name: string; readonly kind: 'output'; readonly dtype?: Dtype; readonly initial?: 'zero' }
-  | { readonly name: string; readonly kind: 'scalar'; readonly ctype: ScalarCType }
+  /**
+   * `value`: the scalar's value in every case, where the problem fixes it (a modulus, say); the cases then do not give
+   * it. A bigint for a uint64_t that a number cannot hold exactly (beyond 2^53); koffi passes it as the 64-bit integer.
+   */
+  | { readonly name: string; readonly kind: 'scalar'; readonly ctype: ScalarCType; readonly value?: number | bigint }
   | ArrayParam
 
 /** The parameters whose buffers the harness allocates and fills (inputs) or checks (outputs). */
@@ -50,6 +63,39 @@ export type BufferParam = Extract<ParamSpec, { kind: 'input' | 'output' }>
 
 export function isBuffer(p: ParamSpec): p is BufferParam {
   return p.kind === 'input' || p.kind === 'output'
+}
+
+export type ScalarParam = Extract<ParamSpec, { kind: 'scalar' }>
+
+/** A scalar whose value each case gives (in its params), as opposed to one the problem fixes. */
+export function isCaseScalar(p: ParamSpec): p is ScalarParam {
+  return p.kind === 'scalar' && p.value === undefined
+}
+
+/** Why a fixed scalar value does not fit its C type, or undefined when it does. */
+function scalarValueProblem(ctype: ScalarCType, value: number | bigint): string | undefined {
+  if (typeof value === 'bigint') {
+    if (ctype !== 'uint64_t') return `a bigint is only for a uint64_t (this is ${ctype === 'int' ? 'an' : 'a'} ${ctype})`
+    return value >= 0n && value <= UINT64_MAX ? undefined : `${value} is outside uint64_t's 0 … 2^64 - 1`
+  }
+  if (ctype === 'float' || ctype === 'double') return Number.isFinite(value) ? undefined : `${value} is not finite`
+  if (!Number.isSafeInteger(value)) return `${value} is not a whole number a number holds exactly (give a uint64_t beyond 2^53 as a bigint)`
+  if (ctype === 'int') return value >= -(2 ** 31) && value < 2 ** 31 ? undefined : `${value} is outside int's range`
+  return value >= 0 ? undefined : `${value} is negative, and ${ctype} is unsigned`
+}
+
+/**
+ * Why `range` cannot be drawn for an input of `dtype`, or undefined when it can: a uint64 input is drawn as integers
+ * (exactly, whatever their size), so its bounds must be whole numbers with 0 <= lo < hi <= 2^64 - 1; bigint bounds are
+ * for uint64 inputs only.
+ */
+export function inputRangeProblem(range: InputRange, dtype: Dtype): string | undefined {
+  const [lo, hi] = range
+  const integers = typeof lo === 'bigint' || (Number.isSafeInteger(lo) && Number.isSafeInteger(hi))
+  if (dtype !== 'uint64') return typeof lo === 'bigint' ? `bigint bounds are for uint64 inputs only (this one is ${dtype})` : undefined
+  if (!integers) return `a uint64 input is drawn as integers: give whole bounds (got [${lo}, ${hi}))`
+  const [low, high] = [BigInt(lo), BigInt(hi)]
+  return low >= 0n && low < high && high <= UINT64_MAX ? undefined : `a uint64 range needs 0 <= lo < hi <= 2^64 - 1 (got [${lo}, ${hi}))`
 }
 
 const IDENTIFIER = /^[A-Za-z_]\w*$/
@@ -61,6 +107,8 @@ export function validateSignature(signature: readonly ParamSpec[], where: string
     if (!IDENTIFIER.test(p.name)) throw new Error(`${where}: parameter name '${p.name}' is not a C identifier`)
     if (seen.has(p.name)) throw new Error(`${where}: parameter '${p.name}' appears twice`)
     seen.add(p.name)
+    const valueProblem = p.kind === 'scalar' && p.value !== undefined ? scalarValueProblem(p.ctype, p.value) : undefined
+    if (valueProblem) throw new Error(`${where}: scalar '${p.name}': ${valueProblem}`)
   }
 }
 

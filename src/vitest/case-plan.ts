@@ -2,7 +2,7 @@
 // from the case's name, from which the device host draws the first verified call's inputs (the same in every run) and,
 // with a secret of its own, every later call's.
 import crypto from 'node:crypto'
-import type { ArgPlan, CallTarget, CasePlan, ModuleTarget, ReferencePlan, SquareInput } from '../shared/messages.js'
+import type { ArgPlan, CallTarget, CasePlan, ModuleTarget, PlanInteger, ReferencePlan, SquareInput } from '../shared/messages.js'
 import type { MeasureOptions } from '../spec/options.js'
 import type { Dtype } from '../spec/dtype.js'
 import { elementsOf, toleranceFor, type Problem, type TestCase } from '../spec/problem.js'
@@ -23,20 +23,24 @@ function squareInput(problem: Problem, c: TestCase, name: string, count: number,
   return { structure, side }
 }
 
+/** A value as the plan carries it: a bigint as its decimal digits (see PlanInteger). */
+const planInteger = (value: number | bigint): PlanInteger => (typeof value === 'bigint' ? String(value) : value)
+
 function argPlans(problem: Problem, dtype: Dtype, c: TestCase): ArgPlan[] {
   const elements = problem.elements(c)
   return problem.signature.map((p): ArgPlan => {
     if (p.kind === 'scalar') {
-      const value = c.params[p.name]
+      const value = p.value ?? c.params[p.name]
       if (value === undefined) throw new Error(`case '${c.name}' of '${problem.name}' has no value for parameter '${p.name}'`)
-      return { kind: 'scalar', ctype: p.ctype, value }
+      return { kind: 'scalar', ctype: p.ctype, value: planInteger(value) }
     }
     if (p.kind === 'array') return { kind: 'array', name: p.name, ctype: p.ctype, memory: p.memory, values: [...p.values(c.params)] }
     const count = elementsOf(elements, p.name)
     const elementType = paramDtype(p, dtype)
     if (p.kind === 'input') {
       const square = p.structure && squareInput(problem, c, p.name, count, p.structure)
-      return { kind: 'input', name: p.name, dtype: elementType, count, range: p.range ?? problem.inputRange, ...(square && { square }) }
+      const [lo, hi] = p.range ?? problem.inputRange
+      return { kind: 'input', name: p.name, dtype: elementType, count, range: [planInteger(lo), planInteger(hi)], ...(square && { square }) }
     }
     return { kind: 'output', name: p.name, dtype: elementType, count, ...(p.initial && { initial: p.initial }) }
   })

@@ -10,7 +10,7 @@ import * as problems from '../../problems/index.js'
 import { DEFAULT_MEASURE_OPTIONS, measureOptionsFromEnv, resolveMeasureOptions, unknownOptionMessage, type MeasureOptions } from '../spec/options.js'
 import { isProblem, problemCatalog, problemSuggestion } from '../spec/problem-catalog.js'
 import { elementsOf, problemDtype, type Problem, type TestCase } from '../spec/problem.js'
-import { isBuffer } from '../spec/signature.js'
+import { isBuffer, isCaseScalar } from '../spec/signature.js'
 import { didYouMean, shown } from '../spec/suggest.js'
 import type { PluginSettings } from './plugin-settings.js'
 
@@ -220,7 +220,7 @@ function supportedCases(cases: readonly TestCase[], supports: unknown): Pick<Res
  * those it may give (any a default case has): a problem's `elements` may read sizes that are not in its signature.
  */
 function caseParams(problem: Problem, defaults: readonly TestCase[]): { required: string[]; known: string[] } {
-  const scalars = problem.signature.filter((p) => p.kind === 'scalar').map((p) => p.name)
+  const scalars = problem.signature.filter(isCaseScalar).map((p) => p.name)
   const keys = defaults.map((c) => Object.keys(c.params))
   const known = [...new Set([...scalars, ...keys.flat()])]
   return { required: known.filter((name) => scalars.includes(name) || keys.every((k) => k.includes(name))), known }
@@ -251,8 +251,9 @@ function listedCase(problem: Problem, c: unknown, label: string, defaults: reado
     if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`${of}: parameter '${key}' must be a finite number (got ${shown(value)})`)
     const scalar = problem.signature.find((p) => p.kind === 'scalar' && p.name === key)
     const ctype = scalar?.kind === 'scalar' ? scalar.ctype : undefined
-    if ((ctype === 'int' && !Number.isSafeInteger(value)) || (ctype === 'size_t' && !(Number.isSafeInteger(value) && value >= 0))) {
-      throw new Error(`${of}: parameter '${key}' is ${ctype === 'int' ? 'an int' : 'a size_t'}: a whole number${ctype === 'size_t' ? ' >= 0' : ''} (got ${value})`)
+    const unsigned = ctype === 'size_t' || ctype === 'uint64_t'
+    if ((ctype === 'int' && !Number.isSafeInteger(value)) || (unsigned && !(Number.isSafeInteger(value) && value >= 0))) {
+      throw new Error(`${of}: parameter '${key}' is ${ctype === 'int' ? 'an int' : `a ${ctype}`}: a whole number${unsigned ? ' >= 0' : ''} (got ${value})`)
     }
   }
   const testCase: TestCase = { name, params: values }

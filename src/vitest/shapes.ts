@@ -4,7 +4,7 @@
 import fc from 'fast-check'
 import type { Dtype } from '../spec/dtype.js'
 import type { Problem, ShapeSpace, TestCase } from '../spec/problem.js'
-import type { ParamSpec } from '../spec/signature.js'
+import { isCaseScalar, type ParamSpec } from '../spec/signature.js'
 
 export type ShapeParams = Readonly<Record<string, number>>
 
@@ -30,7 +30,7 @@ const MAX_REJECTIONS_IN_A_ROW = 10_000
 export function defaultShapeSpace(signature: readonly ParamSpec[]): ShapeSpace {
   const ranges: Record<string, readonly [number, number]> = {}
   for (const p of signature) {
-    if (p.kind === 'scalar' && (p.ctype === 'size_t' || p.ctype === 'int')) ranges[p.name] = DEFAULT_SIZE_RANGE
+    if (isCaseScalar(p) && (p.ctype === 'size_t' || p.ctype === 'int')) ranges[p.name] = DEFAULT_SIZE_RANGE
   }
   return { ranges }
 }
@@ -40,7 +40,7 @@ export function resolveShapeSpace(problem: Problem, dtype: Dtype, shapes = probl
   const space = shapes ?? defaultShapeSpace(problem.signature)
   const where = `shapes of problem '${problem.name}'`
   const defaults = problem.cases(dtype)[0]?.params ?? {}
-  const known = new Set([...problem.signature.filter((p) => p.kind === 'scalar').map((p) => p.name), ...Object.keys(defaults)])
+  const known = new Set([...problem.signature.filter(isCaseScalar).map((p) => p.name), ...Object.keys(defaults)])
   const ranges = Object.entries(space.ranges).map(([name, [min, max]]) => {
     if (!known.has(name)) throw new Error(`${where}: '${name}' is neither a scalar parameter nor a case parameter of the problem`)
     if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || min > max) {

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { DTYPE_BYTES, type Dtype } from '../../spec/dtype.js'
 import * as cuda from '../../native/cuda.js'
 import type { DeviceSession } from './device-session.js'
-import type { ArgPlan, CasePlan } from '../../shared/messages.js'
+import type { ArgPlan, CasePlan, PlanInteger } from '../../shared/messages.js'
 
 export interface Buffer {
   ptr: cuda.DevicePtr
@@ -110,7 +110,7 @@ export function allocate(session: DeviceSession, plan: CasePlan): CaseBuffers {
     })
     const argList = (output: 'got' | 'expected') =>
       plan.args.map((arg, index) => {
-        if (arg.kind === 'scalar') return arg.value
+        if (arg.kind === 'scalar') return scalarArgument(arg.value)
         if (arg.kind === 'array') return arrays.get(index)!
         if (arg.kind === 'output') return outputs.get(index)![output].ptr
         return inputs.get(index)!.ptr
@@ -122,6 +122,11 @@ export function allocate(session: DeviceSession, plan: CasePlan): CaseBuffers {
     throw error
   }
   return buffers
+}
+
+/** A scalar as koffi is given it: a number, or a bigint for a uint64_t sent as digits (koffi passes it exactly). */
+export function scalarArgument(value: PlanInteger): number | bigint {
+  return typeof value === 'string' ? BigInt(value) : value
 }
 
 /** Copies an array's values into device or page-locked host memory; the solution gets the same copy every call. */
@@ -144,7 +149,11 @@ function allocateArray(arg: ArrayPlan, buffers: CaseBuffers): bigint {
 /** Queues a fill of every input with draw `draw`'s values (a function of the case's seed, the draw and this process's secret). */
 export function fillInputs(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, draw: number): void {
   for (const { index, plan: input, buffer } of buffers.inputs) {
-    session.harness.fillUniform(buffer.ptr, buffer.count, buffer.dtype, inputSeed(plan, index, draw), input.range[0], input.range[1])
+    const seed = inputSeed(plan, index, draw)
+    const [lo, hi] = input.range
+    // uint64 elements are drawn as integers, exactly: a double in between would lose the low bits beyond 2^53.
+    if (buffer.dtype === 'uint64') session.harness.fillUniformUint64(buffer.ptr, buffer.count, seed, BigInt(lo), BigInt(hi))
+    else session.harness.fillUniform(buffer.ptr, buffer.count, buffer.dtype, seed, Number(lo), Number(hi))
     if (input.square) session.harness.structureSquare(buffer.ptr, input.square.side, buffer.dtype, input.square.structure)
   }
 }

@@ -1,7 +1,8 @@
 // TypeScript solutions, the analogue of Tensara's Python solutions. A solution module's default export is
 // defineSolution(setup): `setup` runs once, outside timing (compile NVRTC kernels, prepare anything), and returns
 // the per-call function. That function receives the C solution's arguments in signature order (device pointers as
-// bigint, scalars as numbers) and must enqueue its work on the legacy default stream before it returns.
+// bigint, scalars as numbers, a uint64_t given as a bigint as one) and must enqueue its work on the legacy default
+// stream before it returns.
 import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -13,7 +14,7 @@ import { compileWithNvrtc } from '../../native/nvrtc.js'
 
 export type { Dim3, KernelArg, KernelParamType, LaunchConfig } from '../../native/driver.js'
 
-/** What the per-call function receives: pointers (device buffers, arrays) as bigint, scalars as numbers. */
+/** What the per-call function receives: pointers (device buffers, arrays) as bigint, scalars as numbers (a uint64_t given as a bigint as one). */
 export type SolutionArg = bigint | number
 
 /** A kernel compiled by ctx.compileKernel. */
