@@ -41,10 +41,19 @@ export interface ModuleTarget {
 }
 
 export type ReferencePlan =
-  | { kind: 'library'; target: CallTarget }
+  /** `decode`: the problem's decode function (DecodeSpec), compiled from the reference's file. */
+  | { kind: 'library'; target: CallTarget; decode?: CallTarget }
   | { kind: 'gemm'; dtype: Dtype }
   /** Nothing to verify against: the harness's calibration kernels, timed with skipVerification (engine/calibration.ts). */
   | { kind: 'none' }
+
+/** A case's decoded comparison (DecodeSpec): the function and the buffer each side's outputs decode into. */
+export interface DecodePlan {
+  target: CallTarget
+  name: string
+  dtype: Dtype
+  count: number
+}
 
 export interface CasePlan {
   benchName: string
@@ -55,6 +64,8 @@ export interface CasePlan {
   tolerance: Tolerance
   solution: CallTarget | ModuleTarget
   reference: ReferencePlan
+  /** Outputs compared by what they decode to instead of element by element. */
+  decode?: DecodePlan
   /** 'verify' checks the answer only (vitest run); 'bench' checks it and then times it (vitest bench). */
   mode: 'verify' | 'bench'
   options: MeasureOptions
@@ -87,7 +98,7 @@ export interface TimingResult {
 }
 
 export interface VerifiedOutput {
-  /** The output parameter's name in the signature. */
+  /** The output parameter's name in the signature, or the decoded buffer's (DecodePlan). */
   name: string
   elements: number
   comparison: Comparison

@@ -33,6 +33,21 @@ export interface ShapeSpace {
   readonly valid?: (params: Readonly<Record<string, number>>) => boolean
 }
 
+/**
+ * Outputs judged by what they decode to, where their bytes may rightly differ from the reference's (a quantization:
+ * two encodings of one value, as Tensara judges mxfp8-quantize by dequantizing both sides): after each checked call,
+ * `entry`, an `extern "C"` function in the reference's .cu file, decodes the solution's outputs and then the
+ * reference's into a buffer each, and the two buffers are compared element by element with the problem's tolerance.
+ * The function takes the problem's arguments in signature order (outputs read-only, see cDecodePrototype) and then
+ * the decoded buffer, `elements` elements of `dtype`; `name` names it in messages.
+ */
+export interface DecodeSpec {
+  readonly entry: string
+  readonly name: string
+  readonly dtype: Dtype
+  readonly elements: (c: TestCase) => number
+}
+
 export type ReferenceSpec = { readonly kind: 'cuda'; readonly file: string; readonly entry?: string } | { readonly kind: 'gemm' }
 
 /** `D`: the dtypes the problem has, so that a bench's `dtype` is checked against them where the type is known. */
@@ -54,11 +69,14 @@ export interface ProblemDefinition<D extends Dtype = Dtype> {
   readonly inputRange?: InputRange
   /** Shapes for kernelProperty(); default: every integer scalar of the signature in 1..1024. */
   readonly shapes?: ShapeSpace
+  /** Outputs compared by what they decode to, not element by element (needs a `cuda` reference). */
+  readonly decode?: DecodeSpec
 }
 
-export interface Problem<D extends Dtype = Dtype> extends Required<Omit<ProblemDefinition<D>, 'description' | 'shapes'>> {
+export interface Problem<D extends Dtype = Dtype> extends Required<Omit<ProblemDefinition<D>, 'description' | 'shapes' | 'decode'>> {
   readonly description: string
   readonly shapes?: ShapeSpace
+  readonly decode?: DecodeSpec
 }
 
 /** A problem checked and with its defaults; `dtypes` written as a literal list narrows the problem's type to them. */
@@ -71,6 +89,7 @@ export function defineProblem<const D extends Dtype>(def: ProblemDefinition<D>):
   if (def.reference.kind === 'cuda' && !path.isAbsolute(def.reference.file)) {
     throw new Error(`problem '${def.name}': the reference file must be an absolute path (got ${def.reference.file})`)
   }
+  if (def.decode) validateDecode(def.decode, def)
   const problem: Problem<D> = {
     description: '',
     inputRange: [-1, 1],
@@ -90,6 +109,13 @@ function checkInputRanges(problem: Problem): void {
       if (why) throw new Error(`problem '${problem.name}': input '${p.name}' (${dtype}): ${why}`)
     }
   }
+}
+
+function validateDecode(decode: DecodeSpec, def: ProblemDefinition): void {
+  const where = `problem '${def.name}': decode '${decode.entry}'`
+  if (def.reference.kind !== 'cuda') throw new Error(`${where} lives in the reference's .cu file, but the reference is ${def.reference.kind}`)
+  if (decode.entry === (def.reference.entry ?? 'reference')) throw new Error(`${where} has the reference's own name`)
+  validateSignature([...def.signature, { name: decode.name, kind: 'input' }], `${where}'s decoded buffer`)
 }
 
 function defaultBytes(signature: readonly ParamSpec[], elements: Readonly<Record<string, number>>, dtype: Dtype): number {

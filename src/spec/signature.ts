@@ -131,6 +131,21 @@ export function cPrototype(signature: readonly ParamSpec[], dtype: Dtype, entry 
 }
 
 /**
+ * The prototype of a problem's decode function (DecodeSpec): the problem's parameters with every output read-only,
+ * then the decoded buffer, e.g. `void decode(const float* a, const uint8_t* q, const uint8_t* scale, size_t m, size_t
+ * k, float* dequantized)`.
+ */
+export function cDecodePrototype(signature: readonly ParamSpec[], dtype: Dtype, entry: string, decoded: { name: string; dtype: Dtype }): string {
+  const params = signature.map((p) => cParam(p.kind === 'output' ? { ...p, kind: 'input' } : p, dtype, true))
+  return `void ${entry}(${[...params, `${DTYPE_CTYPE[decoded.dtype]}* ${decoded.name}`].join(', ')})`
+}
+
+/** koffi parameter types of a decode function: the problem's, then the decoded buffer's pointer. */
+export function koffiDecodeParams(signature: readonly ParamSpec[]): string[] {
+  return [...koffiParams(signature), 'void *']
+}
+
+/**
  * Other spellings a solution may declare instead of cPrototype's: an array without `const`, as Tensara's
  * generated starter code writes `size_t* shape`. The ABI is the same.
  */

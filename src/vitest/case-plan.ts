@@ -2,7 +2,7 @@
 // from the case's name, from which the device host draws the first verified call's inputs (the same in every run) and,
 // with a secret of its own, every later call's.
 import crypto from 'node:crypto'
-import type { ArgPlan, CallTarget, CasePlan, ModuleTarget, PlanInteger, ReferencePlan, SquareInput } from '../shared/messages.js'
+import type { ArgPlan, CallTarget, CasePlan, DecodePlan, ModuleTarget, PlanInteger, ReferencePlan, SquareInput } from '../shared/messages.js'
 import type { MeasureOptions } from '../spec/options.js'
 import type { Dtype } from '../spec/dtype.js'
 import { elementsOf, toleranceFor, type Problem, type TestCase } from '../spec/problem.js'
@@ -49,12 +49,21 @@ function argPlans(problem: Problem, dtype: Dtype, c: TestCase): ArgPlan[] {
 /** Makes the plan of each case of bench `name`, whose solution and reference are compiled. */
 export type CasePlanner = (c: TestCase, mode: CasePlan['mode'], options: MeasureOptions) => CasePlan
 
+/** The case's decoded comparison, where the problem has one: its function was compiled with the reference. */
+function decodePlan(problem: Problem, reference: ReferencePlan, c: TestCase): DecodePlan | undefined {
+  if (!problem.decode) return undefined
+  if (reference.kind !== 'library' || !reference.decode) throw new Error(`'${problem.name}' decodes its outputs, but its reference has no decode function`)
+  const { name, dtype, elements } = problem.decode
+  return { target: reference.decode, name, dtype, count: elementsOf({ [name]: elements(c) }, name) }
+}
+
 export function casePlanner(name: string, spec: ResolvedSpec, solution: CallTarget | ModuleTarget, reference: ReferencePlan): CasePlanner {
   const { problem, dtype } = spec
   const tolerance = toleranceFor(problem, dtype)
   return (c, mode, options) => {
     const seed = caseSeed(problem.name, c.name)
     const args = argPlans(problem, dtype, c)
-    return { benchName: name, caseName: c.name, seed, args, tolerance, solution, reference, mode, options }
+    const decode = decodePlan(problem, reference, c)
+    return { benchName: name, caseName: c.name, seed, args, tolerance, solution, reference, ...(decode && { decode }), mode, options }
   }
 }

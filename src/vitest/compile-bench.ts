@@ -14,7 +14,7 @@ import type { CallTarget, ModuleTarget, ReferencePlan } from '../shared/messages
 import { MODULE_SOLUTION, TYPESCRIPT_SOLUTION } from '../spec/build.js'
 import type { Dtype } from '../spec/dtype.js'
 import type { Problem } from '../spec/problem.js'
-import { cPrototype, cPrototypeAlternatives, koffiParams } from '../spec/signature.js'
+import { cDecodePrototype, cPrototype, cPrototypeAlternatives, koffiDecodeParams, koffiParams } from '../spec/signature.js'
 import { buildSettings, poolFor, type PluginSettings } from './plugin-settings.js'
 import type { ResolvedSpec } from './resolve-spec.js'
 
@@ -22,8 +22,16 @@ export async function referencePlan(problem: Problem, dtype: Dtype, build: Build
   const reference = problem.reference
   if (reference.kind === 'gemm') return { kind: 'gemm', dtype }
   const entry = reference.entry ?? 'reference'
-  const library = await compileReference(reference.file, cPrototype(problem.signature, dtype, entry), dtype, build)
-  return { kind: 'library', target: { library: library.path, source: reference.file, entry, params: koffiParams(problem.signature) } }
+  // The decode function is compiled from the same file against its own prototype: a library each, both cached.
+  const [library, decode] = await Promise.all([
+    compileReference(reference.file, cPrototype(problem.signature, dtype, entry), dtype, build),
+    problem.decode && compileReference(reference.file, cDecodePrototype(problem.signature, dtype, problem.decode.entry, problem.decode), dtype, build),
+  ])
+  return {
+    kind: 'library',
+    target: { library: library.path, source: reference.file, entry, params: koffiParams(problem.signature) },
+    ...(decode && { decode: { library: decode.path, source: reference.file, entry: problem.decode!.entry, params: koffiDecodeParams(problem.signature) } }),
+  }
 }
 
 class SolutionNotFoundError extends SourceError {}

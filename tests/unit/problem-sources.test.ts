@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { compileReference } from '../../src/compile/harness.js'
 import { compile } from '../../src/compile/nvcc.js'
 import type { Problem } from '../../src/spec/problem.js'
-import { cPrototype, cPrototypeAlternatives } from '../../src/spec/signature.js'
+import { cDecodePrototype, cPrototype, cPrototypeAlternatives } from '../../src/spec/signature.js'
 import { dropIns, examples, planted } from '../catalog/index.js'
 
 const ARCH = 'sm_90a'
@@ -26,6 +26,11 @@ const references = problems.flatMap((problem: Problem) => {
   return problem.dtypes.map((dtype) => [`${problem.name} (${dtype}): ${relative(reference.file)}`, problem, dtype, reference] as const)
 })
 
+// A problem judged by decoding its outputs (DecodeSpec) has its decode function in the reference's file.
+const decoders = references.flatMap(([label, problem, dtype, reference]) =>
+  problem.decode ? [[`${label}: ${problem.decode.entry}`, problem, dtype, reference, problem.decode] as const] : [],
+)
+
 describe.concurrent('compile with nvcc', () => {
   it.each(solutions)('solution %s', async (_label, e) => {
     const library = await compile({
@@ -41,6 +46,12 @@ describe.concurrent('compile with nvcc', () => {
   it.each(references)('reference %s', async (_label, problem, dtype, reference) => {
     const entry = reference.entry ?? 'reference'
     const library = await compileReference(reference.file, cPrototype(problem.signature, dtype, entry), dtype, { arch: ARCH, cacheDir })
+    expect(fs.statSync(library.path).size).toBeGreaterThan(0)
+  })
+
+  it.each(decoders)('decode function %s', async (_label, problem, dtype, reference, decode) => {
+    const prototype = cDecodePrototype(problem.signature, dtype, decode.entry, decode)
+    const library = await compileReference(reference.file, prototype, dtype, { arch: ARCH, cacheDir })
     expect(fs.statSync(library.path).size).toBeGreaterThan(0)
   })
 })

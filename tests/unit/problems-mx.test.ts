@@ -1,5 +1,6 @@
-// The block-scaled formats family: mxfp8-, mxfp4-, nvfp4-dequantize and -gemm. Signatures, Tensara's cases, element, FLOP and
-// byte counts worked out by hand, tolerances, references, the byte ranges inputs are drawn from and random shapes.
+// The block-scaled formats family: mxfp8-, mxfp4-, nvfp4-dequantize, -gemm and -quantize. Signatures, Tensara's cases, element,
+// FLOP and byte counts worked out by hand, tolerances, references, the byte ranges inputs are drawn from, random shapes,
+// and the decoding the quantizations are judged by.
 import { describe, expect, it } from 'vitest'
 import { mxfp4Dequantize } from '../../problems/mxfp4-dequantize/index.js'
 import { mxfp4Gemm } from '../../problems/mxfp4-gemm/index.js'
@@ -7,9 +8,12 @@ import { mxfp8Dequantize } from '../../problems/mxfp8-dequantize/index.js'
 import { mxfp8Gemm } from '../../problems/mxfp8-gemm/index.js'
 import { nvfp4Dequantize } from '../../problems/nvfp4-dequantize/index.js'
 import { nvfp4Gemm } from '../../problems/nvfp4-gemm/index.js'
+import { mxfp8Quantize } from '../../problems/mxfp8-quantize/index.js'
+import { mxfp4Quantize } from '../../problems/mxfp4-quantize/index.js'
+import { nvfp4Quantize } from '../../problems/nvfp4-quantize/index.js'
 import type { Problem } from '../../src/spec/problem.js'
-import { cPrototype } from '../../src/spec/signature.js'
-import { describeFloat32Family, describeProblem } from '../helpers/problem-tests.js'
+import { cDecodePrototype, cPrototype } from '../../src/spec/signature.js'
+import { describeFloat32Family, describeProblem, expectCudaReference } from '../helpers/problem-tests.js'
 
 const rangeOf = (problem: Problem, name: string) => problem.signature.find((p) => p.name === name && p.kind === 'input')
 
@@ -186,5 +190,100 @@ describeProblem(nvfp4Gemm, {
   },
   'draws k in whole blocks of 16': {
     ranges: { m: [1, 512], n: [1, 512], k: [16, 512] },
+  },
+})
+
+const quantizations = [mxfp8Quantize, mxfp4Quantize, nvfp4Quantize] as Problem[]
+
+describe.each(quantizations)('$name', (problem) => {
+  const dtype = problem.dtypes[0]!
+
+  it("has Tensara's four shapes, 1024² to 8192×4096, uniform [-1, 1] inputs and a description", () => {
+    expect(problem.cases(dtype).map((c) => c.name)).toEqual(['1024 x 1024', '2048 x 2048', '4096 x 8192', '8192 x 4096'])
+    expect(problem.cases(dtype)[2]!.params).toMatchObject({ m: 4096, k: 8192 })
+    expect(problem.inputRange).toEqual([-1, 1])
+    expect(problem.description).not.toBe('')
+  })
+
+  it("is judged as Tensara judges it: both sides dequantized to float32, compared with rtol 1e-3, atol 1e-3", () => {
+    expect(problem.tolerance[dtype]).toEqual({ rtol: 1e-3, atol: 1e-3 })
+    expect(problem.decode).toMatchObject({ entry: 'decode', name: 'dequantized', dtype: 'float32' })
+    expect(problem.decode!.elements(problem.cases(dtype)[3]!)).toBe(8192 * 4096)
+    expectCudaReference(problem, `${problem.name}.cu`)
+  })
+
+  it('counts two FLOPs per element (Tensara counts none): its part of the block maximum and its scaling', () => {
+    expect(problem.flops(problem.cases(dtype)[0]!)).toBe(2 * 1048576)
+  })
+})
+
+describeProblem(mxfp8Quantize, {
+  "has Tensara's signature (a, q, scale, m, k), float32 in, uint8_t bytes out, and decodes both into dequantized": {
+    prototypes: { float32: 'void solution(const float* a, uint8_t* q, uint8_t* scale, size_t m, size_t k)' },
+    also: () =>
+      expect(cDecodePrototype(mxfp8Quantize.signature, 'float32', 'decode', mxfp8Quantize.decode!)).toBe(
+        'void decode(const float* a, const uint8_t* q, const uint8_t* scale, size_t m, size_t k, float* dequantized)',
+      ),
+  },
+  'counts a float in, a byte of q and 1/32 scale byte out per element': {
+    counts: {
+      // 2^20 elements: 4 · 2^20 bytes of a, 2^20 of q, 2^15 scales: 4194304 + 1048576 + 32768.
+      '1024 x 1024': { elements: { a: 1048576, q: 1048576, scale: 32768 }, bytes: { float32: 5275648 } },
+      // 2^25 elements: 2^27 + 2^25 + 2^20 bytes.
+      '8192 x 4096': { elements: { a: 33554432, q: 33554432, scale: 1048576 }, bytes: { float32: 168820736 } },
+    },
+  },
+  'draws K in whole blocks of 32 (Tensara rejects any other K)': {
+    ranges: { m: [1, 1024], k: [32, 1024] },
+    also: () => {
+      expect(mxfp8Quantize.shapes?.valid?.({ m: 3, k: 64 })).toBe(true)
+      expect(mxfp8Quantize.shapes?.valid?.({ m: 3, k: 48 })).toBe(false)
+    },
+  },
+})
+
+describeProblem(mxfp4Quantize, {
+  "has Tensara's signature (a, q, scale, m, k), float32 in, uint8_t bytes out": {
+    prototypes: { float32: 'void solution(const float* a, uint8_t* q, uint8_t* scale, size_t m, size_t k)' },
+  },
+  'counts a float in, half a byte of q and 1/32 scale byte out per element': {
+    counts: {
+      // 2^20 elements: 4 · 2^20 bytes of a, 2^19 of q, 2^15 scales: 4194304 + 524288 + 32768.
+      '1024 x 1024': { elements: { a: 1048576, q: 524288, scale: 32768 }, bytes: { float32: 4751360 } },
+    },
+  },
+  'draws K in whole blocks of 32': {
+    ranges: { m: [1, 1024], k: [32, 1024] },
+  },
+})
+
+describeProblem(nvfp4Quantize, {
+  "has Tensara's signature (a, sf_g, q, scale, m, k): half in, its float8 scales uint8_t as Tensara spells them in C": {
+    prototypes: { float16: 'void solution(const __half* a, float sf_g, uint8_t* q, uint8_t* scale, size_t m, size_t k)' },
+    also: () => {
+      expect(nvfp4Quantize.dtypes).toEqual(['float16'])
+      expect(cDecodePrototype(nvfp4Quantize.signature, 'float16', 'decode', nvfp4Quantize.decode!)).toBe(
+        'void decode(const __half* a, float sf_g, const uint8_t* q, const uint8_t* scale, size_t m, size_t k, float* dequantized)',
+      )
+    },
+  },
+  'passes sf_g = 6 · 448 / 1 = 2688, the global factor of data whose largest magnitude is 1': {
+    also: () => expect(nvfp4Quantize.cases('float16')[0]!.params).toEqual({ m: 1024, k: 1024, sf_g: 2688 }),
+  },
+  'counts a half in, half a byte of q per element and scales per 16 in whole 128×4 tiles': {
+    also: () => {
+      // 1024²: 2 · 2^20 bytes of a, 2^19 of q, 1024 × 64 scales: 2097152 + 524288 + 65536.
+      const [first, , third] = nvfp4Quantize.cases('float16')
+      expect(nvfp4Quantize.elements(first!)).toEqual({ a: 1048576, q: 524288, scale: 65536 })
+      expect(nvfp4Quantize.bytes(first!, 'float16')).toBe(2686976)
+      // 4096 × 8192: 2^26 + 2^24 bytes, 4096 × 512 scales.
+      expect(nvfp4Quantize.bytes(third!, 'float16')).toBe(85983232)
+      // 130 × 48: 256 padded rows × 4 padded blocks (3 used).
+      expect(nvfp4Quantize.elements({ name: 'odd', params: { m: 130, k: 48, sf_g: 2688 } }).scale).toBe(1024)
+    },
+  },
+  'draws K in whole blocks of 16': {
+    ranges: { m: [1, 1024], k: [16, 1024] },
+    also: () => expect(nvfp4Quantize.shapes?.valid?.({ m: 1, k: 24 })).toBe(false),
   },
 })

@@ -21,10 +21,13 @@ type ArrayPlan = Extract<ArgPlan, { kind: 'array' }>
 export interface CaseBuffers {
   /** The solution's argument list (pointers and scalars, in signature order). */
   args: unknown[]
-  /** The same list with each output replaced by its reference buffer. */
+  /** The same list with each output replaced by its reference buffer, and by its checked copy. */
   referenceArgs: unknown[]
+  savedArgs: unknown[]
   /** `got` is what the solution writes, `expected` the reference's answer, `saved` a checked call's copy of `got`. */
   outputs: Array<{ name: string; got: Buffer; expected: Buffer; saved: Buffer }>
+  /** Where the solution's and the reference's outputs are decoded to, for a case compared by decoding (DecodePlan). */
+  decoded?: { got: Buffer; expected: Buffer }
   /** Every input parameter, with two 8-byte device slots for digests of its contents. */
   inputs: Array<{ index: number; name: string; plan: InputPlan; buffer: Buffer; digests: [cuda.DevicePtr, cuda.DevicePtr] }>
   /** Every allocation, released by freeAll. */
@@ -44,9 +47,13 @@ function bytesOf(plan: CasePlan, kind: 'input' | 'output'): number {
   return plan.args.reduce((sum, arg) => (arg.kind === kind ? sum + arg.count * DTYPE_BYTES[arg.dtype] : sum), 0)
 }
 
-/** Device memory a case needs: its inputs, and three buffers per output (the solution's, the reference's, a checked copy). */
+/**
+ * Device memory a case needs: its inputs, three buffers per output (the solution's, the reference's, a checked copy)
+ * and, where outputs are compared by decoding, two decoded buffers (each side's).
+ */
 export function caseBytes(plan: CasePlan): number {
-  return bytesOf(plan, 'input') + 3 * bytesOf(plan, 'output')
+  const decoded = plan.decode ? 2 * plan.decode.count * DTYPE_BYTES[plan.decode.dtype] : 0
+  return bytesOf(plan, 'input') + 3 * bytesOf(plan, 'output') + decoded
 }
 
 /** Refuses a case that cannot fit, naming it, before anything is allocated. */
@@ -55,7 +62,7 @@ export function checkFits(plan: CasePlan, freeBytes: number, deviceName: string)
   if (needed > freeBytes) {
     throw new OutOfMemoryError(
       `case '${plan.caseName}' needs ${gib(needed)} of device memory (inputs, outputs, reference outputs and a checked ` +
-        `copy of the outputs) but ${deviceName} has ${gib(freeBytes)} free. Use a smaller shape or filter this case out.`,
+        `copy of the outputs${plan.decode ? ", and both sides' decoded outputs" : ''}) but ${deviceName} has ${gib(freeBytes)} free. Use a smaller shape or filter this case out.`,
     )
   }
 }
@@ -84,14 +91,14 @@ export function allocate(session: DeviceSession, plan: CasePlan): CaseBuffers {
   const paddingBytes = 3 * plan.options.paddingSize ** 2 * 4
   const headroom = session.info.l2CacheBytes * plan.options.flushFactor + paddingBytes + 16 * 2 ** 20
   checkFits(plan, cuda.freeMemoryBytes() - headroom, session.info.name)
-  const buffers: CaseBuffers = { args: [], referenceArgs: [], outputs: [], inputs: [], device: [], pageLocked: [] }
+  const buffers: CaseBuffers = { args: [], referenceArgs: [], savedArgs: [], outputs: [], inputs: [], device: [], pageLocked: [] }
   const alloc = (dtype: Dtype, count: number): Buffer => {
     const ptr = cuda.malloc(count * DTYPE_BYTES[dtype])
     buffers.device.push(ptr)
     return { ptr, dtype, count }
   }
   try {
-    const outputs = new Map<number, { got: Buffer; expected: Buffer }>()
+    const outputs = new Map<number, { got: Buffer; expected: Buffer; saved: Buffer }>()
     const arrays = new Map<number, bigint>()
     const inputs = new Map<number, Buffer>()
     plan.args.forEach((arg, index) => {
@@ -108,7 +115,8 @@ export function allocate(session: DeviceSession, plan: CasePlan): CaseBuffers {
         buffers.outputs.push({ name: arg.name, ...triple })
       }
     })
-    const argList = (output: 'got' | 'expected') =>
+    if (plan.decode) buffers.decoded = { got: alloc(plan.decode.dtype, plan.decode.count), expected: alloc(plan.decode.dtype, plan.decode.count) }
+    const argList = (output: 'got' | 'expected' | 'saved') =>
       plan.args.map((arg, index) => {
         if (arg.kind === 'scalar') return scalarArgument(arg.value)
         if (arg.kind === 'array') return arrays.get(index)!
@@ -117,6 +125,7 @@ export function allocate(session: DeviceSession, plan: CasePlan): CaseBuffers {
       })
     buffers.args = argList('got')
     buffers.referenceArgs = argList('expected')
+    buffers.savedArgs = argList('saved')
   } catch (error) {
     freeAll(buffers)
     throw error

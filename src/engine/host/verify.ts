@@ -1,9 +1,9 @@
 // Checking one call of the solution: its inputs left as they were, then the reference computed on the same inputs
 // (only after the solution has run, so no reference answer exists in memory while it runs), then every output
-// compared element by element on the GPU.
+// compared element by element on the GPU, or, for a problem that decodes its outputs, both sides' decodings.
 import * as cublas from '../../native/cublas.js'
 import * as cuda from '../../native/cuda.js'
-import { bytesOfBuffer, fillInputs, type CaseBuffers } from './buffers.js'
+import { bytesOfBuffer, fillInputs, type Buffer, type CaseBuffers } from './buffers.js'
 import type { DeviceSession } from './device-session.js'
 import type { CasePlan, VerifiedOutput } from '../../shared/messages.js'
 
@@ -62,14 +62,22 @@ export const NAN_CAUSES =
   'never written, or read before written: outputs start as NaN, so a kernel that reads its output first, as ' +
   'C = α·A·B + β·C does even with β = 0, reads NaN; see docs/problems.md#output-initial-values'
 
-function describeBad(plan: CasePlan, outputs: VerifiedOutput[]): string[] {
+/** What NaN in a decoded output may mean: NaN codes, which the bytes an output starts as may be. */
+export const DECODED_NAN_CAUSES =
+  'decoded from codes that are NaN, such as the bytes 0xFF every uint8 output starts as (never written), or from ' +
+  'outputs that started as NaN; see docs/problems.md#outputs-judged-by-decoding'
+
+/** Each bad output's (or decoded output's) line: how many elements are bad, the first of them, the largest error. */
+export function describeBad(plan: CasePlan, outputs: VerifiedOutput[]): string[] {
   const zeroed = zeroedOutputs(plan)
+  const nanCauses = (name: string) => (plan.decode ? DECODED_NAN_CAUSES : zeroed.has(name) ? 'the output started at zero' : NAN_CAUSES)
+  const what = (name: string) => (plan.decode ? `${name} (decoded from ${decodedOutputNames(plan)})` : name)
   return outputs
     .filter((r) => r.comparison.badCount > 0)
     .map(({ name, elements, comparison: c }) => {
       return (
-        `${name}: ${c.badCount} of ${elements} elements out of tolerance (rtol ${plan.tolerance.rtol}, atol ${plan.tolerance.atol})` +
-        (c.nanCount ? `, ${c.nanCount} NaN (${zeroed.has(name) ? 'the output started at zero' : NAN_CAUSES})` : '') +
+        `${what(name)}: ${c.badCount} of ${elements} elements out of tolerance (rtol ${plan.tolerance.rtol}, atol ${plan.tolerance.atol})` +
+        (c.nanCount ? `, ${c.nanCount} NaN (${nanCauses(name)})` : '') +
         `; first bad index ${c.firstBad}: expected ${c.expectedAtFirstBad}, got ${c.gotAtFirstBad}; ` +
         // NaN has no distance: a NaN-only failure would otherwise read "max abs error 0".
         `max abs error ${c.maxAbsError}${c.nanCount ? ' (NaN excluded)' : ''}`
@@ -103,17 +111,30 @@ export function checkCall(
     }
   }
   runReference(session, plan, buffers)
-  const results: VerifiedOutput[] = buffers.outputs.map(({ name, expected, ...copies }) => {
-    const got = copies[which]
-    return {
-      name,
-      elements: got.count,
-      comparison: session.harness.compare(got.ptr, expected.ptr, got.count, got.dtype, plan.tolerance.rtol, plan.tolerance.atol),
-    }
-  })
+  const compare = (got: Buffer, expected: Buffer) =>
+    session.harness.compare(got.ptr, expected.ptr, got.count, got.dtype, plan.tolerance.rtol, plan.tolerance.atol)
+  const results: VerifiedOutput[] = plan.decode
+    ? [decodeBothSides(session, plan, buffers, which)].map(({ got, expected }) => ({ name: plan.decode!.name, elements: got.count, comparison: compare(got, expected) }))
+    : buffers.outputs.map(({ name, expected, ...copies }) => ({ name, elements: copies[which].count, comparison: compare(copies[which], expected) }))
   const bad = describeBad(plan, results)
   if (bad.length > 0) throw new WrongAnswer(`wrong answer ${when} in case '${plan.caseName}':\n  ${bad.join('\n  ')}`, results)
   return results
+}
+
+const decodedOutputNames = (plan: CasePlan) => plan.args.flatMap((arg) => (arg.kind === 'output' ? [arg.name] : [])).join(', ')
+
+/**
+ * Decodes the solution's outputs (`which` copy) and the reference's, each into its own buffer, with the problem's
+ * decode function (the inputs as the call had them), for checkCall to compare.
+ */
+function decodeBothSides(session: DeviceSession, plan: CasePlan, buffers: CaseBuffers, which: 'got' | 'saved'): { got: Buffer; expected: Buffer } {
+  const decode = session.fn(plan.decode!.target)
+  const decoded = buffers.decoded!
+  decode(...(which === 'got' ? buffers.args : buffers.savedArgs), decoded.got.ptr)
+  decode(...buffers.referenceArgs, decoded.expected.ptr)
+  cuda.checkLastError('decode kernel launch')
+  cuda.synchronize()
+  return decoded
 }
 
 /** One whole verified call outside timing: new inputs, poisoned outputs, the call, then checkCall. */
