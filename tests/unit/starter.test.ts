@@ -4,10 +4,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
+import { compileBatch, groupBatches, type BatchUnit } from '../helpers/nvcc-batch.js'
 import { scratchFolder } from '../helpers/scratch.js'
 import * as problems from '../../problems/index.js'
 import { matrixMultiplication, mxfp8Dequantize, softmax, vectorAddition } from '../../problems/index.js'
-import { compile, WRAPPER_INCLUDES } from '../../src/compile/nvcc.js'
 import type { Dtype } from '../../src/spec/dtype.js'
 import { defineProblem, type Problem } from '../../src/spec/problem.js'
 import { cPrototype } from '../../src/spec/signature.js'
@@ -17,29 +17,6 @@ import { benchSource, elementCountExpression, listProblems, starterFiles, starte
 const ARCH = 'sm_90a'
 const STARTERS_PER_COMPILE = 16
 
-/**
- * Starters as one translation unit: the headers the plugin's wrapper includes before every solution, then each starter
- * in a namespace of its own with its entry point renamed, declared against its problem's prototype in the same
- * namespace (a C-linkage overload there is an error, as the wrapper's declaration is for one solution) and its address
- * taken (the library fails to link without a definition).
- */
-function starterBatch(starters: readonly { problem: Problem; dtype: Dtype }[]): string {
-  const parts = [...WRAPPER_INCLUDES]
-  starters.forEach(({ problem, dtype }, i) => {
-    const entry = `starter_${i}_solution`
-    parts.push(
-      `// ${problem.name} (${dtype})`,
-      `namespace starter_${i} {`,
-      `#define solution ${entry}`,
-      starterSource(problem, dtype),
-      `extern "C" ${cPrototype(problem.signature, dtype, entry)};`,
-      '#undef solution',
-      '}',
-      `__attribute__((used)) static void* starter_${i}_entry = (void*)&starter_${i}::${entry};`,
-    )
-  })
-  return parts.join('\n') + '\n'
-}
 const scratch = scratchFolder('kb-starter-')
 
 const catalog = problemCatalog(problems)
@@ -224,26 +201,30 @@ describe('the .cu starter', () => {
     ...catalog.flatMap((e) => e.problem.dtypes.map((dtype) => [e.problem.name, dtype, e.problem] as const)),
     ...syntheticProblem().dtypes.map((dtype) => [`synthetic ${syntheticProblem().name}`, dtype, syntheticProblem()] as const),
   ]
+  /** The starter written to the scratch folder, as the unit of a batch compiled against its problem's prototype. */
+  const starterUnit = (name: string, dtype: Dtype, problem: Problem): BatchUnit => {
+    const file = path.join(scratch, 'starters', `${name}-${dtype}.cu`.replace(/\s/g, '_'))
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, starterSource(problem, dtype))
+    return { label: `${name} (${dtype})`, file, prototypes: [cPrototype(problem.signature, dtype)] }
+  }
   // nvcc takes about 5 s for any file on a slow core, most of it in the CUDA headers: the starters are compiled
-  // STARTERS_PER_COMPILE to a translation unit (starterBatch), each in a namespace of its own, after the headers the
-  // plugin's own wrapper puts in front of every solution.
-  const batches = Array.from({ length: Math.ceil(targets.length / STARTERS_PER_COMPILE) }, (_, i) => targets.slice(i * STARTERS_PER_COMPILE, (i + 1) * STARTERS_PER_COMPILE))
-  it.concurrent.each(batches.map((batch) => [batch.map(([name, dtype]) => `${name} (${dtype})`).join(', '), batch] as const))(
+  // STARTERS_PER_COMPILE to a translation unit (tests/helpers/nvcc-batch.ts).
+  const batches = groupBatches(targets.map(([name, dtype, problem]) => starterUnit(name, dtype, problem)), STARTERS_PER_COMPILE)
+  it.concurrent.each(batches.map((batch, i) => [batch.map((unit) => unit.label).join(', '), batch, i] as const))(
     'compiles with nvcc against the prototype: %s',
-    async (_label, batch) => {
-      const source = path.join(scratch, `starters-${batch[0]![0]}-${batch[0]![1]}.cu`)
-      fs.writeFileSync(source, starterBatch(batch.map(([, dtype, problem]) => ({ problem, dtype }))))
-      const library = await compile({ source, arch: ARCH, cacheDir: path.join(scratch, 'cache') })
+    async (_label, batch, i) => {
+      const library = await compileBatch(path.join(scratch, `starters-${i}.cu`), batch, { arch: ARCH, cacheDir: path.join(scratch, 'cache') })
       expect(fs.statSync(library.path).size).toBeGreaterThan(0)
     },
   )
 
   it("a batch still refuses a starter whose entry point does not match its problem's prototype", async () => {
-    const source = path.join(scratch, 'starters-mismatch.cu')
-    const good = starterBatch([{ problem: vectorAddition, dtype: 'float32' }])
-    // The same starter, declared against the prototype of another problem's signature.
-    fs.writeFileSync(source, good.replace(cPrototype(vectorAddition.signature, 'float32', 'starter_0_solution'), cPrototype(softmax.signature, 'float32', 'starter_0_solution')))
-    await expect(compile({ source, arch: ARCH, cacheDir: path.join(scratch, 'cache') })).rejects.toThrow(/more than one instance of overloaded function/)
+    // The vector-addition starter, declared against the prototype of another problem's signature.
+    const mismatched = { ...starterUnit(vectorAddition.name, 'float32', vectorAddition), prototypes: [cPrototype(softmax.signature, 'float32')] }
+    await expect(compileBatch(path.join(scratch, 'starters-mismatch.cu'), [mismatched], { arch: ARCH, cacheDir: path.join(scratch, 'cache') })).rejects.toThrow(
+      /kb_unit_0_solution does not match its prototype/,
+    )
   })
 })
 
