@@ -8,7 +8,7 @@
 // address, so that the library fails to link without a definition.
 import fs from 'node:fs'
 import path from 'node:path'
-import { compile, WRAPPER_INCLUDES, type CompiledLibrary } from '../../src/compile/nvcc.js'
+import { compile, CompileError, LinkError, WRAPPER_INCLUDES, type CompiledLibrary } from '../../src/compile/nvcc.js'
 
 export interface BatchUnit {
   /** What the file is compiled as (the problem and dtype), written above it in the batch. */
@@ -19,6 +19,11 @@ export interface BatchUnit {
   prototypes: readonly string[]
   /** Preprocessor definitions for this file alone (a reference's KB_T). */
   defines?: Readonly<Record<string, string>>
+}
+
+/** A unit with its own build (the plugin's), to fall back on where its batch fails. */
+export interface FallbackUnit extends BatchUnit {
+  alone: () => Promise<CompiledLibrary>
 }
 
 export interface BatchSettings {
@@ -40,11 +45,14 @@ interface ExpandedUnit {
   text: string
   /** System headers it includes beyond the wrapper's, sorted. */
   systemHeaders: readonly string[]
+  /** The file and the headers inlined in it. */
+  files: readonly string[]
 }
 
 /** `file` as the preprocessor would read it alone: each quoted header inlined once, where it is first included. */
 function expand(file: string, seen = new Set<string>([file])): ExpandedUnit {
   const systemHeaders = new Set<string>()
+  const files = [file]
   const lines = fs.readFileSync(file, 'utf8').split('\n')
   const text = lines.map((line, index) => {
     const system = SYSTEM_INCLUDE.exec(line)?.[1]
@@ -60,9 +68,10 @@ function expand(file: string, seen = new Set<string>([file])): ExpandedUnit {
     seen.add(header)
     const inner = expand(header, seen)
     inner.systemHeaders.forEach((h) => systemHeaders.add(h))
+    files.push(...inner.files)
     return [`#line 1 ${JSON.stringify(header)}`, inner.text, `#line ${index + 2} ${JSON.stringify(file)}`].join('\n')
   })
-  return { text: text.join('\n'), systemHeaders: [...systemHeaders].sort() }
+  return { text: text.join('\n'), systemHeaders: [...systemHeaders].sort(), files }
 }
 
 /**
@@ -124,4 +133,56 @@ export function compileBatch(batchFile: string, units: readonly BatchUnit[], set
   fs.mkdirSync(path.dirname(batchFile), { recursive: true })
   fs.writeFileSync(batchFile, batchSource(batchFile, units))
   return compile({ source: batchFile, ...settings })
+}
+
+/** The units that the error lines of a failed batch name: by their renamed names, or by a file read into them. */
+function culprits<T extends BatchUnit>(error: unknown, batch: readonly T[]): Set<T> {
+  const log = error instanceof CompileError || error instanceof LinkError ? error.log : ''
+  const errorLines = log.split('\n').filter((line) => /error/i.test(line))
+  const named = new Set(errorLines.flatMap((line) => [...line.matchAll(/kb_unit_(\d+)_/g)].map((m) => batch[Number(m[1])]!)))
+  batch.forEach((unit) => {
+    const files = expand(unit.file).files
+    if (errorLines.some((line) => files.some((file) => line.includes(`${file}(`) || line.includes(`${file}:`)))) named.add(unit)
+  })
+  return named
+}
+
+type Check = () => Promise<CompiledLibrary>
+
+/**
+ * Each unit's check: the library of its batch; where the batch fails, the units its errors name are compiled alone
+ * (by the plugin's own build, whose error is the one a user would see, at the file's own line) and the others batched
+ * again. Where the errors name no unit, or all of them, every unit is compiled alone.
+ */
+async function batchChecks<T extends FallbackUnit>(batchFile: string, batch: readonly T[], settings: BatchSettings): Promise<Map<T, Check>> {
+  try {
+    const library = await compileBatch(batchFile, batch, settings)
+    return new Map(batch.map((unit) => [unit, async () => library]))
+  } catch (error) {
+    const named = culprits(error, batch)
+    const rest = batch.filter((unit) => !named.has(unit))
+    const checks = named.size > 0 && rest.length > 0 ? await batchChecks(batchFile, rest, settings) : new Map<T, Check>()
+    const aloneUnits = batch.filter((unit) => !checks.has(unit))
+    console.warn(`${path.basename(batchFile)} did not compile: compiling alone ${aloneUnits.map((unit) => unit.label).join(', ')}`)
+    for (const unit of aloneUnits) checks.set(unit, () => unit.alone())
+    return checks
+  }
+}
+
+/**
+ * A check per unit (see batchChecks), the units grouped by groupBatches. Each batch is written to `folder` and
+ * compiled once, when one of its checks first runs.
+ */
+export function batchedChecks<T extends FallbackUnit>(units: readonly T[], size: number, folder: string, settings: BatchSettings): Map<T, Check> {
+  const checks = new Map<T, Check>()
+  groupBatches(units, size).forEach((batch, i) => {
+    let batchResult: Promise<Map<T, Check>> | undefined
+    for (const unit of batch) {
+      checks.set(unit, async () => {
+        batchResult ??= batchChecks(path.join(folder, `batch-${i}.cu`), batch, settings)
+        return (await batchResult).get(unit)!()
+      })
+    }
+  })
+  return checks
 }
