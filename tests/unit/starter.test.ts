@@ -15,7 +15,7 @@ import { findProblem, isProblem, problemCatalog, problemSuggestion } from '../..
 import { benchSource, elementCountExpression, listProblems, starterFiles, starterSource } from '../../src/cli/starter.js'
 
 const ARCH = 'sm_90a'
-const STARTERS_PER_COMPILE = 16
+const STARTERS_PER_COMPILE = 32
 
 const scratch = scratchFolder('kb-starter-')
 
