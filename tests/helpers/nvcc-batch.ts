@@ -64,6 +64,8 @@ function expand(file: string, seen = new Set<string>([file])): ExpandedUnit {
     const quoted = QUOTED_INCLUDE.exec(line)?.[1]
     if (quoted === undefined) return line
     const header = path.resolve(path.dirname(file), quoted)
+    // Left to the compiler, which reports it at this line.
+    if (!fs.existsSync(header)) return line
     if (seen.has(header)) return ''
     seen.add(header)
     const inner = expand(header, seen)
