@@ -19,7 +19,7 @@ import type { ReportedBench, ToolVersions } from './report/json.js'
 import { deviceLine, renderDeviceHeader, renderKernelResult } from './report/kernel-table.js'
 import { outputFiles, resolveReportSettings, type ReportOptions, type ReportSettings } from './report/options.js'
 import { CASE_ARTIFACT } from './vitest/registry.js'
-import { countLine, runPhases, timeLine, type RunTime } from './report/phases.js'
+import { countLine, gpuLine, runPhases, timeLine, type RunTime } from './report/phases.js'
 import { ProgressLine } from './report/progress-line.js'
 import type { KernelBenchProgress, KernelBenchResult } from './shared/results.js'
 
@@ -223,7 +223,11 @@ export class KernelBenchReporter extends SkipAwareReporter {
     this.progress?.stop()
     const time = this.runTime(testModules)
     this.writeOutputs(testModules, { final: true, time })
-    if (time) this.log(pc.dim(timeLine(time)))
+    if (time) {
+      this.log(pc.dim(timeLine(time)))
+      const gpus = gpuLine(this.kernelResults(testModules), time.wallMs)
+      if (gpus) this.log(pc.dim(gpus))
+    }
     const benches = testModules.filter((m) => this.isBench(m)).flatMap((m) => Array.from(m.children.allTests(), (test) => test.result().state))
     if (benches.length > 0) this.log(countLine(benches))
     super.onTestRunEnd(testModules, unhandledErrors, reason)
@@ -232,12 +236,16 @@ export class KernelBenchReporter extends SkipAwareReporter {
   /** Where this run's time went; none for a run without kernel benches, or a merge (nothing ran here). */
   private runTime(testModules: ReadonlyArray<TestModule>): RunTime | undefined {
     if (this.ctx.config.mergeReports) return undefined
-    const results = testModules
+    const results = this.kernelResults(testModules)
+    if (results.length === 0) return undefined
+    return { wallMs: performance.now() - this.runStart, reportingMs: this.reportingMs, phases: runPhases(results) }
+  }
+
+  private kernelResults(testModules: ReadonlyArray<TestModule>): KernelBenchResult[] {
+    return testModules
       .filter((m) => this.isBench(m))
       .flatMap((m) => Array.from(m.children.allTests(), (test) => test.meta().kernelBench))
       .filter((result): result is KernelBenchResult => result !== undefined)
-    if (results.length === 0) return undefined
-    return { wallMs: performance.now() - this.runStart, reportingMs: this.reportingMs, phases: runPhases(results) }
   }
 
   private writeOutputs(allModules: ReadonlyArray<TestModule>, options: { final: boolean; time?: RunTime }): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { countLine, runPhases, timeLine } from '../../src/report/phases.js'
+import { countLine, gpuLine, runPhases, timeLine } from '../../src/report/phases.js'
 import type { KernelBenchResult } from '../../src/shared/results.js'
 
 /** A result with only what the account reads: the bench's phases and its cases' phases. */
@@ -22,6 +22,29 @@ describe('the run time account', () => {
 
   it('says so when no case has an account (nothing ran on a GPU)', () => {
     expect(timeLine({ wallMs: 900, reportingMs: 12, phases: {} })).toBe('time: wall 0.9 s · cases 0.0 s · waiting for compiles 0.0 s · reporting 0.0 s')
+  })
+})
+
+describe('the account per GPU', () => {
+  /** A result whose cases ran on the GPUs given, with the phases given. */
+  const onGpus = (cases: Array<[number, NonNullable<KernelBenchResult['phases']>]>): KernelBenchResult =>
+    ({ cases: cases.map(([index, phases], i) => ({ name: `c${i}`, gpu: { index, pciBusId: `0000:0${index}:00.0` }, phases })) }) as unknown as KernelBenchResult
+
+  it("gives each GPU's claimed time, its three largest phases, and the wall beyond the busiest GPU; waits are not claims", () => {
+    const results = [
+      onGpus([
+        [0, { timing: 10_000, hostStart: 2000, gpuWait: 50_000, verify: 1000, checks: 500 }],
+        [1, { timing: 9000, verify: 3000 }],
+      ]),
+      onGpus([[1, { timing: 2000, warmup: 400, gpuWait: 7000 }]]),
+    ]
+    expect(gpuLine(results, 20_000)).toBe(
+      'GPUs: 0 claimed 13.5 s (timing 10.0 s, host start 2.0 s, verification 1.0 s) · 1 claimed 14.4 s (timing 11.0 s, verification 3.0 s, warm-up 0.4 s) · wall beyond the busiest 5.6 s',
+    )
+  })
+
+  it('says nothing for a run on one GPU', () => {
+    expect(gpuLine([onGpus([[0, { timing: 1000 }], [0, { timing: 2000 }]])], 5000)).toBeUndefined()
   })
 })
 
