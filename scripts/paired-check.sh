@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Paired A/B on a GPU host (docs/ci-gate.md, "Paired A/B"), from the repository root of a clean tree:
+# Paired A/B on a GPU host (docs/ci-gate.md, "Paired A/B"), from the repository root:
 #   bash scripts/paired-check.sh <out-dir> [timing mode, default cupti]
 # Stages, those KB_STAGES names (default "same planted"):
-#   same     the example suite against itself (KERNELBENCH_COMPARE_REF=HEAD): every regression or improvement is a
-#            false alarm                                                          -> same.json, same.log
+#   same     the example suite against itself (KERNELBENCH_COMPARE_REF: a commit of the tree as it is): every
+#            regression or improvement is a false alarm                           -> same.json, same.log
 #   planted  the example float4 add against really slower adds (tests/fixtures/solutions/vector_add_redo.cu, a share
 #            of the vector added again: 2% and 5% more traffic)               -> planted.json, planted.log
 #   plant    every CUDA solution of the suite against itself made really slower (scripts/plant-slowdown.ts: a spin
@@ -13,7 +13,9 @@
 #            run KB_BIAS_RUNS times (default 5) in fresh processes, and each run's change per case: whether the
 #            difference between two processes keeps its sign from run to run             -> bias-<i>.json, bias.txt
 # The tolerance is KB_TOLERANCE (default: the plugin's, 0.02); each run is killed after KB_RUN_LIMIT_S seconds (default 300).
-# A copy of the repository without .git (the GPU host's) gets a repository of its own, so that HEAD is the tree.
+# The base of `same` and `plant` is a commit of the tree as it is, tracked or not (ignored files left out), made without
+# touching HEAD, the index or the files: the GPU host's copy may have no .git, or one whose HEAD is older than its
+# files. `plant` rewrites problems/ and puts it back as it was.
 set -uo pipefail
 out=$(realpath -m "${1:?usage: scripts/paired-check.sh <out-dir> [timing mode]}")
 cd "$(dirname "$0")/.."
@@ -21,9 +23,17 @@ mkdir -p "$out"
 export NO_COLOR=1 CI=1 KERNELBENCH_DEVICES=0 KERNELBENCH_TIMING=${2:-cupti} KERNELBENCH_COMPARE_TOLERANCE=${KB_TOLERANCE:-}
 unset GITHUB_STEP_SUMMARY
 vitest=(node node_modules/vitest/vitest.mjs)
-if ! git rev-parse --verify -q HEAD >/dev/null 2>&1; then
-  git init -q . && git add -A && git -c user.name=kernelbench -c user.email=kernelbench@localhost commit -qm snapshot
-fi
+git rev-parse --git-dir >/dev/null 2>&1 || git init -q .
+
+# snapshot MESSAGE: the tree as it is now, as a commit of its own; prints its id.
+snapshot() {
+  local index tree
+  index=$(mktemp -u)
+  GIT_INDEX_FILE=$index git add -A && tree=$(GIT_INDEX_FILE=$index git write-tree)
+  rm -f "$index"
+  git -c user.name=kernelbench -c user.email=kernelbench@localhost commit-tree -m "paired-check: $1" "${tree:?}"
+}
+tree_now=$(snapshot "the tree") || exit 1
 
 run() {
   local name=$1
@@ -36,7 +46,7 @@ run() {
 stages=${KB_STAGES:-same planted}
 
 if [[ " $stages " == *" same "* ]]; then
-  run same env KERNELBENCH_COMPARE_REF=HEAD "${vitest[@]}" bench --run
+  run same env KERNELBENCH_COMPARE_REF="$tree_now" "${vitest[@]}" bench --run
 fi
 
 if [[ " $stages " == *" planted "* ]]; then
@@ -59,18 +69,12 @@ EOF
 fi
 
 if [[ " $stages " == *" plant "* ]]; then
-  if ! git diff --quiet HEAD -- problems; then
-    echo "plant: problems/ has changes; it rewrites the solutions there, so commit or stash them first" >&2
-    git status --short -- problems | head >&2
-    exit 1
-  fi
-  original=$(git rev-parse HEAD)
-  npx tsx scripts/plant-slowdown.ts 0 && git -c user.name=kernelbench -c user.email=kernelbench@localhost commit -qam "planted 0"
+  npx tsx scripts/plant-slowdown.ts 0 && base=$(snapshot "planted 0") || exit 1
   for permille in ${KB_PLANTS:-20 50}; do
-    git checkout -q "$original" -- problems && npx tsx scripts/plant-slowdown.ts "$permille"
-    run "plant-$permille" env KERNELBENCH_COMPARE_REF=HEAD "${vitest[@]}" bench --run
+    git restore -q --source="$tree_now" --worktree -- problems && npx tsx scripts/plant-slowdown.ts "$permille"
+    run "plant-$permille" env KERNELBENCH_COMPARE_REF="$base" "${vitest[@]}" bench --run
   done
-  git reset -q "$original" && git checkout -q -- problems
+  git restore -q --source="$tree_now" --worktree -- problems
 fi
 
 if [[ " $stages " == *" bias "* ]]; then
