@@ -470,6 +470,17 @@ export function benchDetails(result: Pick<KernelBenchResult, 'bench' | 'problem'
   return [...(named ? [] : [problem]), ...(typed ? [] : [dtype]), solution]
 }
 
+/**
+ * Under a table timed in `graph` mode: what its numbers do not rule out, where every other mode's do (docs/defences.md).
+ */
+export function graphTimingNote(result: Pick<KernelBenchResult, 'options'>): string | undefined {
+  if (result.options.timing !== 'graph') return undefined
+  return (
+    `timing 'graph': the ${result.options.graphBatch} calls of one replay run hot and see the same inputs, so a ` +
+    'solution that memoizes within a replay reads faster: a throughput figure for honest kernels, not a defended one'
+  )
+}
+
 /** The selected cases the bench's `supports` declined, with why: they are in no table. */
 export function unsupportedNote(result: Pick<KernelBenchResult, 'unsupported'>): string | undefined {
   if (!result.unsupported?.length) return undefined
@@ -486,6 +497,8 @@ export function renderKernelResult(result: KernelBenchResult): string {
   if (means) lines.push(pc.dim(`  ${means}`))
   const unsupported = unsupportedNote(result)
   if (unsupported) lines.push(pc.yellow(`  ${unsupported}`))
+  const graph = graphTimingNote(result)
+  if (graph) lines.push(pc.yellow(`  ${graph}`))
   lines.push(...paddingFallbackNotes(result).map((note) => pc.yellow(`  ${note}`)))
   const offset = largeOffsetNote(result)
   if (offset) lines.push(pc.yellow(`  ${offset}`))

@@ -17,6 +17,7 @@ import {
   flagged,
   geometricMeanLine,
   largeOffsetNote,
+  graphTimingNote,
   paddingFallbackNotes,
   unsupportedNote,
   countersNotes,
@@ -112,6 +113,8 @@ function notes(result: KernelBenchResult): string[] {
   const lines: string[] = []
   const sol = solNote(result)
   if (sol) lines.push(`**${escape(sol)}**`)
+  const graph = graphTimingNote(result)
+  if (graph) lines.push(escape(graph))
   lines.push(...paddingFallbackNotes(result).map(escape))
   const offset = largeOffsetNote(result)
   if (offset) lines.push(escape(offset))

@@ -175,6 +175,15 @@ describe('renderKernelResult', () => {
     expect(lines[2]).toMatch(/^ {2}case\s+median/)
   })
 
+  it("says under a table timed in 'graph' mode that its calls share inputs within a replay, and in no other mode", () => {
+    const timed = (timingMode: 'graph' | 'events') =>
+      plain(renderKernelResult(result([vectorCase(N26, ok(timing(1975, 'target-cv')), summary(0.2, 0.004, 50))], { options: { ...DEFAULT_MEASURE_OPTIONS, timing: timingMode } })))
+    expect(timed('graph')).toContain(
+      "  timing 'graph': the 20 calls of one replay run hot and see the same inputs, so a solution that memoizes within a replay reads faster: a throughput figure for honest kernels, not a defended one",
+    )
+    expect(timed('events')).not.toContain("timing 'graph'")
+  })
+
   it('has no banner when verification ran', () => {
     expect(plain(renderKernelResult(RECORDED))).not.toContain('VERIFICATION SKIPPED')
   })
