@@ -4,9 +4,10 @@
 // and the half-width of the change's interval. Which board ran each case is in the files; pass runs of other boards
 // to measure false alarms across boards.
 // With --slow F, every checked run is made F slower (its samples multiplied by 1 + F) before it is judged: how often the
-// rule would see a change of that size, as a simulation on real noise (not a planted kernel).
+// rule would see a change of that size, as a simulation on real noise (not a planted kernel). With --list-inconclusive,
+// each inconclusive case is listed with its change and interval.
 //   tsx scripts/baseline-replay.ts --record <a.json> [<b.json> …] --check <c.json> [<d.json> …] [--tolerance 0.02,0.05]
-//     [--slow 0.05]
+//     [--slow 0.05] [--list-inconclusive]
 import { caseMeasurement, recordRun, resolveBaselineSettings } from '../src/baseline/guard.js'
 import { compareToBaseline, type BaselineEntry } from '../src/baseline/verdict.js'
 import type { CaseResult } from '../src/shared/results.js'
@@ -25,6 +26,7 @@ const recordFiles = argList('--record')
 const checkFiles = argList('--check')
 const tolerances = (argList('--tolerance')[0] ?? '0.02,0.05').split(',').map(Number)
 const slow = Number(argList('--slow')[0] ?? 0)
+const listInconclusive = process.argv.includes('--list-inconclusive')
 if (recordFiles.length === 0 || checkFiles.length === 0) {
   console.error('usage: tsx scripts/baseline-replay.ts --record <a.json> [...] --check <c.json> [...] [--tolerance 0.02,0.05]')
   process.exit(2)
@@ -72,6 +74,6 @@ for (const tolerance of tolerances) {
         `${inconclusive.length} inconclusive; half-width p50 ${pct(quantile(halfWidths, 0.5))}, p90 ${pct(quantile(halfWidths, 0.9))}, max ${pct(quantile(halfWidths, 1))}`,
     )
     for (const line of alarms.slice(0, 10)) console.log(`  ${line}`)
-    if (process.env.KB_LIST_INCONCLUSIVE) for (const line of inconclusive) console.log(`  inconclusive ${line}`)
+    if (listInconclusive) for (const line of inconclusive) console.log(`  inconclusive ${line}`)
   }
 }
