@@ -221,11 +221,12 @@ export class KernelBenchReporter extends SkipAwareReporter {
 
   override onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
     this.progress?.stop()
-    const time = this.runTime(testModules)
+    const results = this.kernelResults(testModules)
+    const time = this.runTime(results)
     this.writeOutputs(testModules, { final: true, time })
     if (time) {
       this.log(pc.dim(timeLine(time)))
-      const gpus = gpuLine(this.kernelResults(testModules), time.wallMs)
+      const gpus = gpuLine(results, time.wallMs)
       if (gpus) this.log(pc.dim(gpus))
     }
     const benches = testModules.filter((m) => this.isBench(m)).flatMap((m) => Array.from(m.children.allTests(), (test) => test.result().state))
@@ -234,9 +235,8 @@ export class KernelBenchReporter extends SkipAwareReporter {
   }
 
   /** Where this run's time went; none for a run without kernel benches, or a merge (nothing ran here). */
-  private runTime(testModules: ReadonlyArray<TestModule>): RunTime | undefined {
+  private runTime(results: readonly KernelBenchResult[]): RunTime | undefined {
     if (this.ctx.config.mergeReports) return undefined
-    const results = this.kernelResults(testModules)
     if (results.length === 0) return undefined
     return { wallMs: performance.now() - this.runStart, reportingMs: this.reportingMs, phases: runPhases(results) }
   }

@@ -112,8 +112,9 @@ export class PlacedCase {
 
   /**
    * Step 10c: the buffers freed and allocated again after a spacer of `spacerBytes` (steps 1 to 3), the timer's and
-   * checks' parts that belong to a place set up there, and the priming batch run (7). The checks' and the audit's schedules go on as they were: a new
-   * place forces no check, whose reference would cost a large case more than the place.
+   * checks' parts that belong to a place set up there, and the priming batch run (7). The checks' and the audit's
+   * schedules go on as they were: a new place forces no check, whose reference would cost a large case more than the
+   * place.
    */
   move(spacerBytes: number): void {
     this.iterations.leavePlace()
