@@ -145,10 +145,10 @@ describe('acquireGpuLock', () => {
     const [code] = (await once(holder.child, 'close')) as [number | null]
     expect(code).toBe(0)
     expect(waits).toEqual([String(holder.child.pid)])
-    const released = holder.lines.find((line) => line.startsWith('released '))
-    expect(released).toBeDefined()
-    // We got the lock only after the holder let go of it, having waited for it.
-    expect(acquiredAt).toBeGreaterThanOrEqual(Number(released!.slice(9)))
+    const releasing = holder.lines.find((line) => line.startsWith('releasing '))
+    expect(releasing).toBeDefined()
+    // We got the lock only after the holder began to let go of it, having waited for it.
+    expect(acquiredAt).toBeGreaterThanOrEqual(Number(releasing!.slice(10)))
     expect(acquiredAt - started).toBeGreaterThanOrEqual(holdMs - (started - holder.lockedAt) - 50)
   })
 
