@@ -8,7 +8,10 @@ const local = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 const jsonReport = process.env.KERNELBENCH_TEST_REPORT
 
 export default defineConfig({
-  plugins: [kernelBenchPlugin()],
+  // Without a GPU the example benches and the GPU tests skip at once: tests/unit/problem-sources.test.ts compiles every
+  // example solution and reference in a few batched nvcc runs, where compiling them here again, one nvcc each, was
+  // half of `npm test`. The plugin's own compile-without-GPU path is tested on tests/cpu-only/ (default settings).
+  plugins: [kernelBenchPlugin({ compileWithoutGpu: false })],
   // The examples import the package by name, as a user's project would.
   resolve: {
     alias: [

@@ -43,6 +43,12 @@ export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, Repor
    */
   compileJobs?: number
   /**
+   * Without a usable GPU, still compile and signature-check every solution and reference, so CPU-only CI catches a
+   * compile error or a signature mismatch (default true, or KERNELBENCH_COMPILE_WITHOUT_GPU). False skips such a
+   * bench at once, saying it was not compiled: for a CI job whose sources another step compiles already.
+   */
+  compileWithoutGpu?: boolean
+  /**
    * The CI guard (`vitest bench`): a case whose interval of change against its baseline lies wholly slower than the
    * tolerance fails the run (docs/ci-gate.md); `vitest bench -u` adds this run to the baselines instead. Defaults:
    * tolerance 0.02, confidence 0.95, runSpread 0.015, failOnImprovement false, failOnInconclusive false, keepRuns 5,
@@ -154,7 +160,7 @@ function collectByRunning(vitest: Vitest): void {
 
 export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugin {
   const { report, rest } = splitReportOptions(options)
-  const { devices, device, nvcc, arch, nvccFlags, cacheDir, compileJobs, baseline: baselineOptions, compare: compareOptions, sanitize, ceilings, calibration, allowAboveRoofline, ...measure } = rest
+  const { devices, device, nvcc, arch, nvccFlags, cacheDir, compileJobs, compileWithoutGpu, baseline: baselineOptions, compare: compareOptions, sanitize, ceilings, calibration, allowAboveRoofline, ...measure } = rest
   // Checked once, when the config loads (a bad option fails here, not in every worker); each worker overlays a
   // bench's spec and the environment on it (vitest/resolve-spec.ts resolveSpec).
   const measureOptions = resolveMeasureOptions(measure)
@@ -167,6 +173,7 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
     sanitize: booleanFromEnv(process.env, 'KERNELBENCH_SANITIZE') ?? false,
     ceilings: booleanFromEnv(process.env, 'KERNELBENCH_CEILINGS') ?? false,
     calibration: booleanFromEnv(process.env, 'KERNELBENCH_CALIBRATION') ?? false,
+    compileWithoutGpu: booleanFromEnv(process.env, 'KERNELBENCH_COMPILE_WITHOUT_GPU'),
   }
   const vitest4 = vitestMajor() === 4
   return {
@@ -187,6 +194,8 @@ export function kernelBenchPlugin(options: KernelBenchPluginOptions = {}): Plugi
         arch,
         nvccFlags,
         compileJobs: jobs,
+        // The variable wins here, as it is how a CI job without a GPU turns the compile checks off for one step.
+        compileWithoutGpu: switches.compileWithoutGpu ?? compileWithoutGpu ?? true,
         measure: measureOptions,
         baseline,
         compare,

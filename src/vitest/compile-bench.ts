@@ -153,6 +153,7 @@ export async function checkModuleSolution(file: string, benchFile: string): Prom
  * imported. Returns what was checked, for the skip reason.
  */
 export async function compileWithoutGpu(spec: ResolvedSpec, files: SolutionFiles, settings: PluginSettings, benchFile: string): Promise<string> {
+  if (settings.compileWithoutGpu === false) return 'nothing compiled (compileWithoutGpu is off); verification and timing need a GPU'
   const module = MODULE_SOLUTION.test(files.file)
   const checked = module ? [await checkModuleSolution(files.file, benchFile)] : []
   const arch = settings.arch ?? CPU_ONLY_ARCH
@@ -185,7 +186,7 @@ export function startCompiles(name: string, resolved: ResolvedSpec, benchFile: s
     const files = solutionFiles(name, resolved, benchFile)
     const status = await poolFor(settings).ready()
     // Without a GPU, the CPU-only CI target; a GPU that failed to come up fails the bench when it runs.
-    const arch = status.available ? status.arch : status.noGpu ? (settings.arch ?? CPU_ONLY_ARCH) : undefined
+    const arch = status.available ? status.arch : status.noGpu && settings.compileWithoutGpu !== false ? (settings.arch ?? CPU_ONLY_ARCH) : undefined
     if (arch === undefined) return
     const build = buildSettings(settings, arch)
     await Promise.allSettled([solutionTarget(resolved, files, settings, build), referencePlan(resolved.problem, resolved.dtype, build)])

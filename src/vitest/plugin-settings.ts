@@ -17,6 +17,8 @@ export interface PluginSettings {
   nvccFlags?: string[]
   /** At most this many nvcc processes at once on this host (see resolveCompileJobs). */
   compileJobs?: number
+  /** Without a usable GPU, compile and signature-check solutions and references (true, the default) or skip at once. */
+  compileWithoutGpu?: boolean
   /** The plugin's measurement options (resolved with the defaults when the config loaded). */
   measure: Partial<MeasureOptions>
   /** Also verify each bench's smallest case under compute-sanitizer's memcheck (see src/engine/worker/sanitizer.ts). */

@@ -1,6 +1,7 @@
 // CPU-only CI: on a machine with nvcc and no GPU, `vitest run` and `vitest bench` still compile every solution and
 // reference, so a syntax error, a signature mismatch and a missing file fail with the user's file and line, and the
-// rest is skipped with its reason in the default output. Runs both commands on tests/cpu-only/broken.bench.ts.
+// rest is skipped with its reason in the default output; with compileWithoutGpu off nothing compiles and every bench
+// skips but the missing file. Runs both commands on tests/cpu-only/broken.bench.ts.
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -29,8 +30,8 @@ const skipReason = gpu.available ? 'a GPU is present' : nvcc === undefined ? 'no
 const jsonFile = path.join(os.tmpdir(), `kb-cpu-only-${process.pid}.json`)
 
 /** Runs a Vitest command on the broken benches; resolves with its exit code and all of its output, without colours. */
-async function vitest(...args: string[]): Promise<{ code: number; output: string }> {
-  const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, CI: '1', KERNELBENCH_JSON: args[0] === 'bench' ? jsonFile : undefined }
+async function vitest(args: string[], more: NodeJS.ProcessEnv = {}): Promise<{ code: number; output: string }> {
+  const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, CI: '1', KERNELBENCH_JSON: args[0] === 'bench' ? jsonFile : undefined, ...more }
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [vitestBin, ...args, '--config', config], { cwd: root, env })
     return { code: 0, output: stdout + stderr }
@@ -44,9 +45,15 @@ describe.skipIf(skipReason !== undefined)(`CPU-only CI${skipReason ? ` (skipped:
   let run: { code: number; output: string }
   let bench: { code: number; output: string }
   let passing: { code: number; output: string }
+  let uncompiled: { code: number; output: string }
   beforeAll(async () => {
     // A threshold of 0 makes every test slow, which Vitest marks ✓ whatever its state.
-    ;[run, bench, passing] = await Promise.all([vitest('run'), vitest('bench', '--run', '--slowTestThreshold=0'), vitest('run', '-t', 'compiles')])
+    ;[run, bench, passing, uncompiled] = await Promise.all([
+      vitest(['run']),
+      vitest(['bench', '--run', '--slowTestThreshold=0']),
+      vitest(['run', '-t', 'compiles']),
+      vitest(['run'], { KERNELBENCH_COMPILE_WITHOUT_GPU: '0' }),
+    ])
   })
 
   const solutions = path.join(root, 'tests/fixtures/solutions')
@@ -92,6 +99,17 @@ describe.skipIf(skipReason !== undefined)(`CPU-only CI${skipReason ? ` (skipped:
     expect(lines.find((l) => l.includes(' compiles '))).toMatch(/^ +↓ compiles \d+ms$/)
     expect(lines.find((l) => l.startsWith('time: '))).toMatch(/waiting for compiles \d+\.\d s/)
     expect(lines).toContain('benches: 0 passed · 3 failed · 1 skipped (4)')
+  })
+
+  it('with compileWithoutGpu off, compiles nothing: the benches skip saying so, and only the missing file fails', () => {
+    expect(uncompiled.code).toBe(1)
+    const lines = uncompiled.output.split('\n')
+    expect(uncompiled.output).toContain('Tests  1 failed | 3 skipped (4)')
+    expect(lines).toContain(expectedErrors[4])
+    expect(uncompiled.output).not.toContain('CompileError')
+    expect(uncompiled.output).not.toContain('SignatureMismatchError')
+    const reason = /no usable CUDA GPU: .* — nothing compiled \(compileWithoutGpu is off\); verification and timing need a GPU — case selected: 'n = 2\^20'/
+    for (const bench of ['compiles', 'syntax error', 'signature mismatch']) expect(lines.find((l) => l.includes(`↓ ${bench}`))).toMatch(reason)
   })
 
   it('points at the user\'s file, not at this package: no code frame of ours', () => {
