@@ -33,7 +33,7 @@ export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, Repor
   nvcc?: string
   /** GPU architecture to compile for, e.g. 'sm_90' (default: the device's own, 'a' variant from Hopper on). */
   arch?: string
-  /** nvcc optimisation flags (default ['-O3', '-lineinfo']); the target, -shared and -fPIC are always added. */
+  /** nvcc flags (default ['-std=c++20', '-O3', '-lineinfo']); the target, -shared and -fPIC are always added. */
   nvccFlags?: string[]
   /** Where compiled libraries are cached (default node_modules/.cache/vitest-kernel-bench under the root). */
   cacheDir?: string

@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { packagePath } from '../spec/paths.js'
 import type { BuildSettings } from './harness.js'
-import { compileSync, DEFAULT_NVCC_FLAGS, findNvcc, type CompiledLibrary } from './nvcc.js'
+import { compileSync, findNvcc, HARNESS_NVCC_FLAGS, type CompiledLibrary } from './nvcc.js'
 
 /** Where CUPTI's header and library are, inside one toolkit. */
 export interface CuptiLocation {
@@ -73,7 +73,7 @@ export function findNvperfHost(toolkitRoot: string): string {
 /** nvcc flags that compile against this CUPTI and make the shim load it at run time. */
 export function cuptiFlags(cupti: CuptiLocation): string[] {
   return [
-    ...DEFAULT_NVCC_FLAGS,
+    ...HARNESS_NVCC_FLAGS,
     `-I${cupti.includeDir}`,
     `-L${cupti.libraryDir}`,
     '-lcupti',

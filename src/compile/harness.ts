@@ -2,7 +2,7 @@
 // solutions.
 import { DTYPE_CTYPE, type Dtype } from '../spec/dtype.js'
 import { packagePath } from '../spec/paths.js'
-import { compile, compileSync, type CompiledLibrary } from './nvcc.js'
+import { compile, compileSync, HARNESS_NVCC_FLAGS, type CompiledLibrary } from './nvcc.js'
 
 export interface BuildSettings {
   arch: string
@@ -14,7 +14,7 @@ export interface BuildSettings {
 
 /** Blocking: the device host compiles it before it can answer anything. */
 export function compileHarness(settings: BuildSettings): CompiledLibrary {
-  return compileSync({ source: packagePath('cuda/harness.cu'), ...settings })
+  return compileSync({ source: packagePath('cuda/harness.cu'), flags: HARNESS_NVCC_FLAGS, ...settings })
 }
 
 /** A reference file is written once for any element type: KB_T names it. */

@@ -223,7 +223,12 @@ export interface CompiledLibrary {
   cached: boolean
 }
 
-export const DEFAULT_NVCC_FLAGS: readonly string[] = ['-O3', '-lineinfo']
+/** How the harness's own native code (cuda/) is optimised. */
+export const HARNESS_NVCC_FLAGS: readonly string[] = ['-O3', '-lineinfo']
+
+// Solutions and references: C++20 as Tensara's build has it (`nvcc -std=c++20 -O2`), so a solution written for
+// Tensara compiles unchanged (nvcc's own default is C++17).
+export const DEFAULT_NVCC_FLAGS: readonly string[] = ['-std=c++20', ...HARNESS_NVCC_FLAGS]
 
 /** What the wrapper includes in front of every solution: the types of every dtype's C spelling. */
 export const WRAPPER_INCLUDES: readonly string[] = [

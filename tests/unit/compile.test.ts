@@ -38,7 +38,6 @@ function embeddedArchs(library: string): string[] {
 
 const EXAMPLES: ReadonlyArray<readonly [string, Problem]> = [
   ['problems/vector-addition/solutions/vector_add.cu', vectorAddition],
-  ['problems/matrix-multiplication/solutions/sgemm_naive.cu', matrixMultiplication],
   ['problems/matrix-multiplication/solutions/sgemm_tiled.cu', matrixMultiplication],
 ]
 
@@ -75,6 +74,26 @@ describe('compile: the example solutions', () => {
       const after = await compile(request)
       expect(after.cached).toBe(false)
       expect(after.path).not.toBe(before.path)
+    },
+  )
+})
+
+describe('compile: the language', () => {
+  it(
+    'is C++20, as Tensara compiles solutions (nvcc alone would take C++17 and refuse this file)',
+    async () => {
+      const source = path.join(scratch, 'cpp20.cu')
+      fs.writeFileSync(
+        source,
+        '#include <bit>\n#include <concepts>\n' +
+          'template <std::floating_point T> consteval T twice(T x) { return x + x; }\n' +
+          '__global__ void add(const float* a, const float* b, float* c, size_t n) { size_t i = threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }\n' +
+          'extern "C" void solution(const float* d_input1, const float* d_input2, float* d_output, size_t n) {\n' +
+          '  static_assert(std::bit_cast<unsigned>(twice(1.0f)) == 0x40000000u);\n' +
+          '  add<<<1, 32>>>(d_input1, d_input2, d_output, n);\n}\n',
+      )
+      const library = await compile({ source, prototype: VECTOR_PROTOTYPE, arch: ARCH, cacheDir })
+      expect(definedSymbols(library.path)).toContain('solution')
     },
   )
 })
