@@ -30,8 +30,8 @@ export const conv1d = defineProblem({
   elements: ({ params: { N, K } }) => ({ A: N!, B: K!, C: N! }),
   // Tensara's count: K multiplications and K - 1 additions per output.
   flops: ({ params: { N, K } }) => N! * (2 * K! - 1),
-  // Tensara's GEMM_CONV category. Its signal is drawn from [-5, 5]; one range serves all inputs here, [-1, 1].
-  tolerance: { float32: { rtol: 3e-3, atol: 3e-3 } },
+  // Tensara's (fp32 rounding over 8191 products is ~1e-4 at most, far inside atol 5e-3).
+  tolerance: { float32: { rtol: 2e-4, atol: 5e-3 } },
   reference: cudaReference('conv-1d'),
   shapes: {
     ranges: { N: [2, 20000], K: [1, 2047] },

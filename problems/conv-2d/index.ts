@@ -58,10 +58,8 @@ export const conv2d = defineProblem({
   dtypes: ['float32'],
   cases: () => conv2dCases(SHAPES),
   flops: conv2dFlops,
-  // Tensara's GEMM_CONV category (as conv-1d). Its older inline 1e-5 cannot be met by an fp32-accumulating kernel
-  // against an exact reference: a 127×127 filter sums 16129 products, whose fp32 rounding error (~1e-4) exceeds
-  // 1e-5 + 1e-5·|C| wherever |C| is small. Its image is drawn from [-5, 5]; one range serves all inputs here, [-1, 1].
-  tolerance: { float32: { rtol: 3e-3, atol: 3e-3 } },
+  // Tensara's (a 127×127 filter sums 16129 products, whose fp32 rounding error, ~1e-4, stays inside atol 1e-3).
+  tolerance: { float32: { rtol: 2e-4, atol: 1e-3 } },
   reference: cudaReference('conv-2d'),
   shapes: CONV_2D_SHAPE_SPACE,
 })

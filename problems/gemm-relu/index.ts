@@ -33,7 +33,10 @@ export const gemmRelu = defineProblem({
   cases: () => SHAPES.map(([B, N, M]) => ({ name: `B=${B}, N=${N}, M=${M}`, params: { B, N, M } })),
   elements: ({ params: { B, N, M } }) => ({ A: B! * N!, W: M! * N!, b: M!, C: B! * M! }),
   flops: ({ params: { B, N, M } }) => 2 * B! * N! * M! + B! * M!,
-  tolerance: { float32: { rtol: 1e-4, atol: 1e-3 }, ...HALF_PRECISION_TOLERANCE },
+  // Tensara's rtol (3e-3) with a wider atol than its 2e-4: an fp32 solution that accumulates its 8192 products in
+  // order misses 2e-4 on 0.4% of outputs (simulated), which near zero is not covered by rtol. So nothing Tensara
+  // accepts fails here.
+  tolerance: { float32: { rtol: 3e-3, atol: 1e-3 }, ...HALF_PRECISION_TOLERANCE },
   reference: cudaReference('gemm-relu'),
   shapes: { ranges: { B: [1, 1024], N: [1, 2048], M: [1, 2048] } },
 })

@@ -31,8 +31,8 @@ const REDUCTION_CONFIGS: readonly OverDimConfig[] = [
 
 /**
  * Tensara's `(input, int dim, output, shape, ndim)`. `extent` is the C type of shape's elements and of ndim;
- * `memory` is where Tensara puts the shape array (its def.py: on the GPU for softmax, max-dim, mean-dim and
- * product-dim, in host memory for sum-dim, min-dim, argmax and argmin).
+ * `memory` is where Tensara puts the shape array (its def.py: on the GPU for softmax, sum-dim, max-dim, mean-dim and
+ * product-dim, in host memory for min-dim, argmax and argmin).
  */
 export function overDimSignature(output: ParamSpec, extent: ArrayParam['ctype'], memory: ArrayParam['memory']): ParamSpec[] {
   return [

@@ -41,8 +41,8 @@ inline SliceLayout sliceLayout(int dim, const S* shape, S ndim) {
 
 constexpr size_t kMaxDims = 8;
 
-// Tensara gives softmax, max-dim, mean-dim and product-dim their shape in device memory: one small copy per call, which a solution
-// with this interface cannot avoid.
+// Tensara gives softmax, sum-dim, max-dim, mean-dim and product-dim their shape in device memory: one small copy per
+// call, which a solution with this interface cannot avoid.
 inline SliceLayout sliceLayoutFromDevice(int dim, const size_t* deviceShape, size_t ndim) {
   size_t shape[kMaxDims] = {};
   cudaMemcpy(shape, deviceShape, (ndim < kMaxDims ? ndim : kMaxDims) * sizeof(size_t), cudaMemcpyDeviceToHost);

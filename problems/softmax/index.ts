@@ -32,7 +32,8 @@ export const softmax = defineProblem({
     const { outer, size, inner } = sliceLayout(c)
     return outer * inner * (5 * size - 2)
   },
-  tolerance: { float32: { rtol: 1e-3, atol: 1e-3 } },
+  // Tensara's: an atol of 1e-3 would pass an all-zero row wherever a long row's outputs are all below it.
+  tolerance: { float32: { rtol: 2e-3, atol: 1e-4 } },
   reference: cudaReference('softmax'),
   inputRange: [-3, 3],
   shapes: OVER_DIM_SHAPES,

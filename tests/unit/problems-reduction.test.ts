@@ -61,7 +61,7 @@ const shapeParam = (problem: Problem): ArrayParam => {
 
 describe.each([
   { problem: softmax, ctype: 'size_t', memory: 'device' },
-  { problem: sumDim, ctype: 'size_t', memory: 'host' },
+  { problem: sumDim, ctype: 'size_t', memory: 'device' },
   { problem: maxDim, ctype: 'size_t', memory: 'device' },
   { problem: argmax, ctype: 'int', memory: 'host' },
   { problem: meanDim, ctype: 'size_t', memory: 'device' },
@@ -120,13 +120,13 @@ describe('softmax', () => {
   })
 
   it("has Tensara's tolerance and inputs in [-3, 3]", () => {
-    expect(toleranceFor(softmax, 'float32')).toEqual({ rtol: 1e-3, atol: 1e-3 })
+    expect(toleranceFor(softmax, 'float32')).toEqual({ rtol: 2e-3, atol: 1e-4 })
     expect(softmax.inputRange).toEqual([-3, 3])
   })
 })
 
 describe.each([
-  { problem: sumDim, output: 'float* output', extent: 'size_t', range: [-5, 5] },
+  { problem: sumDim, output: 'float* output', extent: 'size_t', range: [-1, 1] },
   { problem: maxDim, output: 'float* output', extent: 'size_t', range: [-5, 5] },
   { problem: argmax, output: 'int* output', extent: 'int', range: [-5, 5] },
   { problem: minDim, output: 'float* output', extent: 'size_t', range: [-5, 5] },
@@ -176,8 +176,8 @@ describe('mean-dim FLOPs', () => {
 })
 
 describe('reduction tolerances', () => {
-  it("are Tensara's: 1e-3 for sum, max and min, exact for argmax and argmin indices", () => {
-    expect(toleranceFor(sumDim, 'float32')).toEqual({ rtol: 1e-3, atol: 1e-3 })
+  it("are Tensara's: rtol 2e-4, atol 9e-4 for sum, 1e-3 for max and min, exact for argmax and argmin indices", () => {
+    expect(toleranceFor(sumDim, 'float32')).toEqual({ rtol: 2e-4, atol: 9e-4 })
     expect(toleranceFor(maxDim, 'float32')).toEqual({ rtol: 1e-3, atol: 1e-3 })
     expect(toleranceFor(minDim, 'float32')).toEqual({ rtol: 1e-3, atol: 1e-3 })
     expect(toleranceFor(argmax, 'float32')).toEqual({ rtol: 0, atol: 0 })
@@ -219,8 +219,8 @@ describe('rms-norm', () => {
     expectCounts(rmsNorm, '512x16384', { flops: 25_168_896, bytes: { float32: 67_108_864 } })
   })
 
-  it("has Tensara's float32 tolerance rtol 1e-4, atol 1e-5", () => {
-    expect(toleranceFor(rmsNorm, 'float32')).toEqual({ rtol: 1e-4, atol: 1e-5 })
+  it("has Tensara's float32 tolerance rtol 2e-4, atol 1e-4", () => {
+    expect(toleranceFor(rmsNorm, 'float32')).toEqual({ rtol: 2e-4, atol: 1e-4 })
     expect(rmsNorm.inputRange).toEqual([-1, 1])
   })
 })
@@ -246,8 +246,8 @@ describe('layer-norm', () => {
     expectCounts(layerNorm, '8x256x128x128', { flops: 469_762_048, bytes: { float32: 301_989_888 } })
   })
 
-  it("has Tensara's float32 tolerance rtol 1e-4, atol 1e-5", () => {
-    expect(toleranceFor(layerNorm, 'float32')).toEqual({ rtol: 1e-4, atol: 1e-5 })
+  it("has Tensara's float32 tolerance rtol 2e-4, atol 1e-4", () => {
+    expect(toleranceFor(layerNorm, 'float32')).toEqual({ rtol: 2e-4, atol: 1e-4 })
   })
 })
 

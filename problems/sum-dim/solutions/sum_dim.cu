@@ -3,5 +3,5 @@
 #include "../../reduction-common/reduction.cuh"
 
 extern "C" void solution(const float* input, int dim, float* output, const size_t* shape, size_t ndim) {
-  reduction::reduceOverDim<reduction::Sum>(input, output, reduction::sliceLayout(dim, shape, ndim));
+  reduction::reduceOverDim<reduction::Sum>(input, output, reduction::sliceLayoutFromDevice(dim, shape, ndim));
 }
