@@ -3,8 +3,9 @@
 // all three, random graphs of up to 1024 vertices and a CUDA reference named after the slug. Tensara's graphs are
 // sparse with whole-number weights; the catalogue draws every element from one uniform range, never zero, so here
 // every graph is complete, with real weights drawn from the range of Tensara's random edges.
-import { defineProblem, type Problem, type ProblemDefinition, type ShapeSpace, type TestCase } from '../../src/spec/problem.js'
+import { defineProblem, type Problem, type ShapeSpace, type TestCase } from '../../src/spec/problem.js'
 import { cudaReference } from '../cuda-reference.js'
+import { float32FamilyFields, type Float32FamilySpec } from '../float32-family.js'
 
 /** One case per vertex count, named `n = ${n}`, with any further parameters the vertex count gives it. */
 export function graphCases(sizes: readonly number[], more: (n: number) => Record<string, number> = () => ({})): TestCase[] {
@@ -12,8 +13,7 @@ export function graphCases(sizes: readonly number[], more: (n: number) => Record
 }
 
 /** What sets a graph problem apart; the dtype, the tolerance and the reference's path are the family's. */
-export interface GraphSpec extends Pick<ProblemDefinition<'float32'>, 'name' | 'description' | 'signature' | 'elements' | 'flops'> {
-  readonly cases: readonly TestCase[]
+export interface GraphSpec extends Float32FamilySpec {
   /** Edge weights are drawn uniformly from this range. */
   readonly weights: readonly [number, number]
   readonly ranges?: ShapeSpace['ranges']
@@ -23,13 +23,7 @@ export interface GraphSpec extends Pick<ProblemDefinition<'float32'>, 'name' | '
 /** A Tensara graph problem: float32, Tensara's rtol 1e-4 and atol 1e-3, its reference in cuda/references/<name>.cu. */
 export function defineGraphProblem(spec: GraphSpec): Problem<'float32'> {
   return defineProblem({
-    name: spec.name,
-    description: spec.description,
-    signature: spec.signature,
-    dtypes: ['float32'],
-    cases: () => spec.cases,
-    elements: spec.elements,
-    flops: spec.flops,
+    ...float32FamilyFields(spec),
     tolerance: { float32: { rtol: 1e-4, atol: 1e-3 } },
     reference: cudaReference(spec.name),
     inputRange: spec.weights,
