@@ -6,7 +6,7 @@
 // input from its own range of bytes, so every element encoding and a spread of scales are exercised (the ranges are
 // in each problem's definition, with what they leave out).
 import { defineProblem, type Problem, type TestCase } from '../../src/spec/problem.js'
-import type { ParamSpec } from '../../src/spec/signature.js'
+import type { ElementAlias, ParamSpec } from '../../src/spec/signature.js'
 import { cudaReference } from '../cuda-reference.js'
 
 /** Tensara's five shapes, M × K, named as Tensara names them. */
@@ -29,6 +29,8 @@ export interface DequantizeSpec {
   /** The bytes `q` and `scale` are drawn from, [lo, hi) (see the problem's definition for why). */
   readonly qBytes: readonly [number, number]
   readonly scaleBytes: readonly [number, number]
+  /** Another element type `scale` may be declared with: Tensara types NVFP4's E4M3 scales "float8". */
+  readonly scaleAlias?: ElementAlias
   /** Bytes of `scale` for an M×K matrix; by default one per block, M × K/blockSize. */
   readonly scaleBytesFor?: (m: number, k: number) => number
   /** Scalars between `scale` and `out` (NVFP4's global factor), and their value in every case. */
@@ -43,7 +45,7 @@ export function defineDequantizeProblem(spec: DequantizeSpec): Problem<'float32'
     description: spec.description,
     signature: [
       { name: 'q', kind: 'input', dtype: 'uint8', range: spec.qBytes },
-      { name: 'scale', kind: 'input', dtype: 'uint8', range: spec.scaleBytes },
+      { name: 'scale', kind: 'input', dtype: 'uint8', range: spec.scaleBytes, elementAlias: spec.scaleAlias },
       ...(spec.globals?.params ?? []),
       { name: 'out', kind: 'output' },
       { name: 'm', kind: 'scalar', ctype: 'size_t' },

@@ -4,7 +4,7 @@
 // 1e-3 (so any encoding of the same values passes). The CUDA reference, named after the slug, has the decoding too.
 import type { Dtype } from '../../src/spec/dtype.js'
 import { defineProblem, type Problem, type TestCase } from '../../src/spec/problem.js'
-import type { ParamSpec } from '../../src/spec/signature.js'
+import type { ElementAlias, ParamSpec } from '../../src/spec/signature.js'
 import { cudaReference } from '../cuda-reference.js'
 
 /** Tensara's four shapes, M × K, named as Tensara names them. */
@@ -25,6 +25,8 @@ export interface QuantizeSpec<D extends Dtype> {
   readonly blockSize: number
   /** Elements per byte of `q`: 1 for FP8, 2 for FP4 (two E2M1 nibbles, the lower one first). */
   readonly elementsPerByte: number
+  /** Another element type `scale` may be declared with: Tensara types NVFP4's E4M3 scales "float8". */
+  readonly scaleAlias?: ElementAlias
   /** Bytes of `scale` for an M×K matrix; by default one per block, M × K/blockSize. */
   readonly scaleBytesFor?: (m: number, k: number) => number
   /** Scalars between `a` and `q` (NVFP4's global factor), and their value in every case. */
@@ -41,7 +43,7 @@ export function defineQuantizeProblem<const D extends Dtype>(spec: QuantizeSpec<
       { name: 'a', kind: 'input' },
       ...(spec.globals?.params ?? []),
       { name: 'q', kind: 'output', dtype: 'uint8' },
-      { name: 'scale', kind: 'output', dtype: 'uint8' },
+      { name: 'scale', kind: 'output', dtype: 'uint8', elementAlias: spec.scaleAlias },
       { name: 'm', kind: 'scalar', ctype: 'size_t' },
       { name: 'k', kind: 'scalar', ctype: 'size_t' },
     ],

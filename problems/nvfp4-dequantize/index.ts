@@ -19,6 +19,7 @@ export const nvfp4Dequantize = defineDequantizeProblem({
   elementsPerByte: 2,
   qBytes: [0, 256],
   scaleBytes: [0, 0x7f],
+  scaleAlias: '__nv_fp8_e4m3',
   scaleBytesFor: (m, k) => swizzledScaleBytes(m, k / 16),
   globals: { params: [{ name: 'sf_g', kind: 'scalar', ctype: 'float' }], values: { sf_g: 2688 } },
 })

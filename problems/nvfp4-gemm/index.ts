@@ -35,10 +35,11 @@ export const nvfp4Gemm = defineProblem({
     'even element in the low nibble), one E4M3 scale per 16 along k in the 128×4 swizzled layout.',
   signature: [
     { name: 'q_a', kind: 'input', dtype: 'uint8', range: [0, 256] },
-    { name: 'scale_a', kind: 'input', dtype: 'uint8', range: [0, 0x7f] },
+    // Tensara types the E4M3 scales "float8": `uint8_t*` in its starter, `__nv_fp8_e4m3*` accepted too.
+    { name: 'scale_a', kind: 'input', dtype: 'uint8', range: [0, 0x7f], elementAlias: '__nv_fp8_e4m3' },
     { name: 'sf_g_a', kind: 'scalar', ctype: 'float' },
     { name: 'q_b', kind: 'input', dtype: 'uint8', range: [0, 256] },
-    { name: 'scale_b', kind: 'input', dtype: 'uint8', range: [0, 0x7f] },
+    { name: 'scale_b', kind: 'input', dtype: 'uint8', range: [0, 0x7f], elementAlias: '__nv_fp8_e4m3' },
     { name: 'sf_g_b', kind: 'scalar', ctype: 'float' },
     { name: 'c', kind: 'output' },
     { name: 'm', kind: 'scalar', ctype: 'size_t' },

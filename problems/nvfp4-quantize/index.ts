@@ -21,6 +21,7 @@ export const nvfp4Quantize = defineQuantizeProblem({
   dtype: 'float16',
   blockSize: 16,
   elementsPerByte: 2,
+  scaleAlias: '__nv_fp8_e4m3',
   scaleBytesFor: (m, k) => swizzledScaleBytes(m, k / 16),
   globals: { params: [{ name: 'sf_g', kind: 'scalar', ctype: 'float' }], values: { sf_g: 2688 } },
 })

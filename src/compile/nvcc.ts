@@ -7,6 +7,7 @@ import path from 'node:path'
 import { waitForLock, waitForLockSync, type Attempt } from '../cache/lock-file.js'
 import { DEFAULT_TOOLKIT_ROOTS, findOnPath, toolkitRoots } from './toolkit.js'
 import { CUDA_LIBRARIES } from '../spec/build.js'
+import type { ElementAlias } from '../spec/signature.js'
 import { jobSlotsDir, resolveCompileJobs, tryJobSlot, tryLibraryLock } from '../cache/build-locks.js'
 
 export class NvccNotFoundError extends Error {
@@ -239,13 +240,24 @@ export const WRAPPER_INCLUDES: readonly string[] = [
   '#include <stdint.h>',
 ]
 
+/** The header of each element alias (ElementAlias) a prototype spelling may use. */
+const ALIAS_HEADERS: Readonly<Record<ElementAlias, string>> = { __nv_fp8_e4m3: '#include <cuda_fp8.h>' }
+
+/**
+ * What a prototype spelling needs beyond WRAPPER_INCLUDES: the headers of the element aliases it uses (only there, so
+ * every other solution compiles without them).
+ */
+export function spellingIncludes(prototype: string | undefined): string[] {
+  return Object.entries(ALIAS_HEADERS).flatMap(([alias, header]) => (prototype?.includes(alias) ? [header] : []))
+}
+
 /**
  * The translation unit nvcc compiles: the user's file, then the prototype the harness will call through koffi.
  * A solution declared with other parameter types (or without extern "C") conflicts with that declaration, so
  * the compiler itself reports a signature mismatch, at the user's line.
  */
 export function wrapperSource(req: CompileRequest): string {
-  const lines = [...WRAPPER_INCLUDES, `#include ${JSON.stringify(req.source)}`]
+  const lines = [...WRAPPER_INCLUDES, ...spellingIncludes(req.prototype), `#include ${JSON.stringify(req.source)}`]
   if (req.prototype) {
     const entry = entryName(req.prototype)
     // Taking the address makes a file that never defines the entry point fail to link (-z defs).

@@ -5,6 +5,12 @@ import { DTYPE_CTYPE, type Dtype } from './dtype.js'
 export type ScalarCType = 'size_t' | 'int' | 'float' | 'double' | 'uint64_t'
 
 /**
+ * Element types a uint8 buffer may be declared with instead: `__nv_fp8_e4m3` (cuda_fp8.h) for the bytes Tensara types
+ * "float8" (NVFP4's scales), which its starter spells `uint8_t` and its solutions may spell as the E4M3 type.
+ */
+export type ElementAlias = '__nv_fp8_e4m3'
+
+/**
  * Where an input's elements are drawn from, [lo, hi). Bigint bounds are for uint64 inputs whose integers a number
  * cannot hold exactly (beyond 2^53, such as the field elements below 2^61 - 1): they are drawn as integers, lo … hi - 1.
  */
@@ -37,6 +43,8 @@ export type ParamSpec =
   /**
    * `range`: where this input is drawn from, where it differs from the problem's `inputRange` (the packed bytes and
    * the scales of a quantized matrix need different ranges; a uint8 range [lo, hi) gives the bytes lo..hi-1).
+   * `elementAlias` (inputs and outputs): another element type a solution may declare the buffer with, of the same
+   * size, as cPrototypeAlternatives spells it.
    */
   | {
       readonly name: string
@@ -44,13 +52,14 @@ export type ParamSpec =
       readonly dtype?: Dtype
       readonly structure?: InputStructure
       readonly range?: InputRange
+      readonly elementAlias?: ElementAlias
     }
   /**
    * `initial`: what the output holds when a verified call starts. By default NaN, so an element the solution never
    * writes cannot pass; 'zero' where the problem defines the output as starting at zero, so that a kernel that reads
    * it first (C = α·A·B + β·C reads C even with β = 0, and NaN · 0 is NaN) is served as its BLAS caller would serve it.
    */
-  | { readonly name: string; readonly kind: 'output'; readonly dtype?: Dtype; readonly initial?: 'zero' }
+  | { readonly name: string; readonly kind: 'output'; readonly dtype?: Dtype; readonly initial?: 'zero'; readonly elementAlias?: ElementAlias }
   /**
    * `value`: the scalar's value in every case, where the problem fixes it (a modulus, say); the cases then do not give
    * it. A bigint for a uint64_t that a number cannot hold exactly (beyond 2^53); koffi passes it as the 64-bit integer.
@@ -118,10 +127,10 @@ export function paramDtype(p: ParamSpec, dtype: Dtype): Dtype {
   return p.dtype ?? dtype
 }
 
-function cParam(p: ParamSpec, dtype: Dtype, constArrays: boolean): string {
+function cParam(p: ParamSpec, dtype: Dtype, constArrays: boolean, aliases = false): string {
   if (p.kind === 'scalar') return `${p.ctype} ${p.name}`
   if (p.kind === 'array') return `${constArrays ? 'const ' : ''}${p.ctype}* ${p.name}`
-  const type = DTYPE_CTYPE[paramDtype(p, dtype)]
+  const type = (aliases ? p.elementAlias : undefined) ?? DTYPE_CTYPE[paramDtype(p, dtype)]
   return p.kind === 'input' ? `const ${type}* ${p.name}` : `${type}* ${p.name}`
 }
 
@@ -146,12 +155,15 @@ export function koffiDecodeParams(signature: readonly ParamSpec[]): string[] {
 }
 
 /**
- * Other spellings a solution may declare instead of cPrototype's: an array without `const`, as Tensara's
- * generated starter code writes `size_t* shape`. The ABI is the same.
+ * Other spellings a solution may declare instead of cPrototype's, with the same ABI: an array without `const`, as
+ * Tensara's generated starter code writes `size_t* shape`; buffers of their element alias (`__nv_fp8_e4m3* scale`).
  */
 export function cPrototypeAlternatives(signature: readonly ParamSpec[], dtype: Dtype, entry = 'solution'): string[] {
-  if (!signature.some((p) => p.kind === 'array')) return []
-  return [`void ${entry}(${signature.map((p) => cParam(p, dtype, false)).join(', ')})`]
+  const spelling = (constArrays: boolean, aliases: boolean) => `void ${entry}(${signature.map((p) => cParam(p, dtype, constArrays, aliases)).join(', ')})`
+  return [
+    ...(signature.some((p) => p.kind === 'array') ? [spelling(false, false)] : []),
+    ...(signature.some((p) => isBuffer(p) && p.elementAlias !== undefined) ? [spelling(true, true)] : []),
+  ]
 }
 
 /** koffi parameter types: pointers are passed as `void *` (koffi BigInt addresses), scalars as themselves. */

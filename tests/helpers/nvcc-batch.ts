@@ -8,7 +8,7 @@
 // address, so that the library fails to link without a definition.
 import fs from 'node:fs'
 import path from 'node:path'
-import { compile, CompileError, LinkError, WRAPPER_INCLUDES, type CompiledLibrary } from '../../src/compile/nvcc.js'
+import { compile, CompileError, LinkError, spellingIncludes, WRAPPER_INCLUDES, type CompiledLibrary } from '../../src/compile/nvcc.js'
 
 export interface BatchUnit {
   /** What the file is compiled as (the problem and dtype), written above it in the batch. */
@@ -77,16 +77,22 @@ function expand(file: string, seen = new Set<string>([file])): ExpandedUnit {
 }
 
 /**
- * `units` in batches of at most `size`, each batch of files that include the same system headers: hoisted in front of
- * the batch, a header another file needs must not reach a file that does not include it.
+ * `units` in batches of at most `size`, each batch of files that include the same system headers (and whose prototype
+ * spellings need the same ones): hoisted in front of the batch, a header another file needs must not reach a file
+ * that does not include it.
  */
 export function groupBatches<T extends BatchUnit>(units: readonly T[], size: number): T[][] {
   const groups = new Map<string, T[]>()
   for (const unit of units) {
-    const key = expand(unit.file).systemHeaders.join('\n')
+    const key = [...expand(unit.file).systemHeaders, ...unitSpellingIncludes(unit)].join('\n')
     groups.set(key, [...(groups.get(key) ?? []), unit])
   }
   return [...groups.values()].flatMap((group) => Array.from({ length: Math.ceil(group.length / size) }, (_, i) => group.slice(i * size, (i + 1) * size)))
+}
+
+/** The headers the unit's prototype spellings need beyond the wrapper's, as the plugin's wrapper adds them. */
+function unitSpellingIncludes(unit: BatchUnit): string[] {
+  return [...new Set(unit.prototypes.flatMap(spellingIncludes))]
 }
 
 /** The translation unit of the batch, to be written to `batchFile` (its `#line` marks name it). */
@@ -94,6 +100,7 @@ export function batchSource(batchFile: string, units: readonly BatchUnit[]): str
   const expanded = units.map((unit) => expand(unit.file))
   const parts = [
     ...WRAPPER_INCLUDES,
+    ...new Set(units.flatMap(unitSpellingIncludes)),
     ...[...new Set(expanded.flatMap((e) => e.systemHeaders))].map((h) => `#include <${h}>`),
     // std::is_same, without <type_traits>, which a file that does not include it must not see.
     'template <class A, class B> struct kb_same { static constexpr bool value = false; };',

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { matrixMultiplication, sumDim, vectorAddition } from '../../problems/index.js'
+import { matrixMultiplication, nvfp4Dequantize, sumDim, vectorAddition } from '../../problems/index.js'
 import {
   archForComputeCapability,
   compile,
@@ -74,6 +74,29 @@ describe('compile: the example solutions', () => {
       const after = await compile(request)
       expect(after.cached).toBe(false)
       expect(after.path).not.toBe(before.path)
+    },
+  )
+})
+
+describe('compile: element aliases', () => {
+  it(
+    "takes NVFP4 scales declared as Tensara's float8 (__nv_fp8_e4m3), with or without the solution's own cuda_fp8.h",
+    async () => {
+      const request = (source: string) => ({
+        source,
+        prototype: cPrototype(nvfp4Dequantize.signature, 'float32'),
+        alternatives: cPrototypeAlternatives(nvfp4Dequantize.signature, 'float32'),
+        arch: ARCH,
+        cacheDir,
+      })
+      for (const [file, include] of [['e4m3_included.cu', '#include <cuda_fp8.h>\n'], ['e4m3_bare.cu', '']] as const) {
+        const source = path.join(scratch, file)
+        fs.writeFileSync(
+          source,
+          `${include}extern "C" void solution(const uint8_t* q, const __nv_fp8_e4m3* scale, float sf_g, float* out, size_t m, size_t k) {}\n`,
+        )
+        expect(definedSymbols((await compile(request(source))).path)).toContain('solution')
+      }
     },
   )
 })

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { gemmRelu, lowerTrigMatmul, matrixMultiplication, matrixVector, mxfp4Dequantize, squareMatmul, symmetricMatmul, vectorAddition } from '../../problems/index.js'
+import {
+  gemmRelu,
+  lowerTrigMatmul,
+  matrixMultiplication,
+  matrixVector,
+  mxfp4Dequantize,
+  mxfp8Dequantize,
+  nvfp4Dequantize,
+  nvfp4Gemm,
+  nvfp4Quantize,
+  squareMatmul,
+  symmetricMatmul,
+  vectorAddition,
+} from '../../problems/index.js'
 import { casePlanner } from '../../src/vitest/case-plan.js'
 import { resolveSpec } from '../../src/vitest/resolve-spec.js'
 import { defineProblem, type Problem } from '../../src/spec/problem.js'
@@ -72,6 +85,23 @@ describe('array parameters', () => {
 
   it('have no dtype', () => {
     expect(() => paramDtype(signature[2]!, 'float32')).toThrow("parameter 'shape' is an array, not a buffer")
+  })
+})
+
+describe('element aliases', () => {
+  it("spell NVFP4's scales as Tensara's float8 too (__nv_fp8_e4m3), and nothing else differs", () => {
+    expect(cPrototypeAlternatives(nvfp4Dequantize.signature, 'float32')).toEqual([
+      'void solution(const uint8_t* q, const __nv_fp8_e4m3* scale, float sf_g, float* out, size_t m, size_t k)',
+    ])
+    expect(cPrototypeAlternatives(nvfp4Quantize.signature, 'float16')).toEqual([
+      'void solution(const __half* a, float sf_g, uint8_t* q, __nv_fp8_e4m3* scale, size_t m, size_t k)',
+    ])
+    expect(cPrototypeAlternatives(nvfp4Gemm.signature, 'float16')).toEqual([
+      'void solution(const uint8_t* q_a, const __nv_fp8_e4m3* scale_a, float sf_g_a, const uint8_t* q_b, ' +
+        'const __nv_fp8_e4m3* scale_b, float sf_g_b, __half* c, size_t m, size_t n, size_t k)',
+    ])
+    // The MX formats' scales are E8M0 bytes, which Tensara types uint8_t.
+    expect(cPrototypeAlternatives(mxfp8Dequantize.signature, 'float32')).toEqual([])
   })
 })
 
