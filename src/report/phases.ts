@@ -34,17 +34,28 @@ const SHORT_NAMES: Record<CasePhase, string> = {
   other: 'other',
 }
 
+/** The time of the phases `among`, summed, ms. */
+const totalMs = (phases: PhaseTimes, among: readonly CasePhase[]) => among.reduce((sum, phase) => sum + (phases[phase] ?? 0), 0)
+
+/** "timing 28.2 s, verification 4.1 s, …": the phases `among` that took any time, largest first. */
+function largestPhases(phases: PhaseTimes, among: readonly CasePhase[]): string[] {
+  return among
+    .filter((phase) => (phases[phase] ?? 0) > 0)
+    .sort((a, b) => (phases[b] ?? 0) - (phases[a] ?? 0))
+    .map((phase) => `${SHORT_NAMES[phase]} ${formatDuration(phases[phase] ?? 0)}`)
+}
+
+/** Phases of a case, not of its bench: all but the compile wait. */
+const OWN_CASE_PHASES = CASE_PHASES.filter((phase) => phase !== 'compile')
+
 /**
  * "time: wall 52.1 s · cases 41.3 s (timing 28.2 s, verification 4.1 s, …) · waiting for compiles 2.2 s · reporting
  * 0.3 s". The cases' phases are largest first; compiling is what benches waited for, not the compilers' own time
  * (they run in parallel with other benches' cases).
  */
 export function timeLine({ wallMs, reportingMs, phases }: RunTime): string {
-  const casePhases = CASE_PHASES.filter((phase) => phase !== 'compile' && (phases[phase] ?? 0) > 0)
-  const casesMs = casePhases.reduce((sum, phase) => sum + (phases[phase] ?? 0), 0)
-  const parts = casePhases
-    .sort((a, b) => (phases[b] ?? 0) - (phases[a] ?? 0))
-    .map((phase) => `${SHORT_NAMES[phase]} ${formatDuration(phases[phase] ?? 0)}`)
+  const casesMs = totalMs(phases, OWN_CASE_PHASES)
+  const parts = largestPhases(phases, OWN_CASE_PHASES)
   return [
     `time: wall ${formatDuration(wallMs)}`,
     `cases ${formatDuration(casesMs)}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`,
@@ -54,8 +65,7 @@ export function timeLine({ wallMs, reportingMs, phases }: RunTime): string {
 }
 
 /** Phases in which a case holds its GPU: all but the compile wait and the wait for the GPU. */
-const CLAIMED_PHASES = CASE_PHASES.filter((phase) => phase !== 'compile' && phase !== 'gpuWait')
-const claimedMs = (phases: PhaseTimes) => CLAIMED_PHASES.reduce((sum, phase) => sum + (phases[phase] ?? 0), 0)
+const CLAIMED_PHASES = OWN_CASE_PHASES.filter((phase) => phase !== 'gpuWait')
 
 /**
  * For a run whose cases ran on several GPUs: how long each GPU was claimed by cases, by phase largest first (the
@@ -73,11 +83,7 @@ export function gpuLine(results: readonly KernelBenchResult[], wallMs: number): 
     .sort(([a], [b]) => a - b)
     .map(([index, cases]) => {
       const phases = sumPhases(cases)
-      const largest = CLAIMED_PHASES.filter((phase) => (phases[phase] ?? 0) > 0)
-        .sort((a, b) => (phases[b] ?? 0) - (phases[a] ?? 0))
-        .slice(0, 3)
-        .map((phase) => `${SHORT_NAMES[phase]} ${formatDuration(phases[phase] ?? 0)}`)
-      return { index, ms: claimedMs(phases), largest }
+      return { index, ms: totalMs(phases, CLAIMED_PHASES), largest: largestPhases(phases, CLAIMED_PHASES).slice(0, 3) }
     })
   const busiest = Math.max(...claims.map((claim) => claim.ms))
   const parts = claims.map(({ index, ms, largest }) => `${index} claimed ${formatDuration(ms)} (${largest.join(', ')})`)
