@@ -226,7 +226,7 @@ export class KernelBenchReporter extends SkipAwareReporter {
     this.writeOutputs(testModules, { final: true, time })
     if (time) {
       this.log(pc.dim(timeLine(time)))
-      const gpus = gpuLine(results, time.wallMs)
+      const gpus = gpuLine(results, time)
       if (gpus) this.log(pc.dim(gpus))
     }
     const benches = testModules.filter((m) => this.isBench(m)).flatMap((m) => Array.from(m.children.allTests(), (test) => test.result().state))
@@ -238,7 +238,7 @@ export class KernelBenchReporter extends SkipAwareReporter {
   private runTime(results: readonly KernelBenchResult[]): RunTime | undefined {
     if (this.ctx.config.mergeReports) return undefined
     if (results.length === 0) return undefined
-    return { wallMs: performance.now() - this.runStart, reportingMs: this.reportingMs, phases: runPhases(results) }
+    return { startedAtMs: performance.timeOrigin + this.runStart, wallMs: performance.now() - this.runStart, reportingMs: this.reportingMs, phases: runPhases(results) }
   }
 
   private kernelResults(testModules: ReadonlyArray<TestModule>): KernelBenchResult[] {

@@ -2,12 +2,14 @@
 // each result carries (src/shared/phases.ts), with the reporter's own time (one line in the summary, and the JSON
 // file's top-level `time`); and the closing count of benches passed, failed and skipped.
 import { CASE_PHASES, sumPhases, type CasePhase, type PhaseTimes } from '../shared/phases.js'
-import type { KernelBenchResult } from '../shared/results.js'
+import type { CaseResult, KernelBenchResult } from '../shared/results.js'
 
 /** Seconds with one decimal: the run's account is read at a glance. */
 const formatDuration = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 
 export interface RunTime {
+  /** When the reporter started, ms since the Unix epoch (the clock of each case's `claimed`). */
+  startedAtMs: number
   /** From the reporter's start to the run's end, ms. */
   wallMs: number
   /** The reporter's own work: tables, the results files, charts. */
@@ -53,7 +55,7 @@ const OWN_CASE_PHASES = CASE_PHASES.filter((phase) => phase !== 'compile')
  * 0.3 s". The cases' phases are largest first; compiling is what benches waited for, not the compilers' own time
  * (they run in parallel with other benches' cases).
  */
-export function timeLine({ wallMs, reportingMs, phases }: RunTime): string {
+export function timeLine({ wallMs, reportingMs, phases }: Omit<RunTime, 'startedAtMs'>): string {
   const casesMs = totalMs(phases, OWN_CASE_PHASES)
   const parts = largestPhases(phases, OWN_CASE_PHASES)
   return [
@@ -68,26 +70,37 @@ export function timeLine({ wallMs, reportingMs, phases }: RunTime): string {
 const CLAIMED_PHASES = OWN_CASE_PHASES.filter((phase) => phase !== 'gpuWait')
 
 /**
- * For a run whose cases ran on several GPUs: how long each GPU was claimed by cases, by phase largest first (the
- * three largest), and how much of the wall lies beyond the busiest GPU's claims (Vitest's start, collection, idle
- * GPUs at the start and the end): "GPUs: 0 claimed 32.5 s (timing 18.7 s, host start 4.7 s, verification 3.8 s) · 1
- * claimed 31.4 s (…) · wall beyond the busiest 5.0 s". Undefined for a run on one GPU.
+ * For a run whose cases ran on several GPUs: how long each GPU was claimed by cases, from the run's start to its
+ * first claim and from its last claim to the run's end (idle GPU that a second GPU cannot halve), its phases largest
+ * first (the three largest), and how much of the wall lies beyond the busiest GPU's claims (Vitest's start,
+ * collection, idle GPUs at the start, between cases and at the end): "GPUs: 0 claimed 32.5 s from 2.1 s to 0.6 s
+ * before the end (timing 18.7 s, host start 4.7 s, verification 3.8 s) · 1 claimed 31.4 s (…) · wall beyond the
+ * busiest 5.0 s". Undefined for a run on one GPU.
  */
-export function gpuLine(results: readonly KernelBenchResult[], wallMs: number): string | undefined {
-  const byGpu = new Map<number, PhaseTimes[]>()
+export function gpuLine(results: readonly KernelBenchResult[], { startedAtMs, wallMs }: Pick<RunTime, 'startedAtMs' | 'wallMs'>): string | undefined {
+  const byGpu = new Map<number, CaseResult[]>()
   for (const c of results.flatMap((result) => result.cases)) {
-    if (c.gpu && c.phases) byGpu.set(c.gpu.index, [...(byGpu.get(c.gpu.index) ?? []), c.phases])
+    if (c.gpu && c.phases) byGpu.set(c.gpu.index, [...(byGpu.get(c.gpu.index) ?? []), c])
   }
   if (byGpu.size < 2) return undefined
   const claims = [...byGpu]
     .sort(([a], [b]) => a - b)
     .map(([index, cases]) => {
-      const phases = sumPhases(cases)
-      return { index, ms: totalMs(phases, CLAIMED_PHASES), largest: largestPhases(phases, CLAIMED_PHASES).slice(0, 3) }
+      const phases = sumPhases(cases.map((c) => c.phases))
+      return { index, ms: totalMs(phases, CLAIMED_PHASES), span: claimSpan(cases, startedAtMs, wallMs), largest: largestPhases(phases, CLAIMED_PHASES).slice(0, 3) }
     })
   const busiest = Math.max(...claims.map((claim) => claim.ms))
-  const parts = claims.map(({ index, ms, largest }) => `${index} claimed ${formatDuration(ms)} (${largest.join(', ')})`)
+  const parts = claims.map(({ index, ms, span, largest }) => `${index} claimed ${formatDuration(ms)}${span} (${largest.join(', ')})`)
   return `GPUs: ${parts.join(' · ')} · wall beyond the busiest ${formatDuration(wallMs - busiest)}`
+}
+
+/** " from 2.1 s to 0.6 s before the end": the first claim's start and the last claim's end, "" where not recorded. */
+function claimSpan(cases: readonly CaseResult[], startedAtMs: number, wallMs: number): string {
+  const windows = cases.flatMap((c) => (c.claimed ? [c.claimed] : []))
+  if (windows.length === 0) return ''
+  const first = Math.min(...windows.map((w) => w.fromMs)) - startedAtMs
+  const last = Math.max(...windows.map((w) => w.toMs)) - startedAtMs
+  return ` from ${formatDuration(first)} to ${formatDuration(wallMs - last)} before the end`
 }
 
 /** "benches: 3 passed · 1 failed · 12 skipped (16)" from the state of each bench (Vitest's test states). */

@@ -13,6 +13,8 @@ export interface CaseResult {
   params: Record<string, number>
   /** The GPU that ran the case (absent where no GPU ran it). */
   gpu?: GpuRef
+  /** When the case held that GPU (absent where no GPU ran it). */
+  claimed?: ClaimWindow
   flops: number
   /** Fewest bytes the case must move (each input read once, each output written once). */
   bytes: number
@@ -25,6 +27,12 @@ export interface CaseResult {
   phases?: PhaseTimes
   /** A paired A/B case (docs/ci-gate.md, "Paired A/B"): the base side, and the rounds the change is read off. */
   paired?: PairedCase
+}
+
+/** From when to when a case held its GPU, in ms since the Unix epoch (the run's processes share that clock). */
+export interface ClaimWindow {
+  fromMs: number
+  toMs: number
 }
 
 /** The base side of a paired A/B case and the rounds both sides ran. */

@@ -88,11 +88,12 @@ function caseRunner(spec: ResolvedSpec, plan: CasePlanner, pool: GpuPool, base?:
     const timedOptions = paired ? { ...options, timing: PAIRED_TIMING } : options
     const headPlan = plan(c, mode, timedOptions)
     const pairedRun = paired ? await pool.runPaired(headPlan, base.plan(c, mode, timedOptions), base.settings, extraLane) : undefined
-    const { outcome, gpu, phases } = pairedRun ?? (await pool.run(headPlan, sanitizer, extraLane))
+    const { outcome, gpu, claimed, phases } = pairedRun ?? (await pool.run(headPlan, sanitizer, extraLane))
     const result: CaseResult = {
       name: c.name,
       params: { ...c.params },
       gpu,
+      claimed,
       flops: problem.flops(c),
       bytes: problem.bytes(c, dtype),
       outcome,

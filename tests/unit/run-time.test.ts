@@ -26,9 +26,17 @@ describe('the run time account', () => {
 })
 
 describe('the account per GPU', () => {
-  /** A result whose cases ran on the GPUs given, with the phases given. */
-  const onGpus = (cases: Array<[number, NonNullable<KernelBenchResult['phases']>]>): KernelBenchResult =>
-    ({ cases: cases.map(([index, phases], i) => ({ name: `c${i}`, gpu: { index, pciBusId: `0000:0${index}:00.0` }, phases })) }) as unknown as KernelBenchResult
+  const startedAtMs = 1_800_000_000_000
+  /** A result whose cases ran on the GPUs given, with the phases given, holding the GPU from..to s after the start. */
+  const onGpus = (cases: Array<[number, NonNullable<KernelBenchResult['phases']>, number?, number?]>): KernelBenchResult =>
+    ({
+      cases: cases.map(([index, phases, from, to], i) => ({
+        name: `c${i}`,
+        gpu: { index, pciBusId: `0000:0${index}:00.0` },
+        phases,
+        ...(from !== undefined && to !== undefined && { claimed: { fromMs: startedAtMs + from * 1000, toMs: startedAtMs + to * 1000 } }),
+      })),
+    }) as unknown as KernelBenchResult
 
   it("gives each GPU's claimed time, its three largest phases, and the wall beyond the busiest GPU; waits are not claims", () => {
     const results = [
@@ -38,13 +46,29 @@ describe('the account per GPU', () => {
       ]),
       onGpus([[1, { timing: 2000, warmup: 400, gpuWait: 7000 }]]),
     ]
-    expect(gpuLine(results, 20_000)).toBe(
+    expect(gpuLine(results, { startedAtMs, wallMs: 20_000 })).toBe(
       'GPUs: 0 claimed 13.5 s (timing 10.0 s, host start 2.0 s, verification 1.0 s) · 1 claimed 14.4 s (timing 11.0 s, verification 3.0 s, warm-up 0.4 s) · wall beyond the busiest 5.6 s',
     )
   })
 
+  it("says when each GPU's first claim began and how long before the end its last one ended", () => {
+    const results = [
+      onGpus([
+        [0, { timing: 3000 }, 2.5, 5.5],
+        [1, { timing: 4000 }, 1.25, 5.25],
+      ]),
+      onGpus([
+        [0, { timing: 4000 }, 6, 10],
+        [1, { timing: 3000 }, 5.5, 8.5],
+      ]),
+    ]
+    expect(gpuLine(results, { startedAtMs, wallMs: 11_000 })).toBe(
+      'GPUs: 0 claimed 7.0 s from 2.5 s to 1.0 s before the end (timing 7.0 s) · 1 claimed 7.0 s from 1.3 s to 2.5 s before the end (timing 7.0 s) · wall beyond the busiest 4.0 s',
+    )
+  })
+
   it('says nothing for a run on one GPU', () => {
-    expect(gpuLine([onGpus([[0, { timing: 1000 }], [0, { timing: 2000 }]])], 5000)).toBeUndefined()
+    expect(gpuLine([onGpus([[0, { timing: 1000 }], [0, { timing: 2000 }]])], { startedAtMs, wallMs: 5000 })).toBeUndefined()
   })
 })
 

@@ -9,6 +9,7 @@ import { tryLock } from '../../cache/lock-file.js'
 import { deviceHost, type CaseRun, type DeviceHost, type HostStatus } from './client.js'
 import { claimPath } from '../../cache/gpu-lock.js'
 import type { CasePlan, GpuListing, GpuRef, HostConfig } from '../../shared/messages.js'
+import type { ClaimWindow } from '../../shared/results.js'
 import { sumPhases } from '../../shared/phases.js'
 import { runPairedCase, type PairedRun } from './paired-case.js'
 import type { CompareSettings } from '../../spec/compare.js'
@@ -92,9 +93,10 @@ export function claimOrder(devices: readonly GpuListing[], lastUsed: number | un
 
 export type PoolStatus = (HostStatus & { available: false }) | (HostStatus & { available: true; devices: GpuListing[] })
 
-/** A case's outcome, where its time went, and the GPU that ran it. */
+/** A case's outcome, where its time went, the GPU that ran it and when it held that GPU. */
 export interface PooledOutcome extends CaseRun {
   gpu: GpuRef
+  claimed: ClaimWindow
 }
 
 export class GpuPool {
@@ -173,13 +175,18 @@ export class GpuPool {
     const gpuWait = performance.now() - claiming
     try {
       this.lastUsed = gpu.index
+      const fromMs = epochMs()
       const { outcome, phases } = await work(gpu.index)
-      return { outcome, phases: sumPhases([phases, { gpuWait }]), gpu: { index: gpu.index, pciBusId: gpu.pciBusId } }
+      const claimed = { fromMs, toMs: epochMs() }
+      return { outcome, phases: sumPhases([phases, { gpuWait }]), gpu: { index: gpu.index, pciBusId: gpu.pciBusId }, claimed }
     } finally {
       release()
     }
   }
 }
+
+/** Now, in ms since the Unix epoch with performance.now()'s resolution: comparable across the run's processes. */
+const epochMs = () => performance.timeOrigin + performance.now()
 
 const POOLS = Symbol.for('vitest-kernel-bench.gpu-pools')
 
