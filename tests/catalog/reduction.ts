@@ -41,10 +41,11 @@ export const planted: Planted[] = [
     message: /output: 42 of 4096 elements out of tolerance \(rtol 0, atol 0\); first bad index 101: expected 127, got 23;/,
   },
   {
-    // Divides the sum of squares by N - 1: every output about 0.05% small, beyond rtol 1e-4 from |y| > 0.026 on.
+    // Divides the sum of squares by N - 1: every output about 0.05% off, beyond rtol 2e-4 and atol 1e-4 from |y| > 0.33 on
+    // (838,700 of the outputs on an H200).
     problem: rmsNorm,
     solution: fixtureFile('wrong_reduction_rms_norm.cu'),
     dtype: 'float32',
-    message: /Y: \d+ of 1048576 elements out of tolerance \(rtol 0\.0001, atol 0\.00001\); first bad index 0: expected 0\.06749/,
+    message: /Y: \d+ of 1048576 elements out of tolerance \(rtol 0\.0002, atol 0\.0001\); first bad index 1: expected -0\.54868/,
   },
 ]
