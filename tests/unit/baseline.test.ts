@@ -452,7 +452,8 @@ describe('atomic writes survive SIGKILL', () => {
   it('the target is always absent or a complete write', async () => {
     const seen = { absent: 0, complete: 0 }
     let tmpLeft = 0
-    for (let i = 0; i < 24; i++) {
+    // Each run starts a Node process with tsx (about 0.7 s): 12 runs, 8 of them killed after the writer is ready.
+    for (let i = 0; i < 12; i++) {
       const afterReady = i % 3 !== 0
       const sub = path.join(dir(), `run-${i}`)
       const target = path.join(sub, 'b.json')
@@ -463,7 +464,7 @@ describe('atomic writes survive SIGKILL', () => {
       if (fs.existsSync(sub)) tmpLeft += fs.readdirSync(sub).filter((n) => n.includes('.tmp-')).length
     }
     // every after-ready run must have left a complete file
-    expect(seen.complete).toBeGreaterThanOrEqual(16)
+    expect(seen.complete).toBeGreaterThanOrEqual(8)
     // informational: how often the kill landed mid-write (a temp file left behind)
     console.info(`atomic write: ${seen.complete} complete, ${seen.absent} absent, ${tmpLeft} kills mid-write`)
   })

@@ -1,6 +1,9 @@
 // Compiling in parallel, once: many builds at once from one process, bounded across processes by the job slots;
 // one process per library while the others wait for it; no lock left behind by a failed build or a dead process.
-// Real nvcc, behind a wrapper that logs when each run starts and ends (no GPU needed: nothing is loaded or run).
+// What is tested is the scheduling, not nvcc (compile.test.ts tests that): the nvcc the builds call is a stand-in that
+// logs when each run starts and ends and, for this file's own small solutions, takes as long as a short nvcc run and
+// writes a library the real nvcc built once; anything else (the broken fixture) goes to the real nvcc. No GPU needed:
+// nothing is loaded or run.
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -20,8 +23,29 @@ const PROTOTYPE = cPrototype(vectorAddition.signature, 'float32')
 const scratch = scratchFolder('kb-compile-pool-')
 const runs = path.join(scratch, 'nvcc-runs.log')
 const nvcc = path.join(scratch, 'nvcc')
-beforeAll(() => {
-  fs.writeFileSync(nvcc, `#!/bin/sh\necho "start $$ $(date +%s%N)" >> ${runs}\n"${findNvcc()}" "$@"\nstatus=$?\necho "end $$ $(date +%s%N)" >> ${runs}\nexit $status\n`)
+/** How long the stand-in takes for a solution of this file: long enough that runs given slots at once overlap. */
+const STAND_IN_SECONDS = 2
+beforeAll(async () => {
+  const built = await compile({ ...request(solution('built_once'), path.join(scratch, 'built-once')), nvcc: findNvcc() })
+  // The wrapper a build compiles includes its source by path: a solution of this file is one under the scratch folder.
+  fs.writeFileSync(
+    nvcc,
+    `#!/bin/sh
+echo "start $$ $(date +%s%N)" >> ${runs}
+output=; input=; previous=
+for arg in "$@"; do
+  if [ "$previous" = "-o" ]; then output=$arg; elif [ -n "$output" ] && [ -z "$input" ]; then input=$arg; fi
+  previous=$arg
+done
+if grep -qF '#include "${scratch}/' "$input"; then
+  sleep ${STAND_IN_SECONDS}; cp "${built.path}" "$output"; status=$?
+else
+  "${findNvcc()}" "$@"; status=$?
+fi
+echo "end $$ $(date +%s%N)" >> ${runs}
+exit $status
+`,
+  )
   fs.chmodSync(nvcc, 0o755)
 })
 
