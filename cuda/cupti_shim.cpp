@@ -4,7 +4,8 @@
 // between, and so every kernel, memcpy and memset those calls launched, with that id. The tag is per host thread, so
 // the harness also marks each call's window on CUPTI's clock (kb_cupti_window, from the idle GPU before the call to
 // the idle GPU after it): untagged work that ran in a window, launched by another thread of the solution's, belongs
-// to that call too. Other untagged work (L2 flush, padding, outside any window) is left out. While
+// to that call too. Other untagged work (L2 flush, padding, outside any window) is left out of the spans, and the
+// last read's is kept apart for the stream audit of `events` timing, which reads it with kb_cupti_untagged. While
 // kb_cupti_keep_launches is on (the counters pass), each kernel's name and launch configuration is kept too. And the
 // harness holds CUPTI's one callback subscriber (kb_cupti_claim, at the end), so that solution code cannot. Compiled
 // by src/compile/cupti-shim.ts, called through src/native/cupti.ts. Every entry point returns a CUptiResult (0 =
@@ -98,6 +99,8 @@ auto& workByCorrelation = *new std::unordered_map<uint32_t, Work>;           // 
 auto& workByIteration = *new std::map<uint64_t, Work>;                       // joined, not yet read; ordered by id
 // Each call's window on CUPTI's clock (start, end), by iteration, until the next read.
 auto& windowByIteration = *new std::map<uint64_t, std::pair<uint64_t, uint64_t>>;
+// The intervals of the last read's untagged work that no window claimed, until kb_cupti_untagged or the next read.
+auto& untaggedIntervals = *new std::vector<std::pair<uint64_t, uint64_t>>;
 uint64_t lostRecords = 0;
 bool keepLaunches = false;
 auto& launchesByCorrelation = *new std::unordered_map<uint32_t, std::vector<Launch>>;
@@ -194,6 +197,7 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
 // synchronize, so what stays unjoined never will be: work launched outside push/pop, or API calls inside it that
 // launched nothing. Caller holds the mutex.
 void joinAndDiscardTheRest() {
+  untaggedIntervals.clear();
   for (const auto& [correlationId, work] : workByCorrelation) {
     auto iteration = iterationByCorrelation.find(correlationId);
     if (iteration != iterationByCorrelation.end()) {
@@ -202,13 +206,17 @@ void joinAndDiscardTheRest() {
     }
     // Untagged: another thread's launch during a call belongs to the call whose window it ran in.
     for (const auto& interval : work.intervals) {
+      bool claimed = false;
       for (const auto& [id, window] : windowByIteration) {
         bool overlaps = interval.first < window.second && interval.second > window.first;
         if (overlaps) workByIteration[id].intervals.push_back(interval);
+        claimed = claimed || overlaps;
       }
+      if (!claimed) untaggedIntervals.push_back(interval);
     }
   }
   windowByIteration.clear();
+  std::sort(untaggedIntervals.begin(), untaggedIntervals.end());
   for (auto& [correlationId, launches] : launchesByCorrelation) {
     auto iteration = iterationByCorrelation.find(correlationId);
     if (iteration == iterationByCorrelation.end()) continue;
@@ -240,6 +248,7 @@ extern "C" int kb_cupti_start(void) {
     workByCorrelation.clear();
     workByIteration.clear();
     windowByIteration.clear();
+    untaggedIntervals.clear();
     launchesByCorrelation.clear();
     launchesByIteration.clear();
     lostRecords = 0;
@@ -279,6 +288,21 @@ extern "C" int kb_cupti_read(uint64_t* ids, uint64_t* starts, uint64_t* ends, ui
     busy[written] = entry->second.busy();
     entry = workByIteration.erase(entry);
   }
+  *count = written;
+  return CUPTI_SUCCESS;
+}
+
+// Writes up to `capacity` intervals (start, end, in ns, in the order they started) of the last read's untagged work
+// that no window claimed, sets *count, and forgets them; those that did not fit come with the next call, until the
+// next read. Call after kb_cupti_read.
+extern "C" int kb_cupti_untagged(uint64_t* starts, uint64_t* ends, size_t capacity, size_t* count) {
+  std::lock_guard<std::mutex> lock(mutex);
+  size_t written = std::min(capacity, untaggedIntervals.size());
+  for (size_t i = 0; i < written; i++) {
+    starts[i] = untaggedIntervals[i].first;
+    ends[i] = untaggedIntervals[i].second;
+  }
+  untaggedIntervals.erase(untaggedIntervals.begin(), untaggedIntervals.begin() + written);
   *count = written;
   return CUPTI_SUCCESS;
 }

@@ -72,6 +72,7 @@ export class Cupti {
       stop: lib.func('int kb_cupti_stop(void)'),
       timestamp: lib.func('int kb_cupti_timestamp(_Out_ uint64_t *ns)'),
       window: lib.func('int kb_cupti_window(uint64_t id, uint64_t start, uint64_t end)'),
+      untagged: lib.func('int kb_cupti_untagged(uint64_t *starts, uint64_t *ends, size_t capacity, _Out_ size_t *count)'),
       keepLaunches: lib.func('int kb_cupti_keep_launches(int keep)'),
       claim: lib.func('int kb_cupti_claim(_Out_ uint8_t *owner, size_t ownerSize)'),
       release: lib.func('int kb_cupti_release(void)'),
@@ -128,6 +129,23 @@ export class Cupti {
       const n = Number(count[0])
       for (let i = 0; i < n; i++) spans.push({ id: Number(ids[i]), startNs: starts[i]!, endNs: ends[i]!, busyNs: busy[i]! })
       if (n < READ_BATCH) return spans
+    }
+  }
+
+  /**
+   * The intervals of untagged work (launched by another host thread, or by nothing tagged) that the last read() gave
+   * to no window, in ns on CUPTI's clock. Call after read().
+   */
+  untagged(): { startNs: bigint; endNs: bigint }[] {
+    const intervals: { startNs: bigint; endNs: bigint }[] = []
+    const starts = new BigUint64Array(READ_BATCH)
+    const ends = new BigUint64Array(READ_BATCH)
+    for (;;) {
+      const count = [0]
+      this.check(this.fns.untagged(starts, ends, READ_BATCH, count), 'kb_cupti_untagged')
+      const n = Number(count[0])
+      for (let i = 0; i < n; i++) intervals.push({ startNs: starts[i]!, endNs: ends[i]! })
+      if (n < READ_BATCH) return intervals
     }
   }
 

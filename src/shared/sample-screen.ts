@@ -117,6 +117,8 @@ export interface AuditResult {
   worstUs: number
   /** Calls whose surrounding work CUPTI did not record, so they could not be judged. */
   unjudged: number
+  /** Pieces of untagged work (another host thread's) that ran in no call's window. */
+  strays: number
 }
 
 /**
@@ -126,12 +128,27 @@ export interface AuditResult {
  * window the events measured (with windowSlackNs): work on a stream the timed one does not wait for can run after
  * the window's end event and still before the marker.
  */
-export function auditCalls(calls: readonly AuditedCall[]): AuditResult {
+export function auditCalls(calls: readonly AuditedCall[], untagged: readonly Span[] = []): AuditResult {
   let escaped = 0
   let outlasted = 0
   let worstNs = 0n
   let unjudged = 0
-  for (const { work, before, after, windowNs } of calls) {
+  // Untagged work (launched by another host thread) belongs to the call whose window, between the work in front of it
+  // and its marker, it starts in; it then counts as that call's work. Work that starts in no window escaped every one.
+  const owned = new Map<AuditedCall, Span[]>()
+  let strays = 0
+  for (const piece of untagged) {
+    const owner = calls.find(({ before, after }) => before && after && piece.startNs >= before.endNs && piece.startNs < after.startNs)
+    if (owner) owned.set(owner, [...(owned.get(owner) ?? []), piece])
+    else {
+      strays++
+      const length = piece.endNs - piece.startNs
+      if (length > worstNs) worstNs = length
+    }
+  }
+  for (const call of calls) {
+    const { before, after, windowNs } = call
+    const work = union([...(call.work ? [call.work] : []), ...(owned.get(call) ?? [])])
     if (!work) continue // nothing launched on the GPU: nothing can have escaped
     if (!before || !after) {
       unjudged++
@@ -147,5 +164,11 @@ export function auditCalls(calls: readonly AuditedCall[]): AuditResult {
       if (outside > worstNs) worstNs = outside
     }
   }
-  return { escaped, outlasted, worstUs: Number(worstNs) / 1e3, unjudged }
+  return { escaped, outlasted, worstUs: Number(worstNs) / 1e3, unjudged, strays }
+}
+
+/** The earliest start and latest end of `spans`; undefined when there are none. */
+function union(spans: readonly Span[]): Span | undefined {
+  if (spans.length === 0) return undefined
+  return spans.reduce((a, b) => ({ startNs: a.startNs < b.startNs ? a.startNs : b.startNs, endNs: a.endNs > b.endNs ? a.endNs : b.endNs }))
 }

@@ -124,6 +124,38 @@ describe.skipIf(!gpu.available)(onGpuTitle('integrity on the GPU'), { timeout: 3
       expect(a.median / b.median).toBeLessThan(1.1)
     })
 
+    it.each([20, 25])("half from a thread on a private stream, n = 2^%i: audited in 'events' mode, refused as EscapedWork", async (power) => {
+      const message = failureMessage(await bench({ solution: hostile('thread_private_stream'), cases: size(power) }))
+      expect(message).toMatch(
+        /EscapedWork: \d+ pieces of GPU work launched from another host thread ran outside every timed window|wrong answer in a timed call picked at random/,
+      )
+    })
+
+    it("half from a thread on a private stream, n = 2^25: 'cupti' counts it in the call's time", async () => {
+      const [threaded, single] = [
+        await bench({ solution: hostile('thread_private_stream'), cases: size(25), timing: 'cupti' }),
+        await bench({ solution: hostile('split_add_one_stream'), cases: size(25), timing: 'cupti' }),
+      ]
+      expect(failureMessage(threaded)).toBeUndefined()
+      const ratio = timedCase(threaded.cases[0]).summary.median / timedCase(single.cases[0]).summary.median
+      console.log(`cupti, n = 2^25: half from a thread on a private stream ×${ratio.toFixed(3)} of one stream`)
+      expect(ratio).toBeGreaterThan(0.9)
+      expect(ratio).toBeLessThan(1.1)
+    })
+
+    it("half from a thread on the legacy stream, n = 2^25: 'events' times it (its work lies in the window) and the audit passes it", async () => {
+      const [threaded, single] = [
+        await bench({ solution: hostile('thread_launch'), cases: size(25) }),
+        await bench({ solution: hostile('split_add_one_stream'), cases: size(25) }),
+      ]
+      expect(failureMessage(threaded)).toBeUndefined()
+      expect(timedCase(threaded.cases[0]).timing.auditedCalls).toBeGreaterThan(0)
+      const ratio = timedCase(threaded.cases[0]).summary.median / timedCase(single.cases[0]).summary.median
+      console.log(`events, n = 2^25: half from a thread on the legacy stream ×${ratio.toFixed(3)} of one thread`)
+      expect(ratio).toBeGreaterThan(0.9)
+      expect(ratio).toBeLessThan(1.2)
+    })
+
     it("two private streams under 'graph' timing: nothing runs in the graph, so the checked answer is wrong", async () => {
       const message = failureMessage(await bench({ solution: hostile('two_private_streams'), cases: size(20), timing: 'graph' }))
       expect(message).toMatch(/wrong answer in a timed call picked at random|could not be captured into a CUDA graph/)

@@ -15,7 +15,7 @@ import { dynamicSection, exportedEntryPoints } from '../helpers/symbols.js'
 import { scratchFolder } from '../helpers/scratch.js'
 import { gpu, withoutGpuTitle } from '../helpers/gpu.js'
 
-const ENTRY_POINTS = ['kb_cupti_claim', 'kb_cupti_flush', 'kb_cupti_keep_launches', 'kb_cupti_launch', 'kb_cupti_launches', 'kb_cupti_lost', 'kb_cupti_pop', 'kb_cupti_probe', 'kb_cupti_push', 'kb_cupti_read', 'kb_cupti_release', 'kb_cupti_start', 'kb_cupti_stop', 'kb_cupti_timestamp', 'kb_cupti_window']
+const ENTRY_POINTS = ['kb_cupti_claim', 'kb_cupti_flush', 'kb_cupti_keep_launches', 'kb_cupti_launch', 'kb_cupti_launches', 'kb_cupti_lost', 'kb_cupti_pop', 'kb_cupti_probe', 'kb_cupti_push', 'kb_cupti_read', 'kb_cupti_release', 'kb_cupti_start', 'kb_cupti_stop', 'kb_cupti_timestamp', 'kb_cupti_untagged', 'kb_cupti_window']
 
 const scratch = scratchFolder('kb-cupti-')
 const cacheDir = path.join(scratch, 'cache')
@@ -103,6 +103,15 @@ static void readSpans(size_t capacity) {
   std::printf("\\n");
 }
 
+static void readUntagged(size_t capacity) {
+  uint64_t starts[8], ends[8];
+  size_t count = 99;
+  int status = kb_cupti_untagged(starts, ends, capacity, &count);
+  std::printf("untagged %d", status);
+  for (size_t i = 0; i < count; i++) std::printf(" %llu-%llu", (unsigned long long)starts[i], (unsigned long long)ends[i]);
+  std::printf("\\n");
+}
+
 static void readLost() {
   uint64_t lost = 99;
   int status = kb_cupti_lost(&lost);
@@ -150,15 +159,20 @@ int main() {
   kernelRecord(302, 7100, 7200);                       // untagged between the windows: the harness's, nobody's
   kb_cupti_window(31, 8000, 9000);
   kernelRecord(303, 8100, 8400);                       // a call whose only work came from another thread
+  kernelRecord(305, 9100, 9200);                       // untagged after the windows
   readSpans(8);
+  readUntagged(1);                                     // the untagged work no window claimed, for the stream audit
+  readUntagged(8);
+  readUntagged(8);
   kernelRecord(304, 6300, 6500);                       // windows end with the read that used them
   readSpans(8);
+  readUntagged(8);
 }
 `
 
 describe('joining records to pushed ids', () => {
   it(
-    'spans every tagged kernel and memset of an id, in either record order, and untagged work only inside a call\'s window; busy time counts overlaps once and gaps not at all; kept launches come in the order they ran, memsets included',
+    'spans every tagged kernel and memset of an id, in either record order, and untagged work only inside a call\'s window (the rest read apart); busy time counts overlaps once and gaps not at all; kept launches come in the order they ran, memsets included',
     () => {
       const source = path.join(scratch, 'join.cu')
       const program = path.join(scratch, 'join')
@@ -180,7 +194,13 @@ describe('joining records to pushed ids', () => {
         // Id 20's spans (unread until now); id 30: its own kernel and the other thread's, busy 100 + 200 ns; id 31:
         // the other thread's alone.
         'read 0 20:5000-5300/200 30:6100-6500/300 31:8100-8400/300',
+        // The untagged work in no window, in the order it started, a capacity at a time, then forgotten.
+        'untagged 0 7100-7200',
+        'untagged 0 9100-9200',
+        'untagged 0',
+        // Without windows, every untagged piece is in none: no span, but kept for the audit.
         'read 0',
+        'untagged 0 6300-6500',
       ])
     },
   )

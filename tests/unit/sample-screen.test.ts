@@ -106,25 +106,25 @@ describe('auditCalls', () => {
   const after = span(9000, 9500)
 
   it('passes work that lies between the two markers', () => {
-    expect(auditCalls([{ work: span(1200, 8000), before, after }])).toEqual({ escaped: 0, outlasted: 0, worstUs: 0, unjudged: 0 })
+    expect(auditCalls([{ work: span(1200, 8000), before, after }])).toEqual({ escaped: 0, outlasted: 0, worstUs: 0, unjudged: 0, strays: 0 })
   })
 
   it('catches work that ends after the closing marker started, and says by how much', () => {
-    expect(auditCalls([{ work: span(1200, 12_000), before, after }])).toEqual({ escaped: 1, outlasted: 0, worstUs: 3, unjudged: 0 })
+    expect(auditCalls([{ work: span(1200, 12_000), before, after }])).toEqual({ escaped: 1, outlasted: 0, worstUs: 3, unjudged: 0, strays: 0 })
   })
 
   it('catches work that started before the window opened (it overlapped the flush or padding)', () => {
-    expect(auditCalls([{ work: span(500, 8000), before, after }])).toEqual({ escaped: 1, outlasted: 0, worstUs: 0.5, unjudged: 0 })
+    expect(auditCalls([{ work: span(500, 8000), before, after }])).toEqual({ escaped: 1, outlasted: 0, worstUs: 0.5, unjudged: 0, strays: 0 })
   })
 
   it('catches work between the markers that outlasts the window its events measured (the closing marker started late)', () => {
     // 6.8 µs of work on a stream the timed one does not wait for, after a window of 1 µs: the marker queued behind
     // the window waited for the GPU the work held.
-    expect(auditCalls([{ work: span(1200, 8000), before, after, windowNs: 1000n }])).toEqual({ escaped: 1, outlasted: 1, worstUs: 3.799, unjudged: 0 })
+    expect(auditCalls([{ work: span(1200, 8000), before, after, windowNs: 1000n }])).toEqual({ escaped: 1, outlasted: 1, worstUs: 3.799, unjudged: 0, strays: 0 })
   })
 
   it('passes work as long as its window, give or take the timers’ resolution', () => {
-    expect(auditCalls([{ work: span(1200, 8000), before, after, windowNs: 7000n }])).toEqual({ escaped: 0, outlasted: 0, worstUs: 0, unjudged: 0 })
+    expect(auditCalls([{ work: span(1200, 8000), before, after, windowNs: 7000n }])).toEqual({ escaped: 0, outlasted: 0, worstUs: 0, unjudged: 0, strays: 0 })
     expect(auditCalls([{ work: span(1200, 8000), before, after, windowNs: 4800n }]).escaped).toBe(0) // 6800 ≤ 4800 + 2004
     expect(auditCalls([{ work: span(1200, 8000), before, after, windowNs: 4790n }]).escaped).toBe(1) // 6800 > 4790 + 2004
   })
@@ -142,11 +142,30 @@ describe('auditCalls', () => {
       { work: span(1200, 10_000), before, after },
       { work: span(1200, 29_000), before, after },
     ]
-    expect(auditCalls(calls)).toEqual({ escaped: 2, outlasted: 0, worstUs: 20, unjudged: 0 })
+    expect(auditCalls(calls)).toEqual({ escaped: 2, outlasted: 0, worstUs: 20, unjudged: 0, strays: 0 })
+  })
+
+  describe("untagged work (another host thread's launches)", () => {
+    const second = { before: span(10_000, 11_000), after: span(19_000, 19_500) }
+
+    it('belongs to the call whose window it starts in, and passes there', () => {
+      const calls = [{ work: span(1200, 5000), before, after }, { ...second }]
+      expect(auditCalls(calls, [span(3000, 8500), span(12_000, 18_000)])).toEqual({ escaped: 0, outlasted: 0, worstUs: 0, unjudged: 0, strays: 0 })
+    })
+
+    it('escapes with its call when it runs past the closing marker, or past the window its events measured', () => {
+      expect(auditCalls([{ work: span(1200, 5000), before, after }], [span(3000, 9800)])).toEqual({ escaped: 1, outlasted: 0, worstUs: 0.8, unjudged: 0, strays: 0 })
+      expect(auditCalls([{ work: span(1200, 2000), before, after, windowNs: 1000n }], [span(3000, 8000)]).outlasted).toBe(1)
+    })
+
+    it('is a stray when it starts in no window (beside the padding or the flush, between two calls), with its length', () => {
+      const calls = [{ work: span(1200, 5000), before, after }, { ...second }]
+      expect(auditCalls(calls, [span(9600, 10_400), span(200, 700)])).toEqual({ escaped: 0, outlasted: 0, worstUs: 0.8, unjudged: 0, strays: 2 })
+    })
   })
 
   it('has nothing to judge in a call that launched no GPU work, and flags calls whose markers are missing', () => {
-    expect(auditCalls([{ before, after }])).toEqual({ escaped: 0, outlasted: 0, worstUs: 0, unjudged: 0 })
-    expect(auditCalls([{ work: span(1200, 8000), before }])).toEqual({ escaped: 0, outlasted: 0, worstUs: 0, unjudged: 1 })
+    expect(auditCalls([{ before, after }])).toEqual({ escaped: 0, outlasted: 0, worstUs: 0, unjudged: 0, strays: 0 })
+    expect(auditCalls([{ work: span(1200, 8000), before }])).toEqual({ escaped: 0, outlasted: 0, worstUs: 0, unjudged: 1, strays: 0 })
   })
 })

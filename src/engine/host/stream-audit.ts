@@ -17,9 +17,13 @@ export class EscapedWorkError extends Error {
  */
 const AUDIT_ONE_IN = 4
 
-const AUDIT_ROLES = ['work', 'before', 'after'] as const
+/**
+ * The parts of an audited iteration, each tagged with its own id: the call's work, the work in front of its window,
+ * the mark after it, and the harness's work after that (the picked call's outputs saved), which is nobody's window.
+ */
+const AUDIT_ROLES = ['work', 'before', 'after', 'harness'] as const
 type AuditRole = (typeof AUDIT_ROLES)[number]
-const auditId = (draw: number, role: AuditRole): number => 3 * draw + AUDIT_ROLES.indexOf(role)
+const auditId = (draw: number, role: AuditRole): number => AUDIT_ROLES.length * draw + AUDIT_ROLES.indexOf(role)
 
 /**
  * Events on the legacy stream only time work that the legacy stream waits for. In audited batches all of every
@@ -63,7 +67,7 @@ export class StreamAudit {
     return audited
   }
 
-  /** Protocol step 8f: runs `work`, the `role` part of draw `draw`'s iteration, tagged when the batch is audited. */
+  /** Protocol steps 8c–8h: runs `work`, the `role` part of draw `draw`'s iteration, tagged when the batch is audited. */
   tag(audited: boolean, draw: number, role: Exclude<AuditRole, 'after'>, work: () => void): void {
     if (audited) tagged(this.cupti!, auditId(draw, role), work)
     else work()
@@ -127,7 +131,11 @@ export interface WindowedCall {
   windowMs: number
 }
 
-/** Fails the case when any call of the batch left work outside its window. */
+/**
+ * Fails the case when any call of the batch left work outside its window. Every piece of work the harness queues in
+ * an audited batch is tagged, so untagged work was launched by another host thread: the call whose window it ran in
+ * owns it, and work in no window escaped the timer.
+ */
 function auditBatch(cupti: Cupti, windowed: readonly WindowedCall[]): void {
   const spans = readSpans(cupti, 'stream audit')
   const calls = windowed.map(({ draw, windowMs }) => ({
@@ -136,8 +144,16 @@ function auditBatch(cupti: Cupti, windowed: readonly WindowedCall[]): void {
     after: spans.get(auditId(draw, 'after')),
     windowNs: BigInt(Math.round(windowMs * 1e6)),
   }))
-  const { escaped, outlasted, worstUs, unjudged } = auditCalls(calls)
+  const { escaped, outlasted, worstUs, unjudged, strays } = auditCalls(calls, cupti.untagged())
   if (unjudged > 0) throw new Error(`stream audit: CUPTI did not record the work around ${unjudged} of ${calls.length} calls`)
+  if (strays > 0) {
+    throw new EscapedWorkError(
+      `${strays} pieces of GPU work launched from another host thread ran outside every timed window of a batch of ` +
+        `${calls.length} timed calls (by up to ${worstUs.toFixed(1)} µs): solution() starts threads whose work CUDA ` +
+        'events do not time. Have them launch on the default stream or a blocking stream and join them before ' +
+        "returning; timing: 'cupti' times every thread's work.",
+    )
+  }
   if (escaped === 0) return
   const streams = 'solution() uses a stream that the legacy default stream does not wait for (a non-blocking stream?)'
   // Work that only outlasted its window also fits CUDA events whose reading was changed (a patched timer).

@@ -23,8 +23,11 @@ export interface CallTimer<Read = unknown> {
   counts(): TimerCounts
   /** Protocol step 8a, before the batch's first call. */
   startBatch(count: number): void
-  /** Protocol steps 8b–8f: one call on draw `draw`'s inputs, queued or timed. */
-  timeCall(draw: number): void
+  /**
+   * Protocol steps 8b–8f: one call on draw `draw`'s inputs, queued or timed; then `after`, the harness's own work that
+   * follows the call (8g–8h: the picked call's outputs saved), which a stream audit must not take for the solution's.
+   */
+  timeCall(draw: number, after: () => void): void
   /** Protocol step 8i, after the batch's last call (or one that threw). */
   endBatch(): void
   /** Protocol step 9c, after synchronizing. */
@@ -134,7 +137,7 @@ class EventTimer implements CallTimer<void> {
     if (this.padding.kind === 'spin') hold(this.session, BATCH_SPIN_TIMEOUT_NS)
   }
 
-  timeCall(draw: number): void {
+  timeCall(draw: number, after: () => void): void {
     const { events, audited, calls } = this.batch
     const i = calls.length
     const [preWindow, windowStart, windowEnd] = events.slice(3 * i, 3 * i + 3) as [bigint, bigint, bigint]
@@ -151,6 +154,7 @@ class EventTimer implements CallTimer<void> {
     cuda.eventRecord(windowEnd)
     const hostEnd = performance.now()
     if (audited) this.audit.mark(this.session, draw)
+    this.audit.tag(audited, draw, 'harness', after)
     calls.push({ draw, events: [preWindow, windowStart, windowEnd], hostMs: hostEnd - hostStart, callHostMs: callEnd - callStart })
   }
 
@@ -251,11 +255,12 @@ class IdleGpuCalls implements CallTimer<Array<number | undefined>> {
     this.draws = []
   }
 
-  timeCall(draw: number): void {
+  timeCall(draw: number, after: () => void): void {
     queuePreWindow(this.timed, 'none', draw) // 8c, 8e
     cuda.synchronize()
     this.timer.time(draw, this.timed.solution) // 8f, then the GPU idle
     this.draws.push(draw)
+    after()
   }
 
   endBatch(): void {}
