@@ -124,21 +124,21 @@ describe.skipIf(!gpu.available)(onGpuTitle('integrity on the GPU'), { timeout: 3
       expect(a.median / b.median).toBeLessThan(1.1)
     })
 
-    it.each([20, 25])("half from a thread on a private stream, n = 2^%i: audited in 'events' mode, refused as EscapedWork", async (power) => {
+    it.each([20, 25])("half from a waiting thread on a private stream, n = 2^%i: audited in 'events' mode, refused as EscapedWork", async (power) => {
       const message = failureMessage(await bench({ solution: hostile('thread_private_stream'), cases: size(power) }))
       expect(message).toMatch(
         /EscapedWork: \d+ pieces of GPU work launched from another host thread ran outside every timed window|wrong answer in a timed call picked at random/,
       )
     })
 
-    it("half from a thread on a private stream, n = 2^25: 'cupti' counts it in the call's time", async () => {
+    it("half from a waiting thread on a private stream, n = 2^25: 'cupti' counts it in the call's time", async () => {
       const [threaded, single] = [
         await bench({ solution: hostile('thread_private_stream'), cases: size(25), timing: 'cupti' }),
         await bench({ solution: hostile('split_add_one_stream'), cases: size(25), timing: 'cupti' }),
       ]
       expect(failureMessage(threaded)).toBeUndefined()
       const ratio = timedCase(threaded.cases[0]).summary.median / timedCase(single.cases[0]).summary.median
-      console.log(`cupti, n = 2^25: half from a thread on a private stream ×${ratio.toFixed(3)} of one stream`)
+      console.log(`cupti, n = 2^25: half from a waiting thread on a private stream ×${ratio.toFixed(3)} of one stream`)
       expect(ratio).toBeGreaterThan(0.9)
       expect(ratio).toBeLessThan(1.1)
     })
@@ -152,8 +152,9 @@ describe.skipIf(!gpu.available)(onGpuTitle('integrity on the GPU'), { timeout: 3
       expect(timedCase(threaded.cases[0]).timing.auditedCalls).toBeGreaterThan(0)
       const ratio = timedCase(threaded.cases[0]).summary.median / timedCase(single.cases[0]).summary.median
       console.log(`events, n = 2^25: half from a thread on the legacy stream ×${ratio.toFixed(3)} of one thread`)
+      // Never faster than the same kernels from one thread; slower by the thread's start, which the GPU waits for
+      // inside the window (×1.35 on an H100): the solution's own cost.
       expect(ratio).toBeGreaterThan(0.9)
-      expect(ratio).toBeLessThan(1.2)
     })
 
     it("two private streams under 'graph' timing: nothing runs in the graph, so the checked answer is wrong", async () => {
