@@ -124,11 +124,26 @@ describe.skipIf(!gpu.available)(onGpuTitle('integrity on the GPU'), { timeout: 3
       expect(a.median / b.median).toBeLessThan(1.1)
     })
 
-    it.each([20, 25])("half from a waiting thread on a private stream, n = 2^%i: audited in 'events' mode, refused as EscapedWork", async (power) => {
-      const message = failureMessage(await bench({ solution: hostile('thread_private_stream'), cases: size(power) }))
-      expect(message).toMatch(
-        /EscapedWork: \d+ pieces of GPU work launched from another host thread ran outside every timed window|wrong answer in a timed call picked at random/,
-      )
+    it.each([20, 25])("half from a waiting thread on a private stream, n = 2^%i: in 'events' mode refused as EscapedWork, or timed whole", async (power) => {
+      const [threaded, single] = [
+        await bench({ solution: hostile('thread_private_stream'), cases: size(power) }),
+        await bench({ solution: hostile('split_add_one_stream'), cases: size(power) }),
+      ]
+      const message = failureMessage(threaded)
+      // Where the thread's half starts before the window opens (beside the padding), the audit refuses it as work in no
+      // window, or as a call's escaped work where it starts inside one and runs past its end; a half that starts before
+      // the harness has written the call's inputs computes on the last call's, which a checked call finds. Where it
+      // lands inside the window, the events time it.
+      if (message !== undefined) {
+        console.log(`events, n = 2^${power}: half from a waiting thread on a private stream, refused: ${message.split('\n').slice(1, 3).join(' ')}`)
+        expect(message).toMatch(
+          /EscapedWork: (\d+ pieces of GPU work launched from another host thread ran outside every timed window|\d+ of \d+ timed calls in a batch left GPU work outside their timed window)|wrong answer in a timed call picked at random/,
+        )
+        return
+      }
+      const ratio = timedCase(threaded.cases[0]).summary.median / timedCase(single.cases[0]).summary.median
+      console.log(`events, n = 2^${power}: half from a waiting thread on a private stream, not refused, ×${ratio.toFixed(3)} of one stream`)
+      expect(ratio).toBeGreaterThan(0.9)
     })
 
     it("half from a waiting thread on a private stream, n = 2^25: 'cupti' counts it in the call's time", async () => {
