@@ -259,6 +259,9 @@ export function tQuantile(p: number, df: number): number {
   return (low + high) / 2
 }
 
+/** The fewest blocks of paired rounds with an interval of the change (two degrees of freedom: t = 4.30 at 95%). */
+export const MIN_INTERVAL_BLOCKS = 3
+
 /**
  * (b) Paired A/B rounds in blocks, each block with both sides' buffers at a new place in memory: the change is read
  * off each block's median round ratio, and its interval is Student's t interval of their mean log (the blocks are
@@ -279,7 +282,7 @@ export function compareBlocks(reference: readonly number[], candidate: readonly 
   })
   const blocks = [...byBlock.values()].map((ratios) => medianOfSorted(sortedCopy(ratios)))
   const k = blocks.length
-  if (k < 3) return { doubts: [`too few blocks of rounds (${k}) for an interval of the change`] }
+  if (k < MIN_INTERVAL_BLOCKS) return { doubts: [`too few blocks of rounds (${k}) for an interval of the change`] }
   const mean = blocks.reduce((sum, x) => sum + x, 0) / k
   const variance = blocks.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (k - 1)
   const halfWidth = tQuantile(0.5 + confidence / 2, k - 1) * Math.sqrt(variance / k)

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
 import { narrowEnough, roundCalls, runPairedCase } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
-import { compareBlocks } from '../../src/shared/median-change.js'
+import { compareBlocks, MIN_INTERVAL_BLOCKS } from '../../src/shared/median-change.js'
 import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
 import { plan, standInHost } from '../helpers/stand-in-host.js'
 
@@ -76,6 +76,15 @@ describe('runPairedCase with stand-in hosts', () => {
     const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('1.00'), sidePlan('1.00'), settings, seededSpacers(42))
     if (run.head.status !== 'ok') throw new Error(`head: ${JSON.stringify(run.head)}`)
     expect(run.head.timing!.stopReason).toBe('paired-limit')
+  })
+
+  it('runs past the time limit until the blocks can give an interval (a long kernel fitted two blocks into it)', async () => {
+    const settings = { ...DEFAULT_COMPARE, tolerance: 0.0001, maxTimeMs: 1 }
+    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('1.00'), sidePlan('1.00'), settings, seededSpacers(42))
+    if (run.head.status !== 'ok') throw new Error(`head: ${JSON.stringify(run.head)}`)
+    expect(run.head.timing!.stopReason).toBe('paired-limit')
+    expect(new Set(run.rounds!.block).size).toBe(MIN_INTERVAL_BLOCKS)
+    expect(compareBlocks(run.rounds!.base, run.rounds!.head, run.rounds!.block, 0.95).interval).toBeDefined()
   })
 
   it('reports a base that answers wrongly, runs no round, and gives an inconclusive verdict that names it', async () => {

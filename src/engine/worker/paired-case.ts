@@ -10,7 +10,7 @@
 // once more and close.
 import { spacerBytes } from '../../shared/places.js'
 import type { CaseOutcome, CasePlan, ErrorOutcome, PairRoundOutcome, PairStartOutcome } from '../../shared/messages.js'
-import { compareBlocks } from '../../shared/median-change.js'
+import { compareBlocks, MIN_INTERVAL_BLOCKS } from '../../shared/median-change.js'
 import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
 import { summarize } from '../../shared/stats.js'
 import type { StopReason } from '../../shared/stopping.js'
@@ -126,7 +126,9 @@ export async function runPairedCase(
       stopReason = 'paired-interval'
       break
     }
-    if (performance.now() - start >= settings.maxTimeMs) break
+    // The time limit never ends the rounds before they can give an interval: a 0.4 s kernel fitted two blocks into
+    // 3 s, and no change however large could be judged.
+    if (performance.now() - start >= settings.maxTimeMs && new Set(rounds.block).size >= MIN_INTERVAL_BLOCKS) break
   }
 
   const outcomes: Partial<Record<SideName, CaseOutcome>> = {}
