@@ -2,10 +2,11 @@
 // slow the hosts the worker starts later. Each change is made to a child process, never to the test's own worker.
 import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
+import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { readProcessState } from '../../src/engine/worker/process-state.js'
+import { mpsControlPipe, readProcessState, restoreProcessState } from '../../src/engine/worker/process-state.js'
 import { tsxExecArgv } from '../../src/engine/worker/process-entry.js'
 import { PACKAGE_ROOT } from '../../src/spec/paths.js'
 
@@ -40,6 +41,28 @@ describe("the worker's scheduling", () => {
     const found = answer.found as { change: string; restored: boolean }
     expect(found.change).toBe(`its niceness from ${before} to ${Math.min(19, before + 5)}`)
     expect(answer.after).toBe(found.restored ? before : Math.min(19, before + 5))
+  })
+
+  it('finds an MPS control daemon started since, by its pipe where CUDA processes look for it, and cannot put that back', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-mps-'))
+    try {
+      const pipe = mpsControlPipe({ CUDA_MPS_PIPE_DIRECTORY: dir })
+      expect(pipe).toBe(path.join(dir, 'control'))
+      expect(mpsControlPipe({})).toBe('/tmp/nvidia-mps/control')
+      const before = readProcessState(process.pid, pipe)
+      expect(before.mpsPipe).toBeUndefined()
+      fs.writeFileSync(pipe, '') // the daemon's pipe; what matters to a CUDA process is that it is there
+      const found = restoreProcessState(before, process.pid, pipe)
+      expect(found?.change).toBe(
+        `an MPS control daemon started (its pipe ${pipe} appeared), so every CUDA process it starts would run as a client of the MPS server; stop it with \`echo quit | nvidia-cuda-mps-control\``,
+      )
+      expect(found?.restored).toBe(false)
+      const under = readProcessState(process.pid, pipe)
+      fs.rmSync(pipe)
+      expect(restoreProcessState(under, process.pid, pipe)).toEqual({ change: `the MPS control daemon it started under stopped (its pipe ${pipe} is gone)`, restored: false })
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('says nothing when nothing changed', async () => {
