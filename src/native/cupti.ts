@@ -118,18 +118,15 @@ export class Cupti {
 
   /** The spans of every id pushed since the last read, in increasing id order. Call after flush(). */
   read(): GpuSpan[] {
-    const spans: GpuSpan[] = []
     const ids = new BigUint64Array(READ_BATCH)
     const starts = new BigUint64Array(READ_BATCH)
     const ends = new BigUint64Array(READ_BATCH)
     const busy = new BigUint64Array(READ_BATCH)
-    for (;;) {
-      const count = [0]
-      this.check(this.fns.read(ids, starts, ends, busy, READ_BATCH, count), 'kb_cupti_read')
-      const n = Number(count[0])
-      for (let i = 0; i < n; i++) spans.push({ id: Number(ids[i]), startNs: starts[i]!, endNs: ends[i]!, busyNs: busy[i]! })
-      if (n < READ_BATCH) return spans
-    }
+    return this.drain(
+      (count) => this.fns.read(ids, starts, ends, busy, READ_BATCH, count),
+      'kb_cupti_read',
+      (i) => ({ id: Number(ids[i]), startNs: starts[i]!, endNs: ends[i]!, busyNs: busy[i]! }),
+    )
   }
 
   /**
@@ -137,15 +134,23 @@ export class Cupti {
    * to no window, in ns on CUPTI's clock. Call after read().
    */
   untagged(): { startNs: bigint; endNs: bigint }[] {
-    const intervals: { startNs: bigint; endNs: bigint }[] = []
     const starts = new BigUint64Array(READ_BATCH)
     const ends = new BigUint64Array(READ_BATCH)
+    return this.drain((count) => this.fns.untagged(starts, ends, READ_BATCH, count), 'kb_cupti_untagged', (i) => ({ startNs: starts[i]!, endNs: ends[i]! }))
+  }
+
+  /**
+   * Calls `fill`, an entry point that writes up to READ_BATCH rows and their count, until fewer come back; each row
+   * written, as `row` reads it from the arrays `fill` filled.
+   */
+  private drain<T>(fill: (count: number[]) => number, what: string, row: (i: number) => T): T[] {
+    const rows: T[] = []
     for (;;) {
       const count = [0]
-      this.check(this.fns.untagged(starts, ends, READ_BATCH, count), 'kb_cupti_untagged')
+      this.check(fill(count), what)
       const n = Number(count[0])
-      for (let i = 0; i < n; i++) intervals.push({ startNs: starts[i]!, endNs: ends[i]! })
-      if (n < READ_BATCH) return intervals
+      for (let i = 0; i < n; i++) rows.push(row(i))
+      if (n < READ_BATCH) return rows
     }
   }
 

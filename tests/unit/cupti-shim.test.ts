@@ -212,6 +212,7 @@ describe.skipIf(gpu.available)(withoutGpuTitle('the binding without a GPU'), () 
     () => {
       const cupti = new Cupti(compileCuptiShim({ arch: 'sm_90a', cacheDir }).path)
       expect(cupti.read()).toEqual([])
+      expect(cupti.untagged()).toEqual([])
       expect(cupti.lostRecords()).toBe(0)
       const error = captureError(() => cupti.start())
       expectCuptiError(error, 'kb_cupti_start')
