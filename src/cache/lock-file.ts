@@ -38,6 +38,12 @@ function readHolder(file: string): Holder | undefined {
   }
 }
 
+/** The pid of the lock's holder while that process lives; undefined when nobody holds it or its holder is gone. */
+export function liveHolder(file: string): number | undefined {
+  const holder = readHolder(file)
+  return holder && isLive(holder.pid) ? holder.pid : undefined
+}
+
 /** Whether the process runs: not gone, and not exited and waiting to be reaped. */
 export function isLive(pid: number): boolean {
   if (pid <= 0 || exitedUnreaped(pid)) return false

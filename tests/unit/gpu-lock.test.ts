@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { acquireGpuLock, lockPath } from '../../src/cache/gpu-lock.js'
+import { acquireGpuLock, acquireGpuSetup, lockPath, msSinceGpuBusy, setupFolder } from '../../src/cache/gpu-lock.js'
 import { tryLock } from '../../src/cache/lock-file.js'
 import { PACKAGE_ROOT } from '../../src/spec/paths.js'
 import { useScratch } from '../helpers/scratch.js'
@@ -22,8 +22,8 @@ afterEach(() => {
 })
 
 /** Starts the holder fixture and resolves once it holds the lock, with the time it said it took it. */
-async function startHolder(lock: string, holdMs: number): Promise<{ child: ChildProcess; lines: string[]; lockedAt: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/hold-gpu-lock.ts', lock, String(holdMs)], {
+async function startHolder(lock: string, holdMs: number, side: 'lock' | 'setup' = 'lock'): Promise<{ child: ChildProcess; lines: string[]; lockedAt: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/hold-gpu-lock.ts', lock, String(holdMs), side], {
     cwd: PACKAGE_ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   })
@@ -72,8 +72,8 @@ describe('acquireGpuLock', () => {
     expect(waits).toEqual([])
     release()
     expect(fs.existsSync(file)).toBe(false)
-    // Nothing else is left in the folder (no temporary file).
-    expect(fs.readdirSync(dir()).filter((f) => f.startsWith(path.basename(file)))).toEqual([])
+    // Nothing else is left in the folder (no temporary file), but the stamp of the GPU's work ending.
+    expect(fs.readdirSync(dir()).filter((f) => f.startsWith(path.basename(file)))).toEqual([`${path.basename(file)}.busy`])
 
     // It can be taken again once released.
     const again = acquireGpuLock(file)
@@ -160,6 +160,105 @@ describe('acquireGpuLock', () => {
     release()
     await once(holder.child, 'close')
     expect(waits).toEqual([])
+  })
+})
+
+/** Waits for the holder to end; we took the lock only after it began to let go of it, and it said whom we waited for. */
+async function expectWaitedFor(holder: { child: ChildProcess; lines: string[] }, acquiredAt: number, waits: string[]): Promise<void> {
+  const [code] = (await once(holder.child, 'close')) as [number | null]
+  expect(code).toBe(0)
+  expect(waits).toEqual([String(holder.child.pid)])
+  const releasing = holder.lines.find((line) => line.startsWith('releasing '))
+  expect(releasing).toBeDefined()
+  expect(acquiredAt).toBeGreaterThanOrEqual(Number(releasing!.slice(10)))
+}
+
+describe('msSinceGpuBusy', () => {
+  it('is Infinity before anyone let go of the lock, then counts from the last release', () => {
+    expect(msSinceGpuBusy(file)).toBe(Infinity)
+    const release = acquireGpuLock(file)
+    expect(msSinceGpuBusy(file)).toBe(Infinity) // held, not yet let go
+    const before = Date.now()
+    release()
+    const since = msSinceGpuBusy(file)
+    expect(since).toBeGreaterThanOrEqual(-50) // file times and Date.now() may differ by a clock tick
+    expect(since).toBeLessThanOrEqual(Date.now() - before + 50)
+  })
+
+  it('is not stamped by a set-up, which does no timed work', () => {
+    acquireGpuSetup(file)()
+    expect(msSinceGpuBusy(file)).toBe(Infinity)
+  })
+})
+
+describe('the shared side (a context\'s set-up)', () => {
+  it('leaves a marker named by our pid while held, and nothing once released', () => {
+    const release = acquireGpuSetup(file)
+    expect(fs.readdirSync(setupFolder(file))).toEqual([String(process.pid)])
+    release()
+    expect(fs.readdirSync(setupFolder(file))).toEqual([])
+  })
+
+  it('does not wait for another process setting up', async () => {
+    const other = await startHolder(file, 60_000, 'setup')
+    const waits: string[] = []
+    const release = acquireGpuSetup(file, (owner) => waits.push(owner), 0)
+    expect(waits).toEqual([])
+    expect(fs.readdirSync(setupFolder(file)).sort()).toEqual([String(other.child.pid), String(process.pid)].sort())
+    release()
+  })
+
+  it('waits while a live process holds the lock, until it lets go', async () => {
+    const holder = await startHolder(file, 1000)
+    const waits: string[] = []
+    const release = acquireGpuSetup(file, (owner) => waits.push(owner), 0)
+    const acquiredAt = Date.now()
+    release()
+    await expectWaitedFor(holder, acquiredAt, waits)
+  })
+
+  it('keeps the lock waiting until the set-up ends', async () => {
+    const setup = await startHolder(file, 1000, 'setup')
+    const waits: string[] = []
+    const release = acquireGpuLock(file, (owner) => waits.push(owner), 0)
+    const acquiredAt = Date.now()
+    release()
+    await expectWaitedFor(setup, acquiredAt, waits)
+  })
+
+  it('lets the lock pass the marker of a process that is gone, and removes it', async () => {
+    fs.mkdirSync(setupFolder(file), { recursive: true })
+    const marker = path.join(setupFolder(file), String(await deadPid()))
+    fs.writeFileSync(marker, '')
+    const waits: string[] = []
+    const release = acquireGpuLock(file, (owner) => waits.push(owner), 0)
+    expect(waits).toEqual([])
+    expect(fs.existsSync(marker)).toBe(false)
+    release()
+  })
+
+  it('never overlaps a hold of the lock, across processes taking either side as fast as they can', async () => {
+    const witnesses = path.join(dir(), 'witnesses')
+    const runs = Array.from({ length: 3 }, () =>
+      spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/contend-gpu-lock.ts', file, witnesses, '2000'], {
+        cwd: PACKAGE_ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    )
+    children.push(...runs)
+    const reports = await Promise.all(
+      runs.map(async (child) => {
+        let out = ''
+        child.stdout!.setEncoding('utf8')
+        child.stdout!.on('data', (chunk: string) => (out += chunk))
+        const [code] = (await once(child, 'close')) as [number]
+        expect(code).toBe(0)
+        return JSON.parse(out) as { exclusive: number; setups: number; overlaps: number }
+      }),
+    )
+    expect(reports.reduce((sum, r) => sum + r.exclusive, 0)).toBeGreaterThan(0)
+    expect(reports.reduce((sum, r) => sum + r.setups, 0)).toBeGreaterThan(0)
+    expect(reports.map((r) => r.overlaps)).toEqual([0, 0, 0])
   })
 })
 

@@ -9,12 +9,15 @@ import * as cuda from '../../native/cuda.js'
 import { Harness } from '../../native/harness.js'
 import { NvmlDevice } from '../../native/nvml.js'
 import { DeviceSession, type SessionLibraries } from './device-session.js'
-import { acquireGpuLock, lockPath } from '../../cache/gpu-lock.js'
+import { acquireGpuLock, acquireGpuSetup, lockPath } from '../../cache/gpu-lock.js'
 import type { HostConfig, HostMessage } from '../../shared/messages.js'
 
-/** Takes the GPU's lock, saying whom it waits for (on stderr, and to the worker, which names it if the wait ends badly). */
-export function lockGpu(pciBusId: string, device: number): () => void {
-  return acquireGpuLock(lockPath(pciBusId), (owner) => {
+/**
+ * Takes the GPU's lock (or, for a set-up, its shared side: see gpu-lock.ts), saying whom it waits for (on stderr,
+ * and to the worker, which names it if the wait ends badly).
+ */
+export function lockGpu(pciBusId: string, device: number, acquire = acquireGpuLock): () => void {
+  return acquire(lockPath(pciBusId), (owner) => {
     process.stderr.write(`vitest-kernel-bench: waiting for GPU ${device} (${pciBusId}), in use by process ${owner}\n`)
     // Not while exiting after the worker let go: a send on a closed channel would end the host with an error.
     if (process.connected) process.send?.({ type: 'waiting', owner: Number(owner) } satisfies HostMessage)
@@ -49,7 +52,7 @@ export function prepareSession(config: HostConfig): PreparedSession {
 }
 
 /**
- * NVML's handle of the GPU, or why NVML cannot be used. Opened holding the GPU lock, as the session always did:
+ * NVML's handle of the GPU, or why NVML cannot be used. Opened with the context, while nobody times on the GPU:
  * initializing NVML queries the driver about every GPU, and whether doing that on standby disturbs another process's
  * timed windows has not been measured on its own.
  */
@@ -62,13 +65,14 @@ function openNvml(pciBusId: string): SessionLibraries['nvml'] {
 }
 
 /**
- * Creates the session's context on the prepared GPU, holding the GPU's lock. `warm`: the GPU was busy a moment ago,
- * so the session skips the global warmup.
+ * Creates the session's context on the prepared GPU, while no other process holds the GPU's lock (other processes
+ * may be creating theirs). `warm`: the GPU was busy a moment ago, so the session skips the global warmup.
  */
 export function openSession({ config, pciBusId, libraries }: PreparedSession, warm: boolean): { session: DeviceSession; lockWaitMs: number } {
-  // Creating a context and loading modules is GPU work: never while another process times on this GPU.
+  // Creating a context and loading modules is GPU work: never while another process times on this GPU. But the
+  // workers of a run each open a context on every GPU at its start; one after another, that took 1.5-2.2 s per GPU.
   const waiting = performance.now()
-  const release = lockGpu(pciBusId, config.device)
+  const release = lockGpu(pciBusId, config.device, acquireGpuSetup)
   const lockWaitMs = performance.now() - waiting
   try {
     cuda.setDevice(config.device)

@@ -1,6 +1,7 @@
 // The start of a case inside the device host, protocol steps 1 to 5 of docs/protocol.md (cited by number): the GPU
 // warmed up once per process, the case's buffers allocated, the solution verified once, then warmed up on new inputs.
 // measure.ts and placement.ts go on from here.
+import { GPU_STILL_WARM_MS, lockPath, msSinceGpuBusy } from '../../cache/gpu-lock.js'
 import * as cublas from '../../native/cublas.js'
 import * as cuda from '../../native/cuda.js'
 import type { MeasureOptions } from '../../spec/options.js'
@@ -10,9 +11,16 @@ import type { CasePlan, VerifiedOutput } from '../../shared/messages.js'
 import type { SolutionCall, TimedCase } from './timed-case.js'
 import { verifyCall } from './verify.js'
 
-/** Protocol step 2: square fp32 products until the GPU runs at its working clocks, once per process. */
+/**
+ * Protocol step 2: square fp32 products until the GPU runs at its working clocks, once per process, and not when any
+ * process worked on the GPU a moment ago (the workers of a run each have a host on every GPU).
+ */
 export function globalWarmup(session: DeviceSession, options: MeasureOptions): void {
   if (session.warmedUp || options.globalWarmupCount === 0) return
+  if (msSinceGpuBusy(lockPath(session.info.pciBusId)) < GPU_STILL_WARM_MS) {
+    session.warmedUp = true
+    return
+  }
   const n = options.globalWarmupSize
   const bytes = n * n * 4
   const [a, b, c] = [cuda.malloc(bytes), cuda.malloc(bytes), cuda.malloc(bytes)] as const

@@ -27,6 +27,7 @@ import type {
 } from '../../shared/messages.js'
 import type { StopReason } from '../../shared/stopping.js'
 import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
+import { GPU_STILL_WARM_MS } from '../../cache/gpu-lock.js'
 import { registerHost } from './host-registry.js'
 import { engineProcess } from './process-entry.js'
 import { readProcessState, restoreProcessState } from './process-state.js'
@@ -56,11 +57,6 @@ export interface CaseRun {
   phases: PhaseTimes
 }
 
-/**
- * A host that replaces one which worked on the GPU this recently skips the global warmup: the GPU is still at its
- * working clocks, and repeating ten 5000² products after every fault would only slow the suite down.
- */
-const STILL_WARM_MS = 5000
 
 /** A host process and what it said when it started. */
 interface Spawned {
@@ -164,8 +160,12 @@ export class DeviceHost {
     })
   }
 
+  /**
+   * Whether a case of this worker ended on the GPU a moment ago: its next host skips the global warmup, also when
+   * the last one died holding the GPU's lock (which leaves no stamp of the GPU's work, see gpu-lock.ts).
+   */
   private gpuWarm(): boolean {
-    return this.lastCaseEnd !== undefined && Date.now() - this.lastCaseEnd < STILL_WARM_MS
+    return this.lastCaseEnd !== undefined && Date.now() - this.lastCaseEnd < GPU_STILL_WARM_MS
   }
 
   /** `launch`: skip the global warmup (warm), run it (cold), or wait to be opened (standby). */
