@@ -19,11 +19,20 @@ export function spacerBytes(): number {
 export const LEAST_PLACES = 4
 
 /**
- * Whether to move the buffers now, after `placeMs` at the current place and `elapsedMs` of timing in all, for a case
- * that must be timed for `leastMs` at least. Each place lasts a LEAST_PLACES-th of the least time, and later a
- * LEAST_PLACES-th of the time so far: no place holds more than about a quarter of a long-timed case's samples, and a
- * case timed for 200 times its least time moves about twenty times, not once per batch.
+ * The longest a batch may aim at, for a case that must be timed for `leastMs` at least: half a place. Moves fall at
+ * batch ends, and batches of 25 ms left a 50 ms case at two places, not four.
  */
-export function timeToMove(placeMs: number, elapsedMs: number, leastMs: number): boolean {
-  return placeMs >= Math.max(leastMs, elapsedMs) / LEAST_PLACES
+export function placeBatchMs(leastMs: number): number {
+  return leastMs / LEAST_PLACES / 2
+}
+
+/**
+ * Whether to move the buffers now, after `placeMs` at the current place and `elapsedMs` of timing in all, for a case
+ * that must be timed for `leastMs` at least, the batch just ended having taken `batchMs`. Each place lasts a
+ * LEAST_PLACES-th of the least time, and later a LEAST_PLACES-th of the time so far, to the batch end nearest to it:
+ * no place holds more than about a quarter of a long-timed case's samples, and a case timed for 200 times its least
+ * time moves about twenty times, not once per batch.
+ */
+export function timeToMove(placeMs: number, elapsedMs: number, leastMs: number, batchMs: number): boolean {
+  return placeMs + batchMs / 2 >= Math.max(leastMs, elapsedMs) / LEAST_PLACES
 }

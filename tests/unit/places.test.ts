@@ -1,6 +1,6 @@
 // Where a case's buffers sit (src/shared/places.ts): the spacers that move them, and when a plain case moves.
 import { describe, expect, it } from 'vitest'
-import { LEAST_PLACES, spacerBytes, timeToMove } from '../../src/shared/places.js'
+import { LEAST_PLACES, placeBatchMs, spacerBytes, timeToMove } from '../../src/shared/places.js'
 
 describe('spacerBytes', () => {
   it('draws whole 2 MiB pages below 128 MiB, at random', () => {
@@ -22,7 +22,7 @@ describe('timeToMove', () => {
     let placeStart = 0
     for (let now = batchMs; now <= totalMs; now += batchMs) {
       if (now === totalMs) break
-      if (timeToMove(now - placeStart, now, leastMs)) {
+      if (timeToMove(now - placeStart, now, leastMs, batchMs)) {
         lengths.push(now - placeStart)
         placeStart = now
       }
@@ -31,10 +31,17 @@ describe('timeToMove', () => {
     return lengths
   }
 
-  it('times a case stopped at its least time at LEAST_PLACES places of equal length', () => {
-    // minTimeMs 50 in batches of 2.5 ms: moves at 12.5, 25 and 37.5 ms.
-    expect(places(50, 2.5, 50)).toEqual([12.5, 12.5, 12.5, 12.5])
+  it('times a case stopped at its least time at LEAST_PLACES places of equal length, in batches of half a place', () => {
+    expect(placeBatchMs(50)).toBe(6.25)
+    // minTimeMs 50 in batches of 6.25 ms: moves at 12.5, 25 and 37.5 ms.
+    expect(places(50, placeBatchMs(50), 50)).toEqual([12.5, 12.5, 12.5, 12.5])
     expect(LEAST_PLACES).toBe(4)
+  })
+
+  it('moves at the batch end nearest to the place\'s time: batches a little shorter or longer still give four places', () => {
+    // Stopped at the first batch end past 50 ms. Batches of 6 ms: 12 ms places and a short fifth; of 6.5 ms: 13 ms.
+    expect(places(54, 6, 50)).toEqual([12, 12, 12, 12, 6])
+    expect(places(52, 6.5, 50)).toEqual([13, 13, 13, 13])
   })
 
   it('moves after a whole batch: a batch longer than a place is one place', () => {

@@ -8,7 +8,7 @@ import { countCase } from './counters.js'
 import { dropThrottled, type ClockedSample } from '../../shared/clock-filter.js'
 import type { DeviceSession } from './device-session.js'
 import type { CaseOutcome, CasePlan, TimingResult, VerifiedOutput } from '../../shared/messages.js'
-import { spacerBytes, timeToMove } from '../../shared/places.js'
+import { placeBatchMs, spacerBytes, timeToMove } from '../../shared/places.js'
 import { leastTimingMs, stopReason } from '../../shared/stopping.js'
 import { PlacedCase } from './placement.js'
 import { startCase } from './start-case.js'
@@ -26,7 +26,7 @@ const MAX_BATCH = 64
 function time(session: DeviceSession, options: MeasureOptions, placed: PlacedCase): TimingResult {
   // 8: the first batch is sized by the priming call (which its first-time costs only make smaller): batches of a long
   // kernel stay one call, so an audited batch (whose samples are dropped) costs one call, not minIterations.
-  let batch = batchSize(placed.primingMs, Math.min(options.minIterations, MAX_BATCH))
+  let batch = batchSize(placed.primingMs, Math.min(options.minIterations, MAX_BATCH), batchTargetMs(options.minTimeMs))
   const clocked: ClockedSample[] = []
   let droppedInterference = 0
   const start = performance.now()
@@ -59,17 +59,24 @@ function time(session: DeviceSession, options: MeasureOptions, placed: PlacedCas
       }
     }
     // 10c: the next place now and then (placement.ts), and the next batch, sized by this one's time.
-    if (timeToMove(now - placeStart, elapsed, leastTimingMs(filtered.kept, elapsed, options))) {
+    const leastMs = leastTimingMs(filtered.kept, elapsed, options)
+    if (timeToMove(now - placeStart, elapsed, leastMs, batchMs)) {
       placed.move(spacerBytes())
       placeStart = performance.now()
     }
-    batch = batchSize(batchMs / batch, Math.min(MAX_BATCH, Math.max(1, options.maxIterations - filtered.kept.length)))
+    const most = Math.min(MAX_BATCH, Math.max(1, options.maxIterations - filtered.kept.length))
+    batch = batchSize(batchMs / batch, most, batchTargetMs(leastMs))
   }
 }
 
-/** Iterations that take about BATCH_TARGET_MS (at least one, at most `most`) at `perIterationMs` each. */
-function batchSize(perIterationMs: number, most: number): number {
-  return Math.max(1, Math.min(most, Math.round(BATCH_TARGET_MS / perIterationMs)))
+/** The wall time a batch aims at, for a case that must be timed for `leastMs` at least: at most half a place. */
+function batchTargetMs(leastMs: number): number {
+  return Math.min(BATCH_TARGET_MS, placeBatchMs(leastMs))
+}
+
+/** Iterations that take about `targetMs` (at least one, at most `most`) at `perIterationMs` each. */
+function batchSize(perIterationMs: number, most: number, targetMs: number): number {
+  return Math.max(1, Math.min(most, Math.round(targetMs / perIterationMs)))
 }
 
 /** Errors that mean the CUDA context is gone: the device host must be replaced after reporting them. */
