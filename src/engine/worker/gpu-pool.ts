@@ -5,8 +5,7 @@
 // that times on the GPU out of the timed window.
 import fs from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
-import { isLive, tryLock } from '../../cache/lock-file.js'
+import { tryLock } from '../../cache/lock-file.js'
 import { deviceHost, type CaseRun, type DeviceHost, type HostStatus } from './client.js'
 import { claimPath } from '../../cache/gpu-lock.js'
 import type { CasePlan, GpuListing, GpuRef, HostConfig } from '../../shared/messages.js'
@@ -30,14 +29,6 @@ const CLAIM_MARGIN_MS = 60_000
  * another bench's cases.
  */
 const SECOND_HOST_YIELD_MS = 300
-/**
- * A worker counts as wanting GPUs this long after it last claimed or waited for one (its next case follows after some
- * host-side work). The yield is for such workers only: a bench left alone at the end of a run took each bench's second
- * GPU 300 ms late, 1-2 s of a two-GPU run's wall (2 × H200, 2026-11-27).
- */
-const ACTIVE_CLAIMANT_MS = 1000
-/** How often a waiting claimant renews its mark (claimantsFolder). */
-const CLAIMANT_MARK_MS = 200
 
 /**
  * Reads `KERNELBENCH_DEVICES` ('all' or a comma-separated list of indices) or the older single
@@ -222,8 +213,8 @@ const claimedHere = new Set<string>()
  * Waits until one of the GPUs (tried in order) can be claimed; returns it with the function that releases it.
  * `dir` holds the claim files (the temp folder, shared by every run on the machine). Rejects, naming the holders, when
  * every GPU is held by a claim of another process older than `stuckAfterMs`: every case ends, or is killed, before.
- * `yieldMs`: while another process claims GPUs too, take a GPU only once it has been seen free (no claim) for at least
- * this long, leaving it to quicker claimants.
+ * `yieldMs`: take a GPU only once it has been seen free (no claim) for at least this long, leaving it to quicker
+ * claimants.
  */
 export async function claimFirstFree(
   order: readonly GpuListing[],
@@ -233,13 +224,7 @@ export async function claimFirstFree(
 ): Promise<{ gpu: GpuListing; release: () => void }> {
   /** When each GPU was first seen free in a row of looks. */
   const freeSince = new Map<number, number>()
-  let markedAt = -Infinity
   for (;;) {
-    if (performance.now() - markedAt >= CLAIMANT_MARK_MS) {
-      markClaimant(dir)
-      markedAt = performance.now()
-    }
-    const othersWant = otherClaimantsActive(dir)
     /** The claims of other processes seen in this round, with their age (a claim file is made anew by each claim). */
     const others: { gpu: GpuListing; owner: number; ageMs: number }[] = []
     for (const gpu of order) {
@@ -248,7 +233,7 @@ export async function claimFirstFree(
         freeSince.delete(gpu.index)
         continue // a lane of this worker: its own request's time limit bounds it
       }
-      const patience = othersWant ? yieldMs(gpu) : 0
+      const patience = yieldMs(gpu)
       if (patience > 0 && !freeLongEnough(file, gpu.index, freeSince, patience)) continue
       const attempt = tryLock(file)
       if (typeof attempt === 'function') {
@@ -272,37 +257,6 @@ export async function claimFirstFree(
     }
     await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS))
   }
-}
-
-/** The folder where each claimant process marks (a file named by its pid, touched) that it claims or waits for GPUs. */
-function claimantsFolder(dir: string): string {
-  return path.join(dir, 'vitest-kernel-bench-claimants')
-}
-
-function markClaimant(dir: string): void {
-  const folder = claimantsFolder(dir)
-  fs.mkdirSync(folder, { recursive: true })
-  fs.writeFileSync(path.join(folder, String(process.pid)), '')
-}
-
-/** Whether another live process claimed or waited for a GPU lately; the marks of processes that are gone are removed. */
-function otherClaimantsActive(dir: string): boolean {
-  const folder = claimantsFolder(dir)
-  for (const name of fs.readdirSync(folder)) {
-    const pid = Number(name)
-    if (pid === process.pid) continue
-    const file = path.join(folder, name)
-    if (!isLive(pid)) {
-      fs.rmSync(file, { force: true })
-      continue
-    }
-    try {
-      if (Date.now() - fs.statSync(file).mtimeMs < ACTIVE_CLAIMANT_MS) return true
-    } catch {
-      // removed since the listing: its process is gone
-    }
-  }
-  return false
 }
 
 /** Whether the GPU has been seen free (no claim file) for `yieldMs`, counting from the first look that saw it free. */
