@@ -4,6 +4,7 @@
 import { formatFraction } from '../report/format.js'
 import { compareBlocks, formatChangeInterval, formatLevel, judgeChange } from '../shared/median-change.js'
 import type { CaseVerdict, KernelBenchResult, PairedCase } from '../shared/results.js'
+import { summarize } from '../shared/stats.js'
 
 type PairedSettings = NonNullable<KernelBenchResult['compare']>
 
@@ -17,6 +18,15 @@ function noRounds(paired: PairedCase): string {
   return 'the rounds did not run to the end'
 }
 
+/**
+ * The spread between two processes of the same code for this kernel: `spreadAt1us` (the compare option
+ * processSpread) over the square root of the base side's median round time in µs.
+ */
+export function processSpreadAt(spreadAt1us: number, baseRoundsMs: readonly number[]): number {
+  const us = summarize(baseRoundsMs).median * 1000
+  return us > 0 ? spreadAt1us / Math.sqrt(us) : 0
+}
+
 /** A paired case's verdict: a regression (it fails) when the whole interval is slower than the tolerance. */
 export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit<CaseVerdict, 'floors'> {
   const against = compare.base
@@ -25,12 +35,14 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
     const reason = noRounds(paired)
     return { kind: 'inconclusive', against, reason, tolerance: compare.tolerance, fails: false, message: `inconclusive against ${against}: ${reason}` }
   }
-  const estimate = compareBlocks(rounds.base, rounds.head, rounds.block, compare.confidence)
+  const processSd = processSpreadAt(compare.processSpread ?? 0, rounds.base)
+  const estimate = compareBlocks(rounds.base, rounds.head, rounds.block, compare.confidence, processSd)
   const blocks = new Set(rounds.block).size
   const judged = judgeChange(estimate, compare.tolerance)
   const interval = estimate.interval
   const notes = [
     `tolerance ${formatFraction(compare.tolerance)}`,
+    ...(processSd > 0 ? [`process spread ${formatFraction(processSd)}`] : []),
     `${formatLevel(compare.confidence)} interval over ${blocks} blocks, ${rounds.base.length} paired rounds of ${rounds.calls} call${rounds.calls === 1 ? '' : 's'}`,
     ...(rounds.dropped > 0 ? [`${rounds.dropped} rounds dropped`] : []),
   ].join('; ')

@@ -266,9 +266,10 @@ export const MIN_INTERVAL_BLOCKS = 3
  * (b) Paired A/B rounds in blocks, each block with both sides' buffers at a new place in memory: the change is read
  * off each block's median round ratio, and its interval is Student's t interval of their mean log (the blocks are
  * independent; the rounds within a block share the block's placement, so they are not). `blockOf[i]` is round i's
- * block. Fewer than 3 blocks give no interval.
+ * block. Fewer than 3 blocks give no interval. `processSd`: the standard deviation (of the log ratio) of what differs
+ * between the two sides' processes and no block moves, added in quadrature: no number of blocks shrinks it.
  */
-export function compareBlocks(reference: readonly number[], candidate: readonly number[], blockOf: readonly number[], confidence = 0.95): ChangeEstimate {
+export function compareBlocks(reference: readonly number[], candidate: readonly number[], blockOf: readonly number[], confidence = 0.95, processSd = 0): ChangeEstimate {
   checkConfidence(confidence)
   if (reference.length !== candidate.length || reference.length !== blockOf.length) {
     throw new RangeError(`compareBlocks: ${reference.length} reference rounds, ${candidate.length} candidate rounds, ${blockOf.length} block numbers`)
@@ -285,7 +286,8 @@ export function compareBlocks(reference: readonly number[], candidate: readonly 
   if (k < MIN_INTERVAL_BLOCKS) return { doubts: [`too few blocks of rounds (${k}) for an interval of the change`] }
   const mean = blocks.reduce((sum, x) => sum + x, 0) / k
   const variance = blocks.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (k - 1)
-  const halfWidth = tQuantile(0.5 + confidence / 2, k - 1) * Math.sqrt(variance / k)
+  const blocksHalfWidth = tQuantile(0.5 + confidence / 2, k - 1) * Math.sqrt(variance / k)
+  const halfWidth = Math.hypot(blocksHalfWidth, normalQuantile(0.5 + confidence / 2) * processSd)
   return { interval: speedInterval(mean, halfWidth, confidence), doubts: [] }
 }
 

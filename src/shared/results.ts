@@ -111,9 +111,10 @@ export interface KernelBenchResult {
   cases: CaseResult[]
   /**
    * Paired A/B runs: the base the cases were timed against ('origin/main (1a2b3c4d5e)', or the spec's compareWith),
-   * the tolerance and confidence of their verdicts; `missing`: why the bench has no base (it ran unpaired).
+   * the tolerance, confidence and process spread of their verdicts (a result written before the process spread has
+   * none, and none is added); `missing`: why the bench has no base (it ran unpaired).
    */
-  compare?: { base: string; tolerance: number; confidence: number; missing?: string }
+  compare?: { base: string; tolerance: number; confidence: number; processSpread?: number; missing?: string }
   /** The baseline file the cases were judged against, and whether this run wrote it (bench mode). */
   baseline?: { file: string; written: boolean }
   /** The bench's own time beyond its cases, ms per phase: waiting for its compiles. */

@@ -119,7 +119,7 @@ async function pairedBase(name: string, spec: ResolvedSpec, context: BenchContex
   const found = context.mode === 'bench' ? baseSolutionFiles(name, spec, context.file, settings) : undefined
   if (!found) return undefined
   const compare = settings.compare ?? DEFAULT_COMPARE
-  header.compare = { base: found.label, tolerance: compare.tolerance, confidence: compare.confidence }
+  header.compare = { base: found.label, tolerance: compare.tolerance, confidence: compare.confidence, processSpread: compare.processSpread }
   if ('missing' in found) {
     header.compare.missing = found.missing
     return undefined

@@ -10,6 +10,7 @@ import { DEFAULT_COMPARE, resolveCompareSettings } from '../../src/spec/compare.
 describe('resolveCompareSettings', () => {
   it('fills in the defaults, and KERNELBENCH_COMPARE_REF overrides the ref', () => {
     expect(resolveCompareSettings()).toEqual(DEFAULT_COMPARE)
+    expect(DEFAULT_COMPARE).toMatchObject({ tolerance: 0.01, processSpread: 0.013 })
     expect(resolveCompareSettings({ ref: 'main', tolerance: 0.02 })).toEqual({ ...DEFAULT_COMPARE, ref: 'main', tolerance: 0.02 })
     expect(resolveCompareSettings({ ref: 'main' }, { KERNELBENCH_COMPARE_REF: 'origin/main' }).ref).toBe('origin/main')
     expect(resolveCompareSettings({}, { KERNELBENCH_COMPARE_REF: ' ' }).ref).toBeUndefined()
@@ -20,6 +21,8 @@ describe('resolveCompareSettings', () => {
   it('names a bad or unknown option', () => {
     expect(() => resolveCompareSettings({ tolerance: 2 })).toThrow('compare option tolerance must be a fraction in [0, 1) (got 2)')
     expect(() => resolveCompareSettings({ roundMs: 0 })).toThrow('compare option roundMs must be a positive number of ms')
+    expect(() => resolveCompareSettings({ processSpread: -0.01 })).toThrow('compare option processSpread must be a fraction in [0, 1) (got -0.01)')
+    expect(resolveCompareSettings({ processSpread: 0 }).processSpread).toBe(0)
     expect(() => resolveCompareSettings({ ref: '--upload-pack=x' })).toThrow("compare option ref must be a git ref such as 'origin/main'")
     expect(() => resolveCompareSettings({ rounds: 3 } as never)).toThrow("unknown compare option 'rounds'")
   })

@@ -2,7 +2,7 @@
 // paired protocol without a GPU (tests/fixtures/stand-in-host.ts, behaviour 'paired'): two host processes, rounds in
 // alternating order, the stopping rule, a side that fails; then the verdict on the rounds (src/baseline/paired-verdict.ts).
 import { describe, expect, it } from 'vitest'
-import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
+import { pairedVerdict, processSpreadAt } from '../../src/baseline/paired-verdict.js'
 import { narrowEnough, roundCalls, runPairedCase } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
 import { compareBlocks, MIN_INTERVAL_BLOCKS } from '../../src/shared/median-change.js'
@@ -138,6 +138,37 @@ describe('compareBlocks', () => {
     expect(blocks).toEqual(once)
     expect(blocks.low).toBeLessThan(0)
     expect(blocks.high).toBeGreaterThan(0)
+  })
+})
+
+describe('the process spread', () => {
+  // Eight blocks of a 16 µs kernel whose candidate read 1.4% slower in every round: the blocks' own interval is tight.
+  const block = Array.from({ length: 16 }, (_, i) => Math.floor(i / 2))
+  const baseMs = block.map((b) => 0.016 * (1 + 0.001 * Math.sin(b)))
+  const headMs = baseMs.map((ms, i) => ms * 1.014 * (1 + 0.0005 * Math.cos(i)))
+  const rounds = { base: baseMs, head: headMs, block, calls: 4, dropped: 0 }
+  const paired = { base: { outcome: { status: 'ok' as const, outputs: [], verificationSkipped: false } }, rounds }
+
+  it('is the option over the square root of the base side\'s median round in µs', () => {
+    expect(processSpreadAt(0.013, [0.016, 0.016, 0.016])).toBeCloseTo(0.013 / 4, 12)
+    expect(processSpreadAt(0.013, [1])).toBeCloseTo(0.013 / Math.sqrt(1000), 12)
+    expect(processSpreadAt(0, [0.016])).toBe(0)
+  })
+
+  it('is added to the blocks\' interval in quadrature: what two processes differ by keeps a small change from being called one', () => {
+    const tight = compareBlocks(baseMs, headMs, block).interval!
+    const sd = 0.013 / 4
+    const widened = compareBlocks(baseMs, headMs, block, 0.95, sd).interval!
+    const halfWidth = (x: typeof tight) => (Math.log(1 + x.high) - Math.log(1 + x.low)) / 2
+    expect(widened.change).toBe(tight.change)
+    expect(halfWidth(widened)).toBeCloseTo(Math.hypot(halfWidth(tight), 1.959964 * sd), 6)
+
+    // A result written before the process spread existed has none, and none is added.
+    const without = pairedVerdict(paired, { ...compare, tolerance: 0.01 })
+    expect(without.kind).toBe('regression')
+    const withSpread = pairedVerdict(paired, { ...compare, tolerance: 0.01, processSpread: 0.013 })
+    expect(withSpread.kind).toBe('inconclusive')
+    expect(withSpread.message).toContain('process spread 0.3%')
   })
 })
 

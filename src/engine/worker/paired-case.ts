@@ -46,7 +46,10 @@ export interface PairedRun {
 type SideName = 'base' | 'head'
 type RoundSamples = Extract<PairRoundOutcome, { status: 'ok' }>
 
-/** Whether the interval of the change is narrow enough to stop: half-width at most tolerance / 2. */
+/**
+ * Whether the interval of the change is narrow enough to stop: the blocks' half-width at most tolerance / 2. The
+ * process spread that the verdict adds (paired-verdict.ts) is left out: no number of blocks would shrink it.
+ */
 export function narrowEnough(rounds: Pick<PairedRounds, 'base' | 'head' | 'block'>, settings: CompareSettings): boolean {
   if (new Set(rounds.block).size < MIN_PAIRED_BLOCKS) return false
   const { interval, doubts } = compareBlocks(rounds.base, rounds.head, rounds.block, settings.confidence)
