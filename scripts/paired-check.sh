@@ -12,7 +12,7 @@
 #   bias     small cases that read apart against themselves (rms-norm 1024², gemv 4096², two softmax shapes), each
 #            run KB_BIAS_RUNS times (default 5) in fresh processes, and each run's change per case: whether the
 #            difference between two processes keeps its sign from run to run             -> bias-<i>.json, bias.txt
-# The tolerance is KB_TOLERANCE (default: the plugin's, 0.02); each run is killed after KB_RUN_LIMIT_S seconds (default 300).
+# The tolerance is KB_TOLERANCE (default: the plugin's, 0.01); each run is killed after KB_RUN_LIMIT_S seconds (default 300).
 # The base of `same` and `plant` is a commit of the tree as it is, tracked or not (ignored files left out), made without
 # touching HEAD, the index or the files: the GPU host's copy may have no .git, or one whose HEAD is older than its
 # files. `plant` rewrites problems/ and puts it back as it was.

@@ -9,7 +9,7 @@ export interface CompareOptions {
    * `compareWith` (a second solution file) takes precedence.
    */
   ref?: string
-  /** A change of speed within ±tolerance is 'unchanged'; a regression is an interval wholly slower (default 0.02). */
+  /** A change of speed within ±tolerance is 'unchanged'; a regression is an interval wholly slower (default 0.01). */
   tolerance?: number
   /** The confidence of the interval of the change (default 0.95). */
   confidence?: number
