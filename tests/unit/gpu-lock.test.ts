@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { acquireGpuLock, acquireGpuSetup, lockPath, msSinceGpuBusy, setupFolder } from '../../src/cache/gpu-lock.js'
 import { tryLock } from '../../src/cache/lock-file.js'
 import { PACKAGE_ROOT } from '../../src/spec/paths.js'
+import { contenderReports } from '../helpers/contenders.js'
 import { useScratch } from '../helpers/scratch.js'
 
 const dir = useScratch('kb-gpu-lock-', 'all')
@@ -142,13 +143,7 @@ describe('acquireGpuLock', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(String(process.pid))
     release()
 
-    const [code] = (await once(holder.child, 'close')) as [number | null]
-    expect(code).toBe(0)
-    expect(waits).toEqual([String(holder.child.pid)])
-    const releasing = holder.lines.find((line) => line.startsWith('releasing '))
-    expect(releasing).toBeDefined()
-    // We got the lock only after the holder began to let go of it, having waited for it.
-    expect(acquiredAt).toBeGreaterThanOrEqual(Number(releasing!.slice(10)))
+    await expectWaitedFor(holder, acquiredAt, waits)
     expect(acquiredAt - started).toBeGreaterThanOrEqual(holdMs - (started - holder.lockedAt) - 50)
   })
 
@@ -208,22 +203,16 @@ describe('the shared side (a context\'s set-up)', () => {
     release()
   })
 
-  it('waits while a live process holds the lock, until it lets go', async () => {
-    const holder = await startHolder(file, 1000)
+  it.each([
+    ['waits while a live process holds the lock, until it lets go', 'lock', acquireGpuSetup],
+    ['keeps the lock waiting until the set-up ends', 'setup', acquireGpuLock],
+  ] as const)('%s', async (_, held, acquire) => {
+    const holder = await startHolder(file, 1000, held)
     const waits: string[] = []
-    const release = acquireGpuSetup(file, (owner) => waits.push(owner), 0)
+    const release = acquire(file, (owner) => waits.push(owner), 0)
     const acquiredAt = Date.now()
     release()
     await expectWaitedFor(holder, acquiredAt, waits)
-  })
-
-  it('keeps the lock waiting until the set-up ends', async () => {
-    const setup = await startHolder(file, 1000, 'setup')
-    const waits: string[] = []
-    const release = acquireGpuLock(file, (owner) => waits.push(owner), 0)
-    const acquiredAt = Date.now()
-    release()
-    await expectWaitedFor(setup, acquiredAt, waits)
   })
 
   it('lets the lock pass the marker of a process that is gone, and removes it', async () => {
@@ -239,22 +228,11 @@ describe('the shared side (a context\'s set-up)', () => {
 
   it('never overlaps a hold of the lock, across processes taking either side as fast as they can', async () => {
     const witnesses = path.join(dir(), 'witnesses')
-    const runs = Array.from({ length: 3 }, () =>
-      spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/contend-gpu-lock.ts', file, witnesses, '2000'], {
-        cwd: PACKAGE_ROOT,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      }),
-    )
-    children.push(...runs)
-    const reports = await Promise.all(
-      runs.map(async (child) => {
-        let out = ''
-        child.stdout!.setEncoding('utf8')
-        child.stdout!.on('data', (chunk: string) => (out += chunk))
-        const [code] = (await once(child, 'close')) as [number]
-        expect(code).toBe(0)
-        return JSON.parse(out) as { exclusive: number; setups: number; overlaps: number }
-      }),
+    const reports = await contenderReports<{ exclusive: number; setups: number; overlaps: number }>(
+      'tests/fixtures/contend-gpu-lock.ts',
+      [file, witnesses, '2000'],
+      3,
+      (child) => children.push(child),
     )
     expect(reports.reduce((sum, r) => sum + r.exclusive, 0)).toBeGreaterThan(0)
     expect(reports.reduce((sum, r) => sum + r.setups, 0)).toBeGreaterThan(0)

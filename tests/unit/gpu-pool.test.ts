@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { claimPath } from '../../src/cache/gpu-lock.js'
 import { checkDeviceSelection, claimFirstFree, claimOrder, deviceSelectionFromEnv, resolveDevices } from '../../src/engine/worker/gpu-pool.js'
 import type { GpuListing } from '../../src/shared/messages.js'
-import { PACKAGE_ROOT } from '../../src/spec/paths.js'
+import { contenderReports } from '../helpers/contenders.js'
 import { useScratch } from '../helpers/scratch.js'
 
 const H200 = 'NVIDIA H200'
@@ -126,22 +126,7 @@ describe('claiming a free GPU for a case', () => {
     // about one claim in a thousand.
     const witnesses = path.join(dir(), 'witnesses')
     fs.mkdirSync(witnesses)
-    const runs = Array.from({ length: 3 }, () =>
-      spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/contend-claims.ts', dir(), witnesses, '3000'], {
-        cwd: PACKAGE_ROOT,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      }),
-    )
-    const reports = await Promise.all(
-      runs.map(async (child) => {
-        let out = ''
-        child.stdout!.setEncoding('utf8')
-        child.stdout!.on('data', (chunk: string) => (out += chunk))
-        const [code] = (await once(child, 'close')) as [number]
-        expect(code).toBe(0)
-        return JSON.parse(out) as { claims: number; doubles: number }
-      }),
-    )
+    const reports = await contenderReports<{ claims: number; doubles: number }>('tests/fixtures/contend-claims.ts', [dir(), witnesses, '3000'], 3)
     expect(reports.reduce((sum, r) => sum + r.claims, 0)).toBeGreaterThan(0)
     expect(reports.map((r) => r.doubles)).toEqual([0, 0, 0])
   })
