@@ -72,8 +72,17 @@ export function acquireGpuLock(file: string, onWait: (ownerPid: string) => void 
     throw error
   }
   return () => {
-    fs.writeFileSync(busyStamp(file), '')
+    stampBusy(file)
     release()
+  }
+}
+
+/** Stamps the end of the GPU's work; best effort: another user's stamp file may not be ours to write. */
+function stampBusy(file: string): void {
+  try {
+    fs.writeFileSync(busyStamp(file), '')
+  } catch {
+    // The next host then runs the global warmup: slower, not wrong.
   }
 }
 
@@ -88,7 +97,8 @@ export function acquireGpuSetup(file: string, onWait: (ownerPid: string) => void
 /** One attempt at a set-up: the release function, or the pid of the exclusive lock's live holder. */
 function trySetup(file: string): Attempt {
   const folder = setupFolder(file)
-  fs.mkdirSync(folder, { recursive: true })
+  // Shared by every user's runs, as the temporary folder is: anyone may add a marker, only its owner remove it.
+  if (fs.mkdirSync(folder, { recursive: true }) !== undefined) fs.chmodSync(folder, 0o1777)
   const marker = path.join(folder, String(process.pid))
   fs.writeFileSync(marker, '')
   const holder = liveHolder(file)
@@ -113,7 +123,11 @@ function setupsDone(file: string): Attempt {
     const pid = Number(name)
     if (pid === process.pid) continue
     if (isLive(pid)) return pid
-    fs.rmSync(path.join(folder, name), { force: true })
+    try {
+      fs.rmSync(path.join(folder, name), { force: true })
+    } catch {
+      // Another user's marker: it stays, and is passed again next time.
+    }
   }
   return () => {}
 }

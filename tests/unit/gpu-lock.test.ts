@@ -180,6 +180,13 @@ describe('msSinceGpuBusy', () => {
     expect(since).toBeLessThanOrEqual(Date.now() - before + 50)
   })
 
+  it('lets go of the lock also when the stamp cannot be written (another user\'s stamp file)', () => {
+    fs.mkdirSync(`${file}.busy`) // a folder where the stamp file would be: writing it fails, as on another user's file
+    const release = acquireGpuLock(file)
+    expect(() => release()).not.toThrow()
+    expect(fs.existsSync(file)).toBe(false)
+  })
+
   it('is not stamped by a set-up, which does no timed work', () => {
     acquireGpuSetup(file)()
     expect(msSinceGpuBusy(file)).toBe(Infinity)
@@ -190,6 +197,8 @@ describe('the shared side (a context\'s set-up)', () => {
   it('leaves a marker named by our pid while held, and nothing once released', () => {
     const release = acquireGpuSetup(file)
     expect(fs.readdirSync(setupFolder(file))).toEqual([String(process.pid)])
+    // Any user's runs may add markers, as in the temporary folder; only a marker's owner may remove it.
+    expect(fs.statSync(setupFolder(file)).mode & 0o7777).toBe(0o1777)
     release()
     expect(fs.readdirSync(setupFolder(file))).toEqual([])
   })
