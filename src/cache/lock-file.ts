@@ -99,8 +99,10 @@ function removeIfSame(file: string, inode: number): void {
   const aside = `${file}.${process.pid}.stale`
   try {
     fs.renameSync(file, aside)
-  } catch {
-    return // gone already: someone else released or removed it
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return // gone already: someone else released or removed it
+    // Another user's lock in a sticky folder: trying again would spin for ever.
+    throw new Error(`the lock file ${file} cannot be removed (${(error as Error).message}); its process has ended: remove the file by hand`)
   }
   if (fs.statSync(aside).ino !== inode) {
     // A live lock taken after our look: put it back. (If yet another lock was made in the instant it was aside, the

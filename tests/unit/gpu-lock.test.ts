@@ -251,6 +251,14 @@ describe('the shared side (a context\'s set-up)', () => {
 
 describe('tryLock', () => {
   const root = process.getuid?.() === 0
+  // Another user's stale lock in a sticky temporary folder cannot be removed: before, tryLock spun on it for ever.
+  it('fails, naming the file, on a stale lock it cannot remove', async () => {
+    fs.writeFileSync(file, String(await deadPid()))
+    // A folder where the lock is moved aside to be judged: the move fails, as it does on another user's lock.
+    fs.mkdirSync(path.join(`${file}.${process.pid}.stale`, 'in-the-way'), { recursive: true })
+    expect(() => tryLock(file)).toThrow(`the lock file ${file} cannot be removed`)
+  })
+
   // Root reads any file, so only another user can meet a lock it may not read.
   it.skipIf(root)(`fails on a lock file it may not read, instead of trying again for ever${root ? ' (skipped: root may read any file)' : ''}`, () => {
     fs.writeFileSync(file, '12345')
