@@ -11,16 +11,10 @@
 import { caseMeasurement, recordRun, resolveBaselineSettings } from '../src/baseline/guard.js'
 import { compareToBaseline, type BaselineEntry } from '../src/baseline/verdict.js'
 import type { CaseResult } from '../src/shared/results.js'
+import { argList } from './arguments.js'
 import { casesByName } from './results-file.js'
 
 const cases = (file: string) => casesByName<CaseResult>(file)
-
-function argList(flag: string): string[] {
-  const start = process.argv.indexOf(flag)
-  if (start < 0) return []
-  const end = process.argv.findIndex((arg, i) => i > start && arg.startsWith('--'))
-  return process.argv.slice(start + 1, end < 0 ? undefined : end)
-}
 
 const recordFiles = argList('--record')
 const checkFiles = argList('--check')

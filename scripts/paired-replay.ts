@@ -8,14 +8,8 @@
 import { pairedVerdict } from '../src/baseline/paired-verdict.js'
 import type { CaseResult } from '../src/shared/results.js'
 import { summarize } from '../src/shared/stats.js'
+import { argList } from './arguments.js'
 import { casesByName } from './results-file.js'
-
-function argList(flag: string): string[] {
-  const start = process.argv.indexOf(flag)
-  if (start < 0) return []
-  const end = process.argv.findIndex((arg, i) => i > start && arg.startsWith('--'))
-  return process.argv.slice(start + 1, end < 0 ? undefined : end)
-}
 
 const firstFlag = process.argv.findIndex((arg, i) => i > 1 && arg.startsWith('--'))
 const files = process.argv.slice(2, firstFlag < 0 ? undefined : firstFlag)

@@ -57,7 +57,6 @@ export interface CaseRun {
   phases: PhaseTimes
 }
 
-
 /** A host process and what it said when it started. */
 interface Spawned {
   child: ChildProcess
