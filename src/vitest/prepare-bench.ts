@@ -16,6 +16,7 @@ import type { TestCase } from '../spec/problem.js'
 import { casePlanner, type CasePlanner } from './case-plan.js'
 import { baseSolutionFiles, compileWithoutGpu, referencePlan, solutionFiles, solutionTarget } from './compile-bench.js'
 import { deviceRecords } from './device-records.js'
+import { fileWork, type FileWork } from './file-work.js'
 import { buildSettings, poolFor, type PluginSettings } from './plugin-settings.js'
 import type { ResolvedSpec } from './resolve-spec.js'
 
@@ -78,7 +79,7 @@ function timedSummary(outcome: CaseOutcome): SampleSummary | undefined {
   return outcome.status === 'ok' && outcome.timing && outcome.timing.samplesMs.length > 0 ? summarize(outcome.timing.samplesMs) : undefined
 }
 
-function caseRunner(spec: ResolvedSpec, plan: CasePlanner, pool: GpuPool, base?: PairedBase): CaseRunner {
+function caseRunner(spec: ResolvedSpec, plan: CasePlanner, pool: GpuPool, work: FileWork, base?: PairedBase): CaseRunner {
   const { problem, dtype } = spec
   return async (c, mode, options, sanitizer, extraLane) => {
     const start = performance.now()
@@ -87,8 +88,10 @@ function caseRunner(spec: ResolvedSpec, plan: CasePlanner, pool: GpuPool, base?:
     const paired = base !== undefined && mode === 'bench' && !sanitizer
     const timedOptions = paired ? { ...options, timing: PAIRED_TIMING } : options
     const headPlan = plan(c, mode, timedOptions)
-    const pairedRun = paired ? await pool.runPaired(headPlan, base.plan(c, mode, timedOptions), base.settings, extraLane) : undefined
-    const { outcome, gpu, claimed, phases } = pairedRun ?? (await pool.run(headPlan, sanitizer, extraLane))
+    const claim = { extraLane, workLeftMs: work.leftMs() }
+    const pairedRun = paired ? await pool.runPaired(headPlan, base.plan(c, mode, timedOptions), base.settings, claim) : undefined
+    const { outcome, gpu, claimed, phases } = pairedRun ?? (await pool.run(headPlan, { ...claim, sanitizer }))
+    work.add(claimed.toMs - claimed.fromMs)
     const result: CaseResult = {
       name: c.name,
       params: { ...c.params },
@@ -128,6 +131,11 @@ async function pairedBase(name: string, spec: ResolvedSpec, context: BenchContex
   return { plan: casePlanner(name, spec, target, reference), settings: compare }
 }
 
+/** The GPU time the bench's file still needs (file-work.ts): timed cases, and paired ones, hold a GPU longer. */
+export function benchFileWork({ settings, file, mode }: BenchContext): FileWork {
+  return fileWork(settings.cacheDir, file, settings.compare && mode === 'bench' ? 'bench+compare' : mode)
+}
+
 /** Starts the device host and compiles the solution and reference once, for any number of cases. */
 export async function prepareKernelBench(name: string, spec: ResolvedSpec, context: BenchContext): Promise<PreparedKernelBench> {
   const { options, cases } = spec
@@ -156,7 +164,7 @@ export async function prepareKernelBench(name: string, spec: ResolvedSpec, conte
   const reference = await referencePlan(spec.problem, spec.dtype, build)
   const base = await pairedBase(name, spec, context, header, build, reference)
   header.phases = { compile: performance.now() - compiling }
-  const run = caseRunner(spec, casePlanner(name, spec, solution, reference), pool, base)
+  const run = caseRunner(spec, casePlanner(name, spec, solution, reference), pool, benchFileWork(context), base)
   const sanitizeCase = async (c: TestCase): Promise<CaseResult> => {
     const slow = { ...options, caseTimeoutMs: options.caseTimeoutMs * SANITIZER_SLOWDOWN }
     return { ...(await run(c, 'verify', slow, findSanitizer(findNvcc(settings.nvcc)))), name: memcheckName(c) }

@@ -3,7 +3,7 @@
 import type { KernelBenchResult } from '../shared/results.js'
 import type { Dtype } from '../spec/dtype.js'
 import type { Problem, TestCase } from '../spec/problem.js'
-import { memcheckName, prepareKernelBench, type BenchContext } from './prepare-bench.js'
+import { benchFileWork, memcheckName, prepareKernelBench, type BenchContext } from './prepare-bench.js'
 import { resolveSpec, type KernelBenchSpec, type ResolvedSpec } from './resolve-spec.js'
 
 /** The case that moves the fewest bytes: the quickest to run under memcheck. */
@@ -46,6 +46,7 @@ export async function runResolvedBench(name: string, spec: ResolvedSpec, context
     return runCase(c, lane > 0)
   })
   result.cases.push(...timed)
+  benchFileWork(context).save()
   return result
 }
 

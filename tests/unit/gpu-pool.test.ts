@@ -6,6 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { claimPath } from '../../src/cache/gpu-lock.js'
+import { joinQueue } from '../../src/engine/worker/claim-queue.js'
 import { checkDeviceSelection, claimFirstFree, claimOrder, deviceSelectionFromEnv, resolveDevices } from '../../src/engine/worker/gpu-pool.js'
 import type { GpuListing } from '../../src/shared/messages.js'
 import { contenderReports } from '../helpers/contenders.js'
@@ -61,13 +62,13 @@ describe('claiming a free GPU for a case', () => {
   })
 
   it('takes the first free GPU, the next one while it is claimed, and waits while all are', async () => {
-    const first = await claimFirstFree(two, dir())
-    const second = await claimFirstFree(two, dir())
+    const first = await claimFirstFree(two, { dir: dir() })
+    const second = await claimFirstFree(two, { dir: dir() })
     expect([first.gpu.index, second.gpu.index]).toEqual([0, 1])
     expect(fs.readFileSync(claimPath(two[0]!.pciBusId, dir()), 'utf8')).toBe(String(process.pid))
 
     let third: number | undefined
-    const waiting = claimFirstFree(two, dir()).then((claim) => (third = claim.gpu.index))
+    const waiting = claimFirstFree(two, { dir: dir() }).then((claim) => (third = claim.gpu.index))
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect(third).toBeUndefined()
     second.release()
@@ -78,24 +79,24 @@ describe('claiming a free GPU for a case', () => {
 
   it("takes over a claim whose process is gone", async () => {
     fs.writeFileSync(claimPath(two[0]!.pciBusId, dir()), '2147483646')
-    expect((await claimFirstFree(two, dir())).gpu.index).toBe(0)
+    expect((await claimFirstFree(two, { dir: dir() })).gpu.index).toBe(0)
   })
 
   it("an extra lane takes only a GPU that has stayed free for its yield time, and a claim meanwhile starts it again", async () => {
     const one = [two[0]!]
     const started = performance.now()
-    const first = await claimFirstFree(one, dir(), Infinity, () => 200)
+    const first = await claimFirstFree(one, { dir: dir(), yieldMs: () => 200 })
     expect(performance.now() - started).toBeGreaterThanOrEqual(200)
     first.release()
 
     // A first lane (no yield) claims the GPU while the extra lane waits: the extra lane gets it only once it has been
     // free for the whole yield time after that claim's release.
     let extraAt: number | undefined
-    const extra = claimFirstFree(one, dir(), Infinity, () => 300).then((claim) => {
+    const extra = claimFirstFree(one, { dir: dir(), yieldMs: () => 300 }).then((claim) => {
       extraAt = performance.now()
       return claim
     })
-    const quick = await claimFirstFree(one, dir())
+    const quick = await claimFirstFree(one, { dir: dir() })
     await new Promise((resolve) => setTimeout(resolve, 400))
     expect(extraAt).toBeUndefined()
     const releasedAt = performance.now()
@@ -112,7 +113,7 @@ describe('claiming a free GPU for a case', () => {
         fs.writeFileSync(file, String(holder.pid))
         fs.utimesSync(file, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000))
       }
-      await expect(claimFirstFree(two, dir(), 60_000)).rejects.toThrow(
+      await expect(claimFirstFree(two, { dir: dir(), stuckAfterMs: 60_000 })).rejects.toThrow(
         new RegExp(`no GPU could be claimed: GPU 0 by process ${holder.pid} for 36\\d\\d s, GPU 1 by process ${holder.pid} for 36\\d\\d s`),
       )
     } finally {
@@ -129,5 +130,61 @@ describe('claiming a free GPU for a case', () => {
     const reports = await contenderReports<{ claims: number; doubles: number }>('tests/fixtures/contend-claims.ts', [dir(), witnesses, '3000'], 3)
     expect(reports.reduce((sum, r) => sum + r.claims, 0)).toBeGreaterThan(0)
     expect(reports.map((r) => r.doubles)).toEqual([0, 0, 0])
+  })
+})
+
+describe('the order in which waiters take a GPU that comes free', () => {
+  const dir = useScratch('kb-claim-queue-')
+  const one = [gpus[0]!]
+  const queue = (workLeftMs: number) => ({ dir: path.join(dir(), 'queue'), workLeftMs })
+
+  it('gives it to the waiter whose bench file has the most GPU work left, then to the next', async () => {
+    const holder = await claimFirstFree(one, { dir: dir() })
+    const order: string[] = []
+    const waiter = (name: string, workLeftMs: number) =>
+      claimFirstFree(one, { dir: dir(), queue: queue(workLeftMs) }).then((claim) => {
+        order.push(name)
+        return claim
+      })
+    const little = waiter('little', 800)
+    const much = waiter('much', 12_000)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    holder.release()
+    ;(await much).release()
+    ;(await little).release()
+    expect(order).toEqual(['much', 'little'])
+    expect(fs.readdirSync(path.join(dir(), 'queue'))).toEqual([]) // each left the queue with its claim
+  })
+
+  it('does not hold a GPU back for a waiter that is gone, nor for one that yields that GPU', async () => {
+    const queueDir = path.join(dir(), 'queue')
+    fs.mkdirSync(queueDir)
+    fs.writeFileSync(path.join(queueDir, '99000_2147483646_0_0'), '') // a killed worker's entry
+    let yielded = false
+    const yielding = claimFirstFree(one, { dir: dir(), yieldMs: () => 300, queue: queue(50_000) }).then((claim) => {
+      yielded = true
+      return claim
+    })
+    const claim = await claimFirstFree(one, { dir: dir(), queue: queue(10) })
+    expect(yielded).toBe(false)
+    claim.release()
+    ;(await yielding).release()
+  })
+
+  it('lets waiters with equal work take GPUs as they come', async () => {
+    const holder = await claimFirstFree(one, { dir: dir() })
+    const both = [claimFirstFree(one, { dir: dir(), queue: queue(500) }), claimFirstFree(one, { dir: dir(), queue: queue(500) })]
+    holder.release()
+    const first = await Promise.race(both)
+    first.release()
+    for (const claim of await Promise.all(both)) if (claim !== first) claim.release()
+  })
+
+  it('queues nobody once the run is ending (its folder gone), and does not make the folder again', async () => {
+    const gone = path.join(dir(), 'run-gone', 'queue')
+    const ticket = joinQueue(gone, 1000, [0])
+    expect(ticket.outrankedOn().size).toBe(0)
+    ticket.leave()
+    expect(fs.existsSync(path.dirname(gone))).toBe(false)
   })
 })

@@ -5,9 +5,13 @@
 // that times on the GPU out of the timed window.
 import fs from 'node:fs'
 import os from 'node:os'
+import path from 'node:path'
 import { tryLock } from '../../cache/lock-file.js'
 import { deviceHost, type CaseRun, type DeviceHost, type HostStatus } from './client.js'
 import { claimPath } from '../../cache/gpu-lock.js'
+import { keepGpuListing, readGpuListing } from '../../cache/gpu-listing.js'
+import { joinQueue, type QueueTicket } from './claim-queue.js'
+import { RUN_DIR_ENV } from './host-registry.js'
 import type { CasePlan, GpuListing, GpuRef, HostConfig } from '../../shared/messages.js'
 import type { ClaimWindow } from '../../shared/results.js'
 import { sumPhases } from '../../shared/phases.js'
@@ -91,6 +95,22 @@ export function claimOrder(devices: readonly GpuListing[], lastUsed: number | un
   return last ? [last, ...devices.filter((d) => d !== last)] : [...devices]
 }
 
+/** What a case asks of the pool besides its plan. */
+export interface CaseClaim {
+  /** compute-sanitizer's path: the case runs on a host under its memcheck. */
+  sanitizer?: string
+  /** A bench's second or later lane: it yields a GPU where the solution has no host yet to other benches (SECOND_HOST_YIELD_MS). */
+  extraLane?: boolean
+  /**
+   * The GPU time the case's bench file is expected to need still, this case included: among the run's waiters, more
+   * is served first (claim-queue.ts). Undefined: the case waits in no queue and takes GPUs as they come.
+   */
+  workLeftMs?: number
+}
+
+/** The folder of the run's folder (host-registry.ts) that holds the queue of waiting claimants. */
+const QUEUE_FOLDER = 'claim-queue'
+
 export type PoolStatus = (HostStatus & { available: false }) | (HostStatus & { available: true; devices: GpuListing[] })
 
 /** A case's outcome, where its time went, the GPU that ran it and when it held that GPU. */
@@ -119,39 +139,56 @@ export class GpuPool {
 
   /**
    * Starts the first GPU's host and resolves the set of GPUs; a selection that names no usable set fails here. The
-   * hosts of the other GPUs of the set start at once too, so that a case that claims one of them does not hold it
-   * idle while a process starts (half a second each on the 2 × H200 machine).
+   * hosts of the other GPUs of the set start too, so that a case that claims one of them does not hold it idle while a
+   * process starts: at once where the last run since boot kept the machine's listing, else once the first host has
+   * listed the GPUs.
    */
   ready(): Promise<PoolStatus> {
-    this.status ??= this.firstHost()
-      .ready()
-      .then((status): PoolStatus => {
-        if (!status.available) return status
-        const devices = resolveDevices(this.selection, status.gpus)
-        // A host that fails to start says why when a case is sent to it.
-        for (const { index } of devices) void this.host(index).ready()
-        return { ...status, devices }
-      })
+    this.status ??= this.start()
     return this.status
+  }
+
+  private async start(): Promise<PoolStatus> {
+    const early = this.otherDevices(readGpuListing(this.config.cacheDir))
+    for (const index of early) void this.host(index).ready()
+    const status = await this.firstHost().ready()
+    if (!status.available) return status
+    keepGpuListing(this.config.cacheDir, status.gpus)
+    const devices = resolveDevices(this.selection, status.gpus)
+    // A host that fails to start says why when a case is sent to it.
+    for (const { index } of devices) void this.host(index).ready()
+    // One started from a kept listing that no longer holds (GPUs changed without a reboot) has nothing to do.
+    for (const index of early) if (!devices.some((d) => d.index === index)) this.host(index).close()
+    return { ...status, devices }
+  }
+
+  /** The GPUs of the selection but the first, as a kept listing names them; none without one. */
+  private otherDevices(listing: readonly GpuListing[] | undefined): number[] {
+    if (!listing) return []
+    try {
+      return resolveDevices(this.selection, listing)
+        .map((gpu) => gpu.index)
+        .filter((index) => index !== firstDevice(this.selection))
+    } catch {
+      return []
+    }
   }
 
   /**
    * Runs a case on the first free GPU of the set (waiting for one), on that GPU's host for this worker; in sanitize
-   * mode on a host that runs under compute-sanitizer. `extraLane`: a bench's second or later lane, which yields a GPU
-   * where the solution has no host yet to other benches (SECOND_HOST_YIELD_MS). Never rejects for the case's own
-   * faults (see DeviceHost.run).
+   * mode on a host that runs under compute-sanitizer. Never rejects for the case's own faults (see DeviceHost.run).
    */
-  async run(plan: CasePlan, sanitizer?: string, extraLane = false): Promise<PooledOutcome> {
-    return this.onFreeGpu(plan, extraLane, sanitizer, (gpu) => this.host(gpu, sanitizer).run(plan))
+  async run(plan: CasePlan, claim: CaseClaim = {}): Promise<PooledOutcome> {
+    return this.onFreeGpu(plan, claim, (gpu) => this.host(gpu, claim.sanitizer).run(plan))
   }
 
   /**
    * A paired A/B case (paired-case.ts) on the first free GPU: `head` on that GPU's host for this worker, `base` on a
    * second host of the same GPU, a process of its own. Never rejects for the case's own faults.
    */
-  async runPaired(head: CasePlan, base: CasePlan, settings: CompareSettings, extraLane = false): Promise<PooledOutcome & { paired: PairedRun }> {
+  async runPaired(head: CasePlan, base: CasePlan, settings: CompareSettings, claim: Omit<CaseClaim, 'sanitizer'> = {}): Promise<PooledOutcome & { paired: PairedRun }> {
     let paired: PairedRun | undefined
-    const pooled = await this.onFreeGpu(head, extraLane, undefined, async (gpu) => {
+    const pooled = await this.onFreeGpu(head, claim, async (gpu) => {
       paired = await runPairedCase(this.host(gpu), deviceHost({ ...this.config, device: gpu }, 'base'), head, base, settings)
       return { outcome: paired.head, phases: paired.phases }
     })
@@ -159,7 +196,7 @@ export class GpuPool {
   }
 
   /** Claims the first free GPU of the set for `work` (waiting for one), and adds the wait to its phases. */
-  private async onFreeGpu(plan: CasePlan, extraLane: boolean, sanitizer: string | undefined, work: (gpu: number) => Promise<CaseRun>): Promise<PooledOutcome> {
+  private async onFreeGpu(plan: CasePlan, { sanitizer, extraLane = false, workLeftMs }: CaseClaim, work: (gpu: number) => Promise<CaseRun>): Promise<PooledOutcome> {
     const status = await this.ready()
     if (!status.available) throw new Error(`no GPU to run on: ${status.reason}`)
     const claiming = performance.now()
@@ -171,7 +208,9 @@ export class GpuPool {
     // The first lane's first case starts the solution's first host anywhere; any later host waits for an idle GPU.
     const secondHost = extraLane || status.devices.some(hostsHere)
     const yieldMs = (gpu: GpuListing) => (secondHost && !hostsHere(gpu) ? SECOND_HOST_YIELD_MS : 0)
-    const { gpu, release } = await claimFirstFree(order, undefined, stuckAfterMs, yieldMs)
+    const runDir = process.env[RUN_DIR_ENV]
+    const queue = runDir && workLeftMs !== undefined ? { dir: path.join(runDir, QUEUE_FOLDER), workLeftMs } : undefined
+    const { gpu, release } = await claimFirstFree(order, { stuckAfterMs, yieldMs, queue })
     const gpuWait = performance.now() - claiming
     try {
       this.lastUsed = gpu.index
@@ -209,24 +248,50 @@ export function gpuPool(selection: DeviceSelection, config: Omit<HostConfig, 'de
  */
 const claimedHere = new Set<string>()
 
+/** How a claimant waits (claimFirstFree). */
+export interface ClaimWait {
+  /** The folder of the claim files: the temp folder, shared by every run on the machine. */
+  dir?: string
+  /** Every GPU held by another process's claim older than this is a stuck run (rejects, naming the holders). */
+  stuckAfterMs?: number
+  /** Take a GPU only once it has been seen free (no claim) for at least this long, leaving it to quicker claimants. */
+  yieldMs?: (gpu: GpuListing) => number
+  /** The run's queue of waiters (claim-queue.ts), and the GPU work left to this claimant's bench file. */
+  queue?: { dir: string; workLeftMs: number }
+}
+
 /**
  * Waits until one of the GPUs (tried in order) can be claimed; returns it with the function that releases it.
- * `dir` holds the claim files (the temp folder, shared by every run on the machine). Rejects, naming the holders, when
- * every GPU is held by a claim of another process older than `stuckAfterMs`: every case ends, or is killed, before.
- * `yieldMs`: take a GPU only once it has been seen free (no claim) for at least this long, leaving it to quicker
- * claimants.
+ * Rejects, naming the holders, when every GPU is held by a claim of another process older than `stuckAfterMs`:
+ * every case ends, or is killed, before. In a queue, a free GPU goes first to a waiter with more work left.
  */
 export async function claimFirstFree(
   order: readonly GpuListing[],
-  dir = os.tmpdir(),
-  stuckAfterMs = Infinity,
-  yieldMs: (gpu: GpuListing) => number = () => 0,
+  { dir = os.tmpdir(), stuckAfterMs = Infinity, yieldMs = () => 0, queue }: ClaimWait = {},
+): Promise<{ gpu: GpuListing; release: () => void }> {
+  const eagerFor = order.filter((gpu) => yieldMs(gpu) === 0).map((gpu) => gpu.index)
+  const ticket = queue && eagerFor.length > 0 ? joinQueue(queue.dir, queue.workLeftMs, eagerFor) : undefined
+  try {
+    return await claimWhenFree(order, dir, stuckAfterMs, yieldMs, ticket)
+  } finally {
+    ticket?.leave()
+  }
+}
+
+async function claimWhenFree(
+  order: readonly GpuListing[],
+  dir: string,
+  stuckAfterMs: number,
+  yieldMs: (gpu: GpuListing) => number,
+  ticket: QueueTicket | undefined,
 ): Promise<{ gpu: GpuListing; release: () => void }> {
   /** When each GPU was first seen free in a row of looks. */
   const freeSince = new Map<number, number>()
   for (;;) {
     /** The claims of other processes seen in this round, with their age (a claim file is made anew by each claim). */
     const others: { gpu: GpuListing; owner: number; ageMs: number }[] = []
+    /** The GPUs a waiter with more work left would take, read once a round and only when a GPU is free. */
+    let outranked: Set<number> | undefined
     for (const gpu of order) {
       const file = claimPath(gpu.pciBusId, dir)
       if (claimedHere.has(file)) {
@@ -235,6 +300,7 @@ export async function claimFirstFree(
       }
       const patience = yieldMs(gpu)
       if (patience > 0 && !freeLongEnough(file, gpu.index, freeSince, patience)) continue
+      if (ticket && !fs.existsSync(file) && (outranked ??= ticket.outrankedOn()).has(gpu.index)) continue
       const attempt = tryLock(file)
       if (typeof attempt === 'function') {
         claimedHere.add(file)
