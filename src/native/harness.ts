@@ -39,6 +39,7 @@ export class Harness {
       setFlag: lib.func('void kb_set_flag(void *flagHost, int value)'),
       checksum: lib.func('int kb_checksum(void *data, size_t bytes, void *digest)'),
       globalTimerStep: lib.func('int kb_global_timer_step(int changes, int reads, void *stepNs)'),
+      hold: lib.func('void kb_calibration_hold(size_t ns, int perThreadStream)'),
       nvtxPush: lib.func('void kb_nvtx_push(const char *name)'),
       nvtxPop: lib.func('void kb_nvtx_pop()'),
     }
@@ -118,6 +119,14 @@ export class Harness {
    * Queues a kernel that writes to 8 bytes of device memory at `stepNs` the smallest change of %globaltimer between
    * two of its reads, over `changes` changes or `reads` reads (0 when it never moved).
    */
+  /**
+   * Queues a kernel on the legacy stream that holds the GPU for `ns` nanoseconds of its own clock (%globaltimer), which
+   * nothing in the process can rewrite: the second clock a timer's reading is checked against.
+   */
+  hold(ns: number): void {
+    this.fns.hold(ns, 0)
+  }
+
   globalTimerStep(changes: number, reads: number, stepNs: DevicePtr): void {
     check(this.fns.globalTimerStep(changes, reads, stepNs), 'kb_global_timer_step')
   }

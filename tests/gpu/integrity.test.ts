@@ -58,6 +58,33 @@ describe.skipIf(!gpu.available)(onGpuTitle('integrity on the GPU'), { timeout: 3
     expect(ratio).toBeLessThan(1.25)
   })
 
+  describe("the timer's readings checked against the GPU's own clock", () => {
+    // swap_event_timer_pointer points the harness binding's copy of cudaEventElapsedTime at a function that halves it:
+    // no code page written, CUPTI untouched. What is left to see it is a clock the process cannot rewrite.
+    const swapped = hostile('swap_event_timer_pointer')
+
+    it("in 'events' timing the stream audit sees its calls' work outlast their halved windows", async () => {
+      const message = failureMessage(await bench({ solution: swapped, cases: size(25), timing: 'events' }))
+      expect(message).toMatch(/EscapedWork: \d+ of \d+ timed calls in a batch left GPU work outside their timed window .*the events' reading is not the GPU's/)
+    })
+
+    it("without the audit, the second clock refuses it, and the honest add after it reads as it should", async () => {
+      const message = failureMessage(await bench({ solution: swapped, cases: size(25), timing: 'events', auditStreams: false }))
+      expect(message).toMatch(/Tampering: the timer read [\d.]+ µs for a harness kernel that held the GPU for 100 µs by the GPU's own clock/)
+      expect(failureMessage(await bench({ solution: honest, cases: size(25), timing: 'events', auditStreams: false }))).toBeUndefined()
+    })
+
+    it("in 'cupti' timing the halved event timer is not what times it: it reads as the honest add", async () => {
+      const cheat = await bench({ solution: swapped, cases: size(25), timing: 'cupti' })
+      const fair = await bench({ solution: honest, cases: size(25), timing: 'cupti' })
+      expect(failureMessage(cheat)).toBeUndefined()
+      const ratio = timedCase(cheat.cases[0]).summary.median / timedCase(fair.cases[0]).summary.median
+      console.log(`swap_event_timer_pointer against the honest add in cupti timing, n = 2^25: ×${ratio.toFixed(3)}`)
+      expect(ratio).toBeGreaterThan(0.8)
+      expect(ratio).toBeLessThan(1.25)
+    })
+  })
+
   describe('inputs are read-only', () => {
     it('refuses a solution that writes to an input on its first call', async () => {
       const message = failureMessage(await bench({ solution: hostile('mutate_input'), cases: size(20) }))

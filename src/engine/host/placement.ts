@@ -117,6 +117,7 @@ export class PlacedCase {
    * place.
    */
   move(spacerBytes: number): void {
+    this.iterations.checkClock() // 10d
     this.iterations.leavePlace()
     leave(this.current)
     // Until the next place stands there is nothing to free: a place that fails to stand frees its own part.
@@ -132,6 +133,7 @@ export class PlacedCase {
 
   /** Step 11, returning what all places counted; the buffers stay for steps 12 and 12a. */
   endTiming(): PlacedCounts {
+    this.iterations.checkClock() // 10d
     const counts = this.iterations.counts()
     this.iterations.dispose()
     return { ...counts, places: this.places }

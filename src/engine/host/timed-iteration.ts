@@ -8,7 +8,16 @@ import type { TimingResult } from '../../shared/messages.js'
 import type { ScreenedBatch } from '../../shared/sample-screen.js'
 import { CallChecks } from './call-checks.js'
 import type { TimedCase } from './timed-case.js'
+import { TamperingDetected } from './code-integrity.js'
 import { callTimer, type CallTimer, type TimerCounts } from './timers.js'
+
+/**
+ * The second clock's held kernel (checkClock): long next to any timer's offset and resolution (events 0.5 µs,
+ * %globaltimer's step 1 µs at most), short next to a place's batches.
+ */
+const CLOCK_CHECK_NS = 100_000
+/** How much shorter than the held time a reading may be: the held kernel ends within one %globaltimer step of it. */
+const CLOCK_CHECK_SLACK = 0.03
 
 /** Protocol step 6. `checkOutputs` is false when verification is skipped. */
 export function timedIterations(timed: TimedCase, checkOutputs: boolean): TimedIterations {
@@ -57,6 +66,23 @@ export class TimedIterations {
     const read = this.timer.read() // 9c
     this.checks.checkPicked() // 9d
     return this.timer.samples(read) // 9e–9g
+  }
+
+  /**
+   * Protocol step 10d, at the end of each place: the timer's reading of a harness kernel that holds the GPU for
+   * CLOCK_CHECK_NS of the GPU's own clock (%globaltimer) must be at least that long. Nothing in the process can rewrite
+   * that clock, so a shorter reading means the timer's readings were changed (a swapped or patched timer function, its
+   * results edited): no sample of the case can be trusted, and the host that ran it is not the harness's any more.
+   */
+  checkClock(): void {
+    const heldMs = CLOCK_CHECK_NS / 1e6
+    const readMs = this.timer.timeHeld(CLOCK_CHECK_NS, this.nextDraw())
+    if (readMs >= heldMs * (1 - CLOCK_CHECK_SLACK)) return
+    throw new TamperingDetected(
+      `the timer read ${(readMs * 1000).toFixed(1)} µs for a harness kernel that held the GPU for ${heldMs * 1000} µs by the ` +
+        "GPU's own clock (%globaltimer): something in this process changed the timer's readings (a timer function " +
+        "swapped, patched or hooked, or its results edited), so none of this case's samples can be trusted",
+    )
   }
 
   /** Protocol step 10c, before the buffers are freed: lets go of what holds them. */

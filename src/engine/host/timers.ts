@@ -34,6 +34,11 @@ export interface CallTimer<Read = unknown> {
   read(): Read
   /** Protocol steps 9e–9g: the batch's trusted samples (ms per call). */
   samples(read: Read): ScreenedBatch
+  /**
+   * Protocol step 10d: times, as this mode times a call, a harness kernel that holds the GPU for `ns` of its own clock,
+   * tagged as draw `draw` would be; the reading in ms.
+   */
+  timeHeld(ns: number, draw: number): number
   /** Protocol step 10c, before the buffers are freed: lets go of what holds them (a captured graph). */
   leavePlace(): void
   /**
@@ -190,6 +195,16 @@ class EventTimer implements CallTimer<void> {
     return screen
   }
 
+  timeHeld(ns: number): number {
+    // The events of a batch's windows: the held kernel's look like any call's.
+    const [start, end] = this.session.events(2) as [bigint, bigint]
+    cuda.eventRecord(start)
+    this.session.harness.hold(ns)
+    cuda.eventRecord(end)
+    cuda.synchronize()
+    return cuda.eventElapsedMs(start, end)
+  }
+
   /** Protocol step 6d: what a timed call invokes, the solution itself or, in `graph` timing, a graph of its calls. */
   private capture(): SolutionCall {
     const { session, plan, solution } = this.timed
@@ -277,6 +292,12 @@ class IdleGpuCalls implements CallTimer<Array<number | undefined>> {
       return ms
     })
     return { kept, interference: 0 }
+  }
+
+  timeHeld(ns: number, draw: number): number {
+    cuda.synchronize()
+    this.timer.time(draw, () => this.timed.session.harness.hold(ns))
+    return this.timer.read([draw])[0] ?? 0
   }
 
   leavePlace(): void {}
