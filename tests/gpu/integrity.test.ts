@@ -225,6 +225,7 @@ describe.skipIf(!gpu.available)(onGpuTitle('integrity on the GPU'), { timeout: 3
     expect(timing.streamAudit).toBe('batches at random')
     expect(timing.auditedCalls).toBeGreaterThan(0)
     expect(timing.checkedCalls).toBeGreaterThan(0)
+    console.log(`honest add, n = 2^24: ${timing.droppedInterference} samples dropped as interference, ${timing.samplesMs.length} kept, ${timing.places} places`)
     expect(timing.droppedInterference).toBeLessThan(timing.samplesMs.length / 10)
   })
 })
