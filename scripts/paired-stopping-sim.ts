@@ -1,0 +1,123 @@
+// Simulates the paired A/B verdict (src/baseline/paired-verdict.ts) under another stopping rule than the one the runs
+// used, on the blocks that real paired runs stored (`paired.rounds`): each trial draws a case's blocks again, with
+// replacement and in a new order, until the rule stops, then judges. The blocks carry each case's own difference
+// between the two processes, so what no number of blocks removes stays in. With --slow F every block is made F
+// slower. Rules:
+//   interval   the runs' rule: stop once the blocks' half-width is at most tolerance / 2 (at least 8 blocks)
+//   decided    go on past that while the verdict (process spread included) is inconclusive, until the blocks'
+//              half-width is at most tolerance / 4 or the case's time runs out
+// A case's time: maxTimeMs (3 s) over the time one of its stored blocks took (its claimed time over its blocks).
+// With --cap-factor F, a case stops after F times the blocks its stored run took instead.
+//   tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule decided] [--slow 0.02] [--tolerance 0.01]
+//                                      [--process-spread 0.013] [--trials 20] [--cap-factor 3]
+import { narrowEnough } from '../src/engine/worker/paired-case.js'
+import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS } from '../src/shared/median-change.js'
+import type { CaseResult } from '../src/shared/results.js'
+import { summarize } from '../src/shared/stats.js'
+import { DEFAULT_COMPARE } from '../src/spec/compare.js'
+import { processSpreadAt } from '../src/baseline/paired-verdict.js'
+import { argList } from './arguments.js'
+import { casesByName } from './results-file.js'
+
+const firstFlag = process.argv.findIndex((arg, i) => i > 1 && arg.startsWith('--'))
+const files = process.argv.slice(2, firstFlag < 0 ? undefined : firstFlag)
+const option = (flag: string, fallback: string) => argList(flag)[0] ?? fallback
+const rule = option('--rule', 'interval')
+const slow = Number(option('--slow', '0'))
+const tolerance = Number(option('--tolerance', String(DEFAULT_COMPARE.tolerance)))
+const spreadAt1us = Number(option('--process-spread', String(DEFAULT_COMPARE.processSpread)))
+const trials = Number(option('--trials', '20'))
+/** Instead of the time limit: at most this many times the blocks a case's stored run took. */
+const capFactor = argList('--cap-factor')[0] === undefined ? undefined : Number(argList('--cap-factor')[0])
+if (files.length === 0 || !['interval', 'decided'].includes(rule)) {
+  console.error('usage: tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule interval|decided] [--slow F] [--tolerance T] [--process-spread S] [--trials N]')
+  process.exit(2)
+}
+/** Kernels this long or longer: the ones a 2% regression must be caught on (issue 34's bar). */
+const LONG_US = 20
+
+/** A deterministic generator, so that two rules meet the same draws. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
+  }
+}
+
+/** The blocks' log ratios of a case (each block's median round ratio), made `slow` slower. */
+function blockLogs(base: readonly number[], head: readonly number[], blockOf: readonly number[]): number[] {
+  const byBlock = new Map<number, number[]>()
+  base.forEach((a, i) => byBlock.set(blockOf[i]!, [...(byBlock.get(blockOf[i]!) ?? []), Math.log((head[i]! * (1 + slow)) / a)]))
+  return [...byBlock.values()].map((logs) => {
+    const sorted = [...logs].sort((x, y) => x - y)
+    const mid = sorted.length >> 1
+    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+  })
+}
+
+/** One trial: blocks drawn until the rule stops (or `cap`); the verdict and the blocks it took. */
+function trial(stored: readonly number[], processSd: number, cap: number, random: () => number): { kind: string; blocks: number } {
+  const settings = { ...DEFAULT_COMPARE, tolerance }
+  // One round per drawn block, base 1 and head its ratio: each block's median ratio is what was drawn.
+  const rounds = { base: [] as number[], head: [] as number[], block: [] as number[] }
+  for (;;) {
+    rounds.base.push(1)
+    rounds.head.push(Math.exp(stored[Math.floor(random() * stored.length)]!))
+    rounds.block.push(rounds.block.length)
+    const kind = judgeChange(compareBlocks(rounds.base, rounds.head, rounds.block, 0.95, processSd), tolerance).kind
+    const narrow = narrowEnough(rounds, settings)
+    const stop = rule === 'interval' ? narrow : (narrow && kind !== 'inconclusive') || narrowEnough(rounds, { ...settings, tolerance: tolerance / 2 })
+    if (stop || rounds.block.length >= cap) return { kind, blocks: rounds.block.length }
+  }
+}
+
+const random = generator(1)
+for (const file of files) {
+  let cases = 0
+  let alarms = 0
+  let inconclusive = 0
+  let long = 0
+  let longCaught = 0
+  let blocksUsed = 0
+  let blocksStored = 0
+  /** The false alarms per case, with the case's time. */
+  const alarmed = new Map<string, number>()
+  for (const [key, c] of casesByName<CaseResult>(file)) {
+    const rounds = c.paired?.rounds
+    if (!rounds) continue
+    const stored = blockLogs(rounds.base, rounds.head, rounds.block)
+    if (stored.length < MIN_INTERVAL_BLOCKS) continue
+    const us = summarize(rounds.base).median * 1000
+    const claimedMs = c.claimed ? c.claimed.toMs - c.claimed.fromMs : 0
+    const perBlockMs = claimedMs > 0 ? claimedMs / stored.length : Infinity
+    const cap = capFactor !== undefined ? Math.round(capFactor * stored.length) : Math.max(stored.length, Math.floor(DEFAULT_COMPARE.maxTimeMs / perBlockMs))
+    const processSd = processSpreadAt(spreadAt1us, rounds.base)
+    for (let i = 0; i < trials; i++) {
+      const { kind, blocks } = trial(stored, processSd, cap, random)
+      cases++
+      blocksUsed += blocks
+      blocksStored += stored.length
+      if (kind === 'inconclusive') inconclusive++
+      if (slow === 0 && (kind === 'regression' || kind === 'improvement')) {
+        alarms++
+        const name = `${key} (${us.toFixed(1)} µs)`
+        alarmed.set(name, (alarmed.get(name) ?? 0) + 1)
+      }
+      if (us >= LONG_US) {
+        long++
+        if (kind === 'regression') longCaught++
+      }
+    }
+  }
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`
+  const seen = slow === 0 ? `${alarms} false alarms` : `${longCaught} of ${long} case-trials of ${LONG_US} µs or more caught (${pct(longCaught / long)})`
+  console.log(
+    `rule ${rule}, tolerance ${pct(tolerance)}, process spread ${pct(spreadAt1us)} at 1 µs, slower by ${pct(slow)}, ${file}: ` +
+      `${cases} case-trials (${trials} per case): ${seen}, ${inconclusive} inconclusive; blocks ×${(blocksUsed / blocksStored).toFixed(2)} of the stored runs'`,
+  )
+  for (const [name, count] of alarmed) console.log(`  false alarm in ${count} of ${trials} trials: ${name}`)
+}
