@@ -6,6 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { solutionAtRef } from '../compile/base-source.js'
+import { cuptiNamesIn } from '../compile/cupti-names.js'
 import { compileReference, type BuildSettings } from '../compile/harness.js'
 import { compile, DEFAULT_NVCC_FLAGS, findNvcc, NvccNotFoundError, SourceError } from '../compile/nvcc.js'
 import { typeCheck } from '../compile/typecheck.js'
@@ -116,8 +117,20 @@ export async function solutionTarget(
     libraries: spec.build.libraries,
     ...build,
   })
+  const cupti = cuptiNamesIn(compiled.path)
+  if (cupti.length > 0) {
+    throw new SolutionUsesCupti(
+      `the library built from ${file} names CUPTI (${cupti.join(', ')}): CUPTI belongs to the harness, which times and ` +
+        'audits with it and holds its only callback subscriber while solutions run, so a solution may not subscribe to ' +
+        'its callbacks or enable its activity. Remove the CUPTI calls; profile the kernel with Nsight Compute or ' +
+        'Nsight Systems instead',
+    )
+  }
   return { library: compiled.path, source: file, entry: 'solution', params: koffiParams(problem.signature) }
 }
+
+/** A solution library that reaches for CUPTI (cupti-names.ts): refused before it is loaded. */
+class SolutionUsesCupti extends SourceError {}
 
 /**
  * What CPU-only CI compiles for when the plugin names no `arch`: Hopper's arch-specific target, which accepts

@@ -46,12 +46,18 @@ describe.skipIf(!gpu.available)(onGpuTitle('integrity on the GPU'), { timeout: 3
     })
   })
 
-  it("cupti_rewrite_timer: CUPTI's subscriber is the harness's, so its hook on cudaEventElapsedTime never runs and it reads as the honest add", async () => {
-    const cheat = await bench({ solution: hostile('cupti_rewrite_timer'), cases: size(25) })
+  it('cupti_rewrite_timer: a library that names CUPTI is refused before it is loaded, saying which names', async () => {
+    await expect(bench({ solution: hostile('cupti_rewrite_timer'), cases: size(25) })).rejects.toThrow(
+      /the library built from .*cupti_rewrite_timer\.cu names CUPTI \(cuptiEnableCallback, cuptiSubscribe, libcupti\.so, libcupti\.so\.12, libcupti\.so\.13\)/,
+    )
+  })
+
+  it("cupti_rewrite_timer_hidden: with the names hidden it loads, but CUPTI's subscriber is the harness's, so its hook on cudaEventElapsedTime never runs and it reads as the honest add", async () => {
+    const cheat = await bench({ solution: hostile('cupti_rewrite_timer_hidden'), cases: size(25) })
     const fair = await bench({ solution: honest, cases: size(25) })
     expect(failureMessage(cheat)).toBeUndefined()
     const ratio = timedCase(cheat.cases[0]).summary.median / timedCase(fair.cases[0]).summary.median
-    console.log(`cupti_rewrite_timer against the honest add, n = 2^25: ×${ratio.toFixed(3)}`)
+    console.log(`cupti_rewrite_timer_hidden against the honest add, n = 2^25: ×${ratio.toFixed(3)}`)
     // Its hook halves every reading: had it subscribed, it would read about 0.5×. The two benches are separate hosts
     // with their own buffers, which have read 11% apart on an H100, so only the halving is asserted.
     expect(ratio).toBeGreaterThan(0.8)
