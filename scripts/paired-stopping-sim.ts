@@ -16,6 +16,7 @@ import type { CaseResult } from '../src/shared/results.js'
 import { summarize } from '../src/shared/stats.js'
 import { DEFAULT_COMPARE } from '../src/spec/compare.js'
 import { processSpreadAt } from '../src/baseline/paired-verdict.js'
+import { seededUniform } from '../tests/helpers/time-streams.js'
 import { argList } from './arguments.js'
 import { casesByName } from './results-file.js'
 
@@ -35,18 +36,6 @@ if (files.length === 0 || !['interval', 'decided'].includes(rule)) {
 }
 /** Kernels this long or longer: the ones a 2% regression must be caught on (issue 34's bar). */
 const LONG_US = 20
-
-/** A deterministic generator, so that two rules meet the same draws. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-}
 
 /** The blocks' log ratios of a case (each block's median round ratio), made `slow` slower. */
 function blockLogs(base: readonly number[], head: readonly number[], blockOf: readonly number[]): number[] {
@@ -75,7 +64,8 @@ function trial(stored: readonly number[], processSd: number, cap: number, random
   }
 }
 
-const random = generator(1)
+// Seeded, so that two rules meet the same draws.
+const random = seededUniform(1)
 for (const file of files) {
   let cases = 0
   let alarms = 0
