@@ -1,8 +1,9 @@
 // The GPUs a run times on, and which of them runs the next case. Every Vitest worker has one device host per GPU
 // (client.ts); a case goes to the first GPU of the set that no other worker (of this run or another) has claimed,
-// the one this worker used last tried first, so that N GPUs run N cases at once. A claim is a lock file per GPU
-// held by the worker for one case; the device host's own GPU lock (gpu-lock.ts) still keeps every other process
-// that times on the GPU out of the timed window.
+// the one this worker used last tried first, so that N GPUs run N cases at once; where several of a run's workers
+// wait, a GPU that comes free goes first to the one whose bench file has the most GPU work left (claim-queue.ts). A
+// claim is a lock file per GPU held by the worker for one case; the device host's own GPU lock (gpu-lock.ts) still
+// keeps every other process that times on the GPU out of the timed window.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
