@@ -116,10 +116,6 @@ export class Harness {
   }
 
   /**
-   * Queues a kernel that writes to 8 bytes of device memory at `stepNs` the smallest change of %globaltimer between
-   * two of its reads, over `changes` changes or `reads` reads (0 when it never moved).
-   */
-  /**
    * Queues a kernel on the legacy stream that holds the GPU for `ns` nanoseconds of its own clock (%globaltimer), which
    * nothing in the process can rewrite: the second clock a timer's reading is checked against.
    */
@@ -127,6 +123,10 @@ export class Harness {
     this.fns.hold(ns, 0)
   }
 
+  /**
+   * Queues a kernel that writes to 8 bytes of device memory at `stepNs` the smallest change of %globaltimer between
+   * two of its reads, over `changes` changes or `reads` reads (0 when it never moved).
+   */
   globalTimerStep(changes: number, reads: number, stepNs: DevicePtr): void {
     check(this.fns.globalTimerStep(changes, reads, stepNs), 'kb_global_timer_step')
   }
