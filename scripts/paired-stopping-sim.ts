@@ -11,7 +11,7 @@
 //   tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule decided] [--slow 0.02] [--tolerance 0.01]
 //                                      [--process-spread 0.013] [--trials 20] [--cap-factor 3]
 import { narrowEnough } from '../src/engine/worker/paired-case.js'
-import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS } from '../src/shared/median-change.js'
+import { blockLogRatios, compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS } from '../src/shared/median-change.js'
 import type { CaseResult } from '../src/shared/results.js'
 import { summarize } from '../src/shared/stats.js'
 import { DEFAULT_COMPARE } from '../src/spec/compare.js'
@@ -29,24 +29,14 @@ const tolerance = Number(option('--tolerance', String(DEFAULT_COMPARE.tolerance)
 const spreadAt1us = Number(option('--process-spread', String(DEFAULT_COMPARE.processSpread)))
 const trials = Number(option('--trials', '20'))
 /** Instead of the time limit: at most this many times the blocks a case's stored run took. */
-const capFactor = argList('--cap-factor')[0] === undefined ? undefined : Number(argList('--cap-factor')[0])
+const capArgument = argList('--cap-factor')[0]
+const capFactor = capArgument === undefined ? undefined : Number(capArgument)
 if (files.length === 0 || !['interval', 'decided'].includes(rule)) {
   console.error('usage: tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule interval|decided] [--slow F] [--tolerance T] [--process-spread S] [--trials N]')
   process.exit(2)
 }
 /** Kernels this long or longer: the ones a 2% regression must be caught on (issue 34's bar). */
 const LONG_US = 20
-
-/** The blocks' log ratios of a case (each block's median round ratio), made `slow` slower. */
-function blockLogs(base: readonly number[], head: readonly number[], blockOf: readonly number[]): number[] {
-  const byBlock = new Map<number, number[]>()
-  base.forEach((a, i) => byBlock.set(blockOf[i]!, [...(byBlock.get(blockOf[i]!) ?? []), Math.log((head[i]! * (1 + slow)) / a)]))
-  return [...byBlock.values()].map((logs) => {
-    const sorted = [...logs].sort((x, y) => x - y)
-    const mid = sorted.length >> 1
-    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-  })
-}
 
 /** One trial: blocks drawn until the rule stops (or `cap`); the verdict and the blocks it took. */
 function trial(stored: readonly number[], processSd: number, cap: number, random: () => number): { kind: string; blocks: number } {
@@ -79,7 +69,7 @@ for (const file of files) {
   for (const [key, c] of casesByName<CaseResult>(file)) {
     const rounds = c.paired?.rounds
     if (!rounds) continue
-    const stored = blockLogs(rounds.base, rounds.head, rounds.block)
+    const stored = blockLogRatios(rounds.base, rounds.head.map((ms) => ms * (1 + slow)), rounds.block)
     if (stored.length < MIN_INTERVAL_BLOCKS) continue
     const us = summarize(rounds.base).median * 1000
     const claimedMs = c.claimed ? c.claimed.toMs - c.claimed.fromMs : 0

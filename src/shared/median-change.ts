@@ -263,14 +263,10 @@ export function tQuantile(p: number, df: number): number {
 export const MIN_INTERVAL_BLOCKS = 3
 
 /**
- * (b) Paired A/B rounds in blocks, each block with both sides' buffers at a new place in memory: the change is read
- * off each block's median round ratio, and its interval is Student's t interval of their mean log (the blocks are
- * independent; the rounds within a block share the block's placement, so they are not). `blockOf[i]` is round i's
- * block. Fewer than 3 blocks give no interval. `processSd`: the standard deviation (of the log ratio) of what differs
- * between the two sides' processes and no block moves, added in quadrature: no number of blocks shrinks it.
+ * Each block's median log ratio of `candidate` to `reference` over its rounds (`blockOf[i]` is round i's block), in
+ * the order the blocks first appear: the independent observations compareBlocks reads the change off.
  */
-export function compareBlocks(reference: readonly number[], candidate: readonly number[], blockOf: readonly number[], confidence = 0.95, processSd = 0): ChangeEstimate {
-  checkConfidence(confidence)
+export function blockLogRatios(reference: readonly number[], candidate: readonly number[], blockOf: readonly number[]): number[] {
   if (reference.length !== candidate.length || reference.length !== blockOf.length) {
     throw new RangeError(`compareBlocks: ${reference.length} reference rounds, ${candidate.length} candidate rounds, ${blockOf.length} block numbers`)
   }
@@ -281,7 +277,19 @@ export function compareBlocks(reference: readonly number[], candidate: readonly 
     const block = blockOf[i]!
     byBlock.set(block, [...(byBlock.get(block) ?? []), Math.log(b / a)])
   })
-  const blocks = [...byBlock.values()].map((ratios) => medianOfSorted(sortedCopy(ratios)))
+  return [...byBlock.values()].map((ratios) => medianOfSorted(sortedCopy(ratios)))
+}
+
+/**
+ * (b) Paired A/B rounds in blocks, each block with both sides' buffers at a new place in memory: the change is read
+ * off each block's median round ratio, and its interval is Student's t interval of their mean log (the blocks are
+ * independent; the rounds within a block share the block's placement, so they are not). `blockOf[i]` is round i's
+ * block. Fewer than 3 blocks give no interval. `processSd`: the standard deviation (of the log ratio) of what differs
+ * between the two sides' processes and no block moves, added in quadrature: no number of blocks shrinks it.
+ */
+export function compareBlocks(reference: readonly number[], candidate: readonly number[], blockOf: readonly number[], confidence = 0.95, processSd = 0): ChangeEstimate {
+  checkConfidence(confidence)
+  const blocks = blockLogRatios(reference, candidate, blockOf)
   const k = blocks.length
   if (k < MIN_INTERVAL_BLOCKS) return { doubts: [`too few blocks of rounds (${k}) for an interval of the change`] }
   const mean = blocks.reduce((sum, x) => sum + x, 0) / k
