@@ -3,18 +3,19 @@
 // replacement and in a new order, until the rule stops, then judges. The blocks carry each case's own difference
 // between the two processes, so what no number of blocks removes stays in. With --slow F every block is made F
 // slower. Rules:
-//   engine     the engine's rule (enoughRounds): stop once the blocks' half-width is at most tolerance / 2 and the
-//              verdict (process spread included) is not inconclusive, or once it is at most tolerance / 4
-//   interval   the earlier rule: stop once the blocks' half-width is at most tolerance / 2 (at least 8 blocks)
+//   interval   the runs' rule: stop once the blocks' half-width is at most tolerance / 2 (at least 8 blocks)
+//   decided    go on past that while the verdict (process spread included) is inconclusive, until the blocks'
+//              half-width is at most tolerance / 4 or the case's time runs out
 // A case's time: maxTimeMs (3 s) over the time one of its stored blocks took (its claimed time over its blocks).
 // With --cap-factor F, a case stops after F times the blocks its stored run took instead.
-//   tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule interval] [--slow 0.02] [--tolerance 0.01]
+//   tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule decided] [--slow 0.02] [--tolerance 0.01]
 //                                      [--process-spread 0.013] [--trials 20] [--cap-factor 3]
-import { blocksHalfWidth, enoughRounds } from '../src/engine/worker/paired-case.js'
+import { narrowEnough } from '../src/engine/worker/paired-case.js'
 import { blockLogRatios, compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS } from '../src/shared/median-change.js'
 import type { CaseResult } from '../src/shared/results.js'
 import { summarize } from '../src/shared/stats.js'
-import { DEFAULT_COMPARE, processSpreadAt } from '../src/spec/compare.js'
+import { DEFAULT_COMPARE } from '../src/spec/compare.js'
+import { processSpreadAt } from '../src/baseline/paired-verdict.js'
 import { seededUniform } from '../tests/helpers/time-streams.js'
 import { argList } from './arguments.js'
 import { casesByName } from './results-file.js'
@@ -22,7 +23,7 @@ import { casesByName } from './results-file.js'
 const firstFlag = process.argv.findIndex((arg, i) => i > 1 && arg.startsWith('--'))
 const files = process.argv.slice(2, firstFlag < 0 ? undefined : firstFlag)
 const option = (flag: string, fallback: string) => argList(flag)[0] ?? fallback
-const rule = option('--rule', 'engine')
+const rule = option('--rule', 'interval')
 const slow = Number(option('--slow', '0'))
 const tolerance = Number(option('--tolerance', String(DEFAULT_COMPARE.tolerance)))
 const spreadAt1us = Number(option('--process-spread', String(DEFAULT_COMPARE.processSpread)))
@@ -30,27 +31,25 @@ const trials = Number(option('--trials', '20'))
 /** Instead of the time limit: at most this many times the blocks a case's stored run took. */
 const capArgument = argList('--cap-factor')[0]
 const capFactor = capArgument === undefined ? undefined : Number(capArgument)
-if (files.length === 0 || !['engine', 'interval'].includes(rule)) {
-  console.error('usage: tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule engine|interval] [--slow F] [--tolerance T] [--process-spread S] [--trials N]')
+if (files.length === 0 || !['interval', 'decided'].includes(rule)) {
+  console.error('usage: tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule interval|decided] [--slow F] [--tolerance T] [--process-spread S] [--trials N]')
   process.exit(2)
 }
 /** Kernels this long or longer: the ones a 2% regression must be caught on (issue 34's bar). */
 const LONG_US = 20
 
 /** One trial: blocks drawn until the rule stops (or `cap`); the verdict and the blocks it took. */
-function trial(stored: readonly number[], baseMs: number, cap: number, random: () => number): { kind: string; blocks: number } {
-  const settings = { ...DEFAULT_COMPARE, tolerance, processSpread: spreadAt1us }
-  const processSd = processSpreadAt(spreadAt1us, [baseMs])
-  // One round per drawn block, base the case's median round and head that times the block's ratio: each block's
-  // median ratio is what was drawn.
+function trial(stored: readonly number[], processSd: number, cap: number, random: () => number): { kind: string; blocks: number } {
+  const settings = { ...DEFAULT_COMPARE, tolerance }
+  // One round per drawn block, base 1 and head its ratio: each block's median ratio is what was drawn.
   const rounds = { base: [] as number[], head: [] as number[], block: [] as number[] }
   for (;;) {
-    rounds.base.push(baseMs)
-    rounds.head.push(baseMs * Math.exp(stored[Math.floor(random() * stored.length)]!))
+    rounds.base.push(1)
+    rounds.head.push(Math.exp(stored[Math.floor(random() * stored.length)]!))
     rounds.block.push(rounds.block.length)
-    const kind = judgeChange(compareBlocks(rounds.base, rounds.head, rounds.block, settings.confidence, processSd), tolerance).kind
-    const halfWidth = blocksHalfWidth(rounds, settings.confidence)
-    const stop = rule === 'engine' ? enoughRounds(rounds, settings) : halfWidth !== undefined && halfWidth <= tolerance / 2
+    const kind = judgeChange(compareBlocks(rounds.base, rounds.head, rounds.block, 0.95, processSd), tolerance).kind
+    const narrow = narrowEnough(rounds, settings)
+    const stop = rule === 'interval' ? narrow : (narrow && kind !== 'inconclusive') || narrowEnough(rounds, { ...settings, tolerance: tolerance / 2 })
     if (stop || rounds.block.length >= cap) return { kind, blocks: rounds.block.length }
   }
 }
@@ -72,13 +71,13 @@ for (const file of files) {
     if (!rounds) continue
     const stored = blockLogRatios(rounds.base, rounds.head.map((ms) => ms * (1 + slow)), rounds.block)
     if (stored.length < MIN_INTERVAL_BLOCKS) continue
-    const baseMs = summarize(rounds.base).median
-    const us = baseMs * 1000
+    const us = summarize(rounds.base).median * 1000
     const claimedMs = c.claimed ? c.claimed.toMs - c.claimed.fromMs : 0
     const perBlockMs = claimedMs > 0 ? claimedMs / stored.length : Infinity
     const cap = capFactor !== undefined ? Math.round(capFactor * stored.length) : Math.max(stored.length, Math.floor(DEFAULT_COMPARE.maxTimeMs / perBlockMs))
+    const processSd = processSpreadAt(spreadAt1us, rounds.base)
     for (let i = 0; i < trials; i++) {
-      const { kind, blocks } = trial(stored, baseMs, cap, random)
+      const { kind, blocks } = trial(stored, processSd, cap, random)
       cases++
       blocksUsed += blocks
       blocksStored += stored.length

@@ -4,7 +4,7 @@
 import { formatFraction } from '../report/format.js'
 import { compareBlocks, formatChangeInterval, formatLevel, judgeChange } from '../shared/median-change.js'
 import type { CaseVerdict, KernelBenchResult, PairedCase } from '../shared/results.js'
-import { processSpreadAt } from '../spec/compare.js'
+import { summarize } from '../shared/stats.js'
 
 type PairedSettings = NonNullable<KernelBenchResult['compare']>
 
@@ -16,6 +16,15 @@ function noRounds(paired: PairedCase): string {
   if (base.status === 'wrong') return `the base solution gave a wrong answer: ${base.message}`
   if (base.status === 'error') return `the base solution failed: ${base.errorName}: ${base.message}`
   return 'the rounds did not run to the end'
+}
+
+/**
+ * The spread between two processes of the same code for this kernel: `spreadAt1us` (the compare option
+ * processSpread) over the square root of the base side's median round time in µs.
+ */
+export function processSpreadAt(spreadAt1us: number, baseRoundsMs: readonly number[]): number {
+  const us = summarize(baseRoundsMs).median * 1000
+  return us > 0 ? spreadAt1us / Math.sqrt(us) : 0
 }
 
 /** A paired case's verdict: a regression (it fails) when the whole interval is slower than the tolerance. */

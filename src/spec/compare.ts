@@ -1,6 +1,5 @@
 // The plugin's `compare` option: paired A/B runs of each solution against its base version (docs/ci-gate.md, "Paired
 // A/B"), resolved with its defaults and checked once, when the config loads.
-import { summarize } from '../shared/stats.js'
 
 /** What the plugin's `compare` option may set. */
 export interface CompareOptions {
@@ -19,7 +18,7 @@ export interface CompareOptions {
    * each block of two rounds (base-head, head-base) moves both sides' buffers first.
    */
   roundMs?: number
-  /** A case stops once its interval can be judged (enoughRounds in paired-case.ts), or after this long (ms, default 3000). */
+  /** A case stops once its interval's half-width is at most tolerance / 2, or after this long (ms, default 3000). */
   maxTimeMs?: number
   /**
    * What two processes of the same code differ by that moving the buffers does not reach, for a kernel of 1 µs, as a
@@ -50,15 +49,6 @@ export const PAIRED_TIMING = 'cupti' as const
  * the interval is Student's t over the blocks (7 degrees of freedom at 8 blocks: t = 2.36 at 95%).
  */
 export const MIN_PAIRED_BLOCKS = 8
-
-/**
- * The spread between two processes of the same code for this kernel: `spreadAt1us` (the compare option
- * processSpread) over the square root of the base side's median round time in µs.
- */
-export function processSpreadAt(spreadAt1us: number, baseRoundsMs: readonly number[]): number {
-  const us = summarize(baseRoundsMs).median * 1000
-  return us > 0 ? spreadAt1us / Math.sqrt(us) : 0
-}
 
 /**
  * The options with their defaults; KERNELBENCH_COMPARE_REF and KERNELBENCH_COMPARE_TOLERANCE (when set and not empty)

@@ -2,11 +2,11 @@
 // paired protocol without a GPU (tests/fixtures/stand-in-host.ts, behaviour 'paired'): two host processes, rounds in
 // alternating order, the stopping rule, a side that fails; then the verdict on the rounds (src/baseline/paired-verdict.ts).
 import { describe, expect, it } from 'vitest'
-import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
-import { blocksHalfWidth, enoughRounds, roundCalls, runPairedCase } from '../../src/engine/worker/paired-case.js'
+import { pairedVerdict, processSpreadAt } from '../../src/baseline/paired-verdict.js'
+import { narrowEnough, roundCalls, runPairedCase } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
 import { compareBlocks, MIN_INTERVAL_BLOCKS } from '../../src/shared/median-change.js'
-import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS, processSpreadAt } from '../../src/spec/compare.js'
+import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
 import { plan, standInHost } from '../helpers/stand-in-host.js'
 
 /** A case whose stand-in kernel takes `ms` (the library's name says so to the stand-in). */
@@ -46,7 +46,7 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(rounds.calls).toBe(100) // 5 ms rounds of 0.05 ms per call
     // The drift of ±5% moves both sides alike: the ratios cancel it.
     expect(Math.max(...rounds.base) / Math.min(...rounds.base)).toBeGreaterThan(1.01)
-    expect(enoughRounds(rounds, untimed)).toBe(true)
+    expect(narrowEnough(rounds, untimed)).toBe(true)
     if (run.head.status !== 'ok') throw new Error('unreachable')
     expect(run.head.timing!.stopReason).toBe('paired-interval')
     expect(run.head.timing!.samplesMs.length).toBe(1 + rounds.calls * (rounds.base.length + rounds.dropped))
@@ -102,44 +102,6 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(run.head).toMatchObject({ status: 'wrong' })
     expect(run.base.status).toBe('ok')
     expect(run.rounds).toBeUndefined()
-  })
-})
-
-describe('enoughRounds, the stopping rule', () => {
-  /** One round per block of a 1 ms kernel, the candidate slower by `change` apart from a block effect of ±`effect`. */
-  const roundsOf = (blocks: number, change: number, effect: number) => {
-    const block = Array.from({ length: blocks }, (_, b) => b)
-    const base = block.map(() => 1)
-    return { base, head: block.map((b) => (1 + change) * (1 + (b % 2 === 0 ? effect : -effect))), block }
-  }
-  const settings = { ...DEFAULT_COMPARE, tolerance: 0.01 }
-
-  it('waits for the fewest blocks however tight they are', () => {
-    expect(enoughRounds(roundsOf(MIN_PAIRED_BLOCKS - 1, 0, 0.0001), settings)).toBe(false)
-    expect(enoughRounds(roundsOf(MIN_PAIRED_BLOCKS, 0, 0.0001), settings)).toBe(true)
-  })
-
-  it('stops at half the tolerance when the verdict is clear, and goes on while it straddles the tolerance', () => {
-    // A half-width between tolerance / 4 and tolerance / 2.
-    const clear = roundsOf(MIN_PAIRED_BLOCKS, 0, 0.004)
-    const onTheLine = roundsOf(MIN_PAIRED_BLOCKS, 0.01, 0.004)
-    for (const rounds of [clear, onTheLine]) {
-      const halfWidth = blocksHalfWidth(rounds, settings.confidence)!
-      expect(halfWidth).toBeGreaterThan(settings.tolerance / 4)
-      expect(halfWidth).toBeLessThanOrEqual(settings.tolerance / 2)
-    }
-    expect(enoughRounds(clear, settings)).toBe(true)
-    expect(enoughRounds(onTheLine, settings)).toBe(false)
-    // Once the blocks are as tight as a quarter of the tolerance, more would not decide it: it stops inconclusive.
-    const tight = roundsOf(MIN_PAIRED_BLOCKS, 0.01, 0.002)
-    expect(blocksHalfWidth(tight, settings.confidence)!).toBeLessThanOrEqual(settings.tolerance / 4)
-    expect(enoughRounds(tight, settings)).toBe(true)
-  })
-
-  it('goes on while the blocks are wider than half the tolerance, whatever the change', () => {
-    const wide = roundsOf(MIN_PAIRED_BLOCKS, -0.1, 0.01)
-    expect(blocksHalfWidth(wide, settings.confidence)!).toBeGreaterThan(settings.tolerance / 2)
-    expect(enoughRounds(wide, settings)).toBe(false)
   })
 })
 

@@ -6,15 +6,15 @@
 // percent (measured: docs/measurements.md#paired-ab), so one place per side would turn that into a bias; over many
 // blocks it is noise the interval sees. A round's median per side, and the ratio of the two, is one paired
 // observation; each block's median ratio is one independent observation of the change (compareBlocks). Blocks go on
-// until the interval is narrow enough to judge against the tolerance (enoughRounds), or until the time limit; then
-// both sides verify once more and close.
+// until the interval is narrow enough to judge against the tolerance, or until the time limit; then both sides verify
+// once more and close.
 import { spacerBytes } from '../../shared/places.js'
 import type { CaseOutcome, CasePlan, ErrorOutcome, PairRoundOutcome, PairStartOutcome } from '../../shared/messages.js'
-import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS } from '../../shared/median-change.js'
+import { compareBlocks, MIN_INTERVAL_BLOCKS } from '../../shared/median-change.js'
 import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
 import { summarize } from '../../shared/stats.js'
 import type { StopReason } from '../../shared/stopping.js'
-import { MIN_PAIRED_BLOCKS, processSpreadAt, type CompareSettings } from '../../spec/compare.js'
+import { MIN_PAIRED_BLOCKS, type CompareSettings } from '../../spec/compare.js'
 import type { DeviceHost } from './client.js'
 
 /** Calls in one round at most: a round of a tiny kernel should still end within a few ms. */
@@ -47,28 +47,13 @@ type SideName = 'base' | 'head'
 type RoundSamples = Extract<PairRoundOutcome, { status: 'ok' }>
 
 /**
- * The half-width of the blocks' own interval of the change, once there are enough blocks and no doubt; else undefined.
- * The process spread that the verdict adds is left out: no number of blocks would shrink it.
+ * Whether the interval of the change is narrow enough to stop: the blocks' half-width at most tolerance / 2. The
+ * process spread that the verdict adds (paired-verdict.ts) is left out: no number of blocks would shrink it.
  */
-export function blocksHalfWidth(rounds: Pick<PairedRounds, 'base' | 'head' | 'block'>, confidence: number): number | undefined {
-  if (new Set(rounds.block).size < MIN_PAIRED_BLOCKS) return undefined
-  const { interval, doubts } = compareBlocks(rounds.base, rounds.head, rounds.block, confidence)
-  return interval !== undefined && doubts.length === 0 ? (interval.high - interval.low) / 2 : undefined
-}
-
-/**
- * Whether the rounds are enough to stop: the blocks' half-width is at most tolerance / 2 and the verdict (process
- * spread included) is not inconclusive; or, while it stays inconclusive, once the blocks' half-width is at most
- * tolerance / 4. Stopping at tolerance / 2 alone left a 2% regression inconclusive on 7% of the cases of 20 µs or more
- * (docs/measurements.md, "Another stopping rule").
- */
-export function enoughRounds(rounds: Pick<PairedRounds, 'base' | 'head' | 'block'>, settings: CompareSettings): boolean {
-  const halfWidth = blocksHalfWidth(rounds, settings.confidence)
-  if (halfWidth === undefined || halfWidth > settings.tolerance / 2) return false
-  if (halfWidth <= settings.tolerance / 4) return true
-  const processSd = processSpreadAt(settings.processSpread, rounds.base)
-  const estimate = compareBlocks(rounds.base, rounds.head, rounds.block, settings.confidence, processSd)
-  return judgeChange(estimate, settings.tolerance).kind !== 'inconclusive'
+export function narrowEnough(rounds: Pick<PairedRounds, 'base' | 'head' | 'block'>, settings: CompareSettings): boolean {
+  if (new Set(rounds.block).size < MIN_PAIRED_BLOCKS) return false
+  const { interval, doubts } = compareBlocks(rounds.base, rounds.head, rounds.block, settings.confidence)
+  return interval !== undefined && doubts.length === 0 && (interval.high - interval.low) / 2 <= settings.tolerance / 2
 }
 
 /** Calls per round: about `roundMs` of the slower side's calls, from the sizing round's wall time per call. */
@@ -140,7 +125,7 @@ export async function runPairedCase(
       }
     }
     if (Object.keys(failed).length > 0) break
-    if (enoughRounds(rounds, settings)) {
+    if (narrowEnough(rounds, settings)) {
       stopReason = 'paired-interval'
       break
     }
