@@ -324,9 +324,37 @@ export function baselineChange(v: CaseVerdict): string | undefined {
   return v.interval ? formatChangeInterval({ change: v.change, ...v.interval }) : formatFraction(v.change, true)
 }
 
-/** The lines under the table for the cases the guard could not judge against their baseline, each with why. */
+/** More cases than this whose only doubt is an interval across the tolerance share one line under the table. */
+const STRADDLING_LINES = 3
+
+/** Whether a verdict is inconclusive only because its interval crosses a tolerance line (no other doubt). */
+function straddlesTolerance(v: CaseVerdict): boolean {
+  const { interval, tolerance } = v
+  if (v.kind !== 'inconclusive' || !interval || tolerance === undefined) return false
+  return [-tolerance, tolerance].some((line) => interval.low < line && interval.high > line)
+}
+
+/**
+ * The lines under the table for the cases the guard could not judge, each with why; cases whose interval merely
+ * straddles the tolerance share one line when there are many (at a 1% tolerance most steady cases of a stored
+ * baseline read so).
+ */
 export function inconclusiveNotes(result: KernelBenchResult): string[] {
-  return result.cases.flatMap((c) => (c.verdict?.kind === 'inconclusive' ? [`inconclusive ${c.name}: ${c.verdict.reason ?? c.verdict.message}`] : []))
+  const inconclusive = result.cases.filter((c) => c.verdict?.kind === 'inconclusive')
+  const straddling = inconclusive.filter((c) => straddlesTolerance(c.verdict!))
+  const grouped = straddling.length > STRADDLING_LINES
+  const lines = inconclusive
+    .filter((c) => !(grouped && straddlesTolerance(c.verdict!)))
+    .map((c) => `inconclusive ${c.name}: ${c.verdict!.reason ?? c.verdict!.message}`)
+  if (grouped) {
+    const halfWidths = straddling.map(({ verdict }) => (verdict!.interval!.high - verdict!.interval!.low) / 2)
+    const tolerances = [...new Set(straddling.map(({ verdict }) => formatFraction(verdict!.tolerance!)))].join(', ')
+    lines.push(
+      `inconclusive ${straddling.length} cases whose interval (half-width ${formatFraction(Math.min(...halfWidths))} to ` +
+        `${formatFraction(Math.max(...halfWidths))}) straddles the tolerance ${tolerances}: the change may or may not exceed it`,
+    )
+  }
+  return lines
 }
 
 export interface GeometricMeans {

@@ -64,7 +64,7 @@ const judge = (...[measured, gpu, baseline, opts]: Parameters<typeof compareToBa
 
 describe('compareToBaseline', () => {
   it('has the documented defaults', () => {
-    expect(DEFAULT_VERDICT_OPTIONS).toEqual({ tolerance: 0.02, confidence: 0.95, runSpread: 0.015, failOnImprovement: false, failOnInconclusive: false })
+    expect(DEFAULT_VERDICT_OPTIONS).toEqual({ tolerance: 0.01, confidence: 0.95, runSpread: 0.015, failOnImprovement: false, failOnInconclusive: false })
   })
 
   it('combines the run\'s median error, the baseline runs\' and their spread as documented, and says so in the message', () => {

@@ -302,7 +302,7 @@ describe('guardResult', () => {
 describe('settings and floors', () => {
   it('resolveBaselineSettings fills the defaults and rejects bad options', () => {
     expect(resolveBaselineSettings()).toEqual({
-      tolerance: 0.02,
+      tolerance: 0.01,
       confidence: 0.95,
       runSpread: 0.015,
       failOnImprovement: false,

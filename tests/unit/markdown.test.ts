@@ -51,6 +51,21 @@ describe('renderMarkdown marks', () => {
     )
   })
 
+  it('gathers many cases whose interval merely straddles the tolerance into one line, and keeps other reasons apart', () => {
+    const sgemm = loadFixture('sgemm-verdicts')
+    const straddling = (name: string, low: number, high: number) => ({
+      ...sgemm.result!.cases[0]!,
+      name,
+      verdict: { ...sgemm.result!.cases[0]!.verdict!, kind: 'inconclusive' as const, interval: { low, high, confidence: 0.95 }, tolerance: 0.01 },
+    })
+    const doubtful = { ...straddling('1x1x1', -0.5, 0.5), verdict: { ...straddling('1x1x1', 0, 0).verdict, interval: undefined, reason: 'too few samples (4)' } }
+    const cases = [straddling('a', -0.02, 0.01), straddling('b', -0.03, 0.006), straddling('c', -0.011, 0.02), straddling('d', 0.005, 0.012), doubtful]
+    const text = renderMarkdown([{ ...sgemm, result: { ...sgemm.result!, cases } }])
+    expect(text).toContain('_inconclusive 4 cases whose interval (half-width 0.4% to 1.8%) straddles the tolerance 1.0%: the change may or may not exceed it_')
+    expect(text).toContain('_inconclusive 1x1x1: too few samples (4)_')
+    expect(text).not.toContain('_inconclusive a:')
+  })
+
   it('has the columns of the terminal table, with the CV next to the median', () => {
     const [, median, throughput, bandwidth, peak, bw, sol, clock, samples, stop] = row(renderMarkdown([loadFixture('sgemm-verdicts')]), '4096x4096x4096')
     // 2·4096³ FLOP in 7.9125 ms = 17.37 TFLOPS; against the H100 SXM's fp32-accurate ceiling (3×TF32: 494.5 / 3 =
