@@ -2,6 +2,7 @@
 // solution, read off the ratios of the rounds' medians block by block (compareBlocks), judged against the compare
 // tolerance.
 import { formatFraction } from '../report/format.js'
+import { disturbedReason, leaveOutDisturbed, tooDisturbed } from '../shared/disturbed-rounds.js'
 import { compareBlocks, formatChangeInterval, formatLevel, judgeChange } from '../shared/median-change.js'
 import type { CaseVerdict, KernelBenchResult, PairedCase } from '../shared/results.js'
 import { summarize } from '../shared/stats.js'
@@ -36,14 +37,18 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
     return { kind: 'inconclusive', against, reason, tolerance: compare.tolerance, fails: false, message: `inconclusive against ${against}: ${reason}` }
   }
   const processSd = processSpreadAt(compare.processSpread ?? 0, rounds.base)
-  const estimate = compareBlocks(rounds.base, rounds.head, rounds.block, compare.confidence, processSd)
-  const blocks = new Set(rounds.block).size
-  const judged = judgeChange(estimate, compare.tolerance)
+  const split = leaveOutDisturbed(rounds)
+  const { clean } = split
+  const estimate = compareBlocks(clean.base, clean.head, clean.block, compare.confidence, processSd)
+  const blocks = new Set(clean.block).size
+  // A disturbed case shows the change of its other blocks, but is not judged on them.
+  const judged = tooDisturbed(split) ? { kind: 'inconclusive' as const, reason: disturbedReason(split) } : judgeChange(estimate, compare.tolerance)
   const interval = estimate.interval
   const notes = [
     `tolerance ${formatFraction(compare.tolerance)}`,
     ...(processSd > 0 ? [`process spread ${formatFraction(processSd)}`] : []),
-    `${formatLevel(compare.confidence)} interval over ${blocks} blocks, ${rounds.base.length} paired rounds of ${rounds.calls} call${rounds.calls === 1 ? '' : 's'}`,
+    `${formatLevel(compare.confidence)} interval over ${blocks} blocks, ${clean.base.length} paired rounds of ${rounds.calls} call${rounds.calls === 1 ? '' : 's'}`,
+    ...(split.leftOut > 0 ? [`${split.leftOut} disturbed block${split.leftOut === 1 ? '' : 's'} left out`] : []),
     ...(rounds.dropped > 0 ? [`${rounds.dropped} rounds dropped`] : []),
   ].join('; ')
   const shown = interval ? formatChangeInterval(interval) : 'no interval'

@@ -10,6 +10,7 @@
 // once more and close.
 import { spacerBytes } from '../../shared/places.js'
 import type { CaseOutcome, CasePlan, ErrorOutcome, PairRoundOutcome, PairStartOutcome } from '../../shared/messages.js'
+import { leaveOutDisturbed, tooDisturbed } from '../../shared/disturbed-rounds.js'
 import { compareBlocks, MIN_INTERVAL_BLOCKS } from '../../shared/median-change.js'
 import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
 import { summarize } from '../../shared/stats.js'
@@ -47,12 +48,16 @@ type SideName = 'base' | 'head'
 type RoundSamples = Extract<PairRoundOutcome, { status: 'ok' }>
 
 /**
- * Whether the interval of the change is narrow enough to stop: the blocks' half-width at most tolerance / 2. The
- * process spread that the verdict adds (paired-verdict.ts) is left out: no number of blocks would shrink it.
+ * Whether the interval of the change is narrow enough to stop: the undisturbed blocks' half-width at most
+ * tolerance / 2, and few enough blocks disturbed to judge (disturbed-rounds.ts; while too many are, the rounds go on to
+ * the time limit, which may dilute a short disturbance). The process spread that the verdict adds (paired-verdict.ts)
+ * is left out: no number of blocks would shrink it.
  */
 export function narrowEnough(rounds: Pick<PairedRounds, 'base' | 'head' | 'block'>, settings: CompareSettings): boolean {
-  if (new Set(rounds.block).size < MIN_PAIRED_BLOCKS) return false
-  const { interval, doubts } = compareBlocks(rounds.base, rounds.head, rounds.block, settings.confidence)
+  const split = leaveOutDisturbed(rounds)
+  const { clean } = split
+  if (tooDisturbed(split) || new Set(clean.block).size < MIN_PAIRED_BLOCKS) return false
+  const { interval, doubts } = compareBlocks(clean.base, clean.head, clean.block, settings.confidence)
   return interval !== undefined && doubts.length === 0 && (interval.high - interval.low) / 2 <= settings.tolerance / 2
 }
 

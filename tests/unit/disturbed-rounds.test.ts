@@ -1,0 +1,58 @@
+// Paired rounds that something outside the case slowed (src/shared/disturbed-rounds.ts), and what the paired verdict
+// (src/baseline/paired-verdict.ts) makes of them. The pattern is the one seen on an H100: identical code, one side's
+// rounds at 62 µs instead of 19 µs for a stretch of blocks, the other side's as usual.
+import { describe, expect, it } from 'vitest'
+import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
+import { DISTURBED_FACTOR, disturbedReason, leaveOutDisturbed, tooDisturbed } from '../../src/shared/disturbed-rounds.js'
+import { seededUniform } from '../helpers/time-streams.js'
+
+/** `blocks` blocks of two rounds of a 19 µs kernel on both sides, ±1% noise; `slow(block, side)` makes a round 62 µs. */
+function rounds(blocks: number, slow: (block: number, side: 'base' | 'head') => boolean = () => false) {
+  const random = seededUniform(7)
+  const block = Array.from({ length: 2 * blocks }, (_, i) => Math.floor(i / 2))
+  const time = (b: number, side: 'base' | 'head') => (slow(b, side) ? 0.062 : 0.019) * (1 + 0.01 * (random() - 0.5))
+  return { base: block.map((b) => time(b, 'base')), head: block.map((b) => time(b, 'head')), block, calls: 8, dropped: 0 }
+}
+
+const compare = { base: 'origin/main', tolerance: 0.01, confidence: 0.95, processSpread: 0.013 }
+const verdictOf = (r: ReturnType<typeof rounds>) =>
+  pairedVerdict({ base: { outcome: { status: 'ok', outputs: [], verificationSkipped: false } }, rounds: r }, compare)
+
+describe('leaveOutDisturbed', () => {
+  it('leaves nothing out of steady rounds, nor for a few percent between places', () => {
+    const steady = rounds(20)
+    steady.head = steady.head.map((ms, i) => ms * (1 + 0.05 * (steady.block[i]! % 2)))
+    const split = leaveOutDisturbed(steady)
+    expect(split).toMatchObject({ blocks: 20, leftOut: 0, disturbed: { base: 0, head: 0 }, worst: 1 })
+    expect(split.clean.block).toEqual(steady.block)
+  })
+
+  it('leaves out every block with a round far above its side\'s usual time, on either side', () => {
+    const split = leaveOutDisturbed(rounds(20, (b, side) => (b === 3 && side === 'head') || (b === 11 && side === 'base')))
+    expect(split.leftOut).toBe(2)
+    expect(split.disturbed).toEqual({ base: 2, head: 2 })
+    expect(split.worst).toBeGreaterThan(3)
+    expect(new Set(split.clean.block)).toEqual(new Set(Array.from({ length: 20 }, (_, b) => b).filter((b) => b !== 3 && b !== 11)))
+    expect(tooDisturbed(split)).toBe(false)
+    expect(DISTURBED_FACTOR).toBeLessThan(62 / 19)
+  })
+})
+
+describe('the paired verdict on disturbed rounds', () => {
+  it('judges identical code unchanged when one block of twenty was disturbed, and says it left it out', () => {
+    const verdict = verdictOf(rounds(20, (b, side) => b === 5 && side === 'head'))
+    expect(verdict.kind).toBe('unchanged')
+    expect(verdict.message).toContain('1 disturbed block left out')
+    expect(verdict.message).toContain('interval over 19 blocks')
+  })
+
+  it('does not judge identical code whose head side was slow for a third of the blocks: inconclusive, not a regression', () => {
+    const disturbed = rounds(30, (b, side) => side === 'head' && b < 10)
+    const verdict = verdictOf(disturbed)
+    expect(verdict).toMatchObject({ kind: 'inconclusive', fails: false })
+    expect(verdict.reason).toBe(disturbedReason(leaveOutDisturbed(disturbed)))
+    expect(verdict.reason).toMatch(/^the head side's rounds read up to 3\.\d× their usual time in 10 of 30 blocks \(over 10%\)/)
+    // The change shown is that of the undisturbed blocks.
+    expect(verdict.change!).toBeCloseTo(0, 1)
+  })
+})
