@@ -3,7 +3,9 @@
 // rounds at 62 µs instead of 19 µs for a stretch of blocks, the other side's as usual.
 import { describe, expect, it } from 'vitest'
 import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
+import { narrowEnough } from '../../src/engine/worker/paired-case.js'
 import { DISTURBED_FACTOR, disturbedReason, leaveOutDisturbed, tooDisturbed } from '../../src/shared/disturbed-rounds.js'
+import { DEFAULT_COMPARE } from '../../src/spec/compare.js'
 import { seededUniform } from '../helpers/time-streams.js'
 
 /** `blocks` blocks of two rounds of a 19 µs kernel on both sides, ±1% noise; `slow(block, side)` makes a round 62 µs. */
@@ -54,5 +56,13 @@ describe('the paired verdict on disturbed rounds', () => {
     expect(verdict.reason).toMatch(/^the head side's rounds read up to 3\.\d× their usual time in 10 of 30 blocks \(over 10%\)/)
     // The change shown is that of the undisturbed blocks.
     expect(verdict.change!).toBeCloseTo(0, 1)
+  })
+})
+
+describe("the engine's stopping rule on disturbed rounds", () => {
+  it('stops on the undisturbed blocks when few were disturbed, and goes on while too many are', () => {
+    expect(narrowEnough(rounds(20), DEFAULT_COMPARE)).toBe(true)
+    expect(narrowEnough(rounds(20, (b, side) => b === 5 && side === 'base'), DEFAULT_COMPARE)).toBe(true)
+    expect(narrowEnough(rounds(20, (b, side) => b < 6 && side === 'base'), DEFAULT_COMPARE)).toBe(false)
   })
 })
