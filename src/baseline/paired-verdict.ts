@@ -40,7 +40,7 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
   const split = leaveOutDisturbed(rounds)
   const { clean } = split
   const estimate = compareBlocks(clean.base, clean.head, clean.block, compare.confidence, processSd)
-  const blocks = new Set(clean.block).size
+  const blocks = split.blocks - split.leftOut
   // A disturbed case shows the change of its other blocks, but is not judged on them.
   const judged = tooDisturbed(split) ? { kind: 'inconclusive' as const, reason: disturbedReason(split) } : judgeChange(estimate, compare.tolerance)
   const interval = estimate.interval

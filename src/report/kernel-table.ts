@@ -343,9 +343,9 @@ export function inconclusiveNotes(result: KernelBenchResult): string[] {
   const inconclusive = result.cases.filter((c) => c.verdict?.kind === 'inconclusive')
   const straddling = inconclusive.filter((c) => straddlesTolerance(c.verdict!))
   const grouped = straddling.length > STRADDLING_LINES
-  const lines = inconclusive
-    .filter((c) => !(grouped && straddlesTolerance(c.verdict!)))
-    .map((c) => `inconclusive ${c.name}: ${c.verdict!.reason ?? c.verdict!.message}`)
+  const lines = (grouped ? inconclusive.filter((c) => !straddling.includes(c)) : inconclusive).map(
+    (c) => `inconclusive ${c.name}: ${c.verdict!.reason ?? c.verdict!.message}`,
+  )
   if (grouped) {
     const halfWidths = straddling.map(({ verdict }) => (verdict!.interval!.high - verdict!.interval!.low) / 2)
     const tolerances = [...new Set(straddling.map(({ verdict }) => formatFraction(verdict!.tolerance!)))].join(', ')

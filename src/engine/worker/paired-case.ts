@@ -56,7 +56,7 @@ type RoundSamples = Extract<PairRoundOutcome, { status: 'ok' }>
 export function narrowEnough(rounds: Pick<PairedRounds, 'base' | 'head' | 'block'>, settings: CompareSettings): boolean {
   const split = leaveOutDisturbed(rounds)
   const { clean } = split
-  if (tooDisturbed(split) || new Set(clean.block).size < MIN_PAIRED_BLOCKS) return false
+  if (tooDisturbed(split) || split.blocks - split.leftOut < MIN_PAIRED_BLOCKS) return false
   const { interval, doubts } = compareBlocks(clean.base, clean.head, clean.block, settings.confidence)
   return interval !== undefined && doubts.length === 0 && (interval.high - interval.low) / 2 <= settings.tolerance / 2
 }
