@@ -69,7 +69,7 @@ for (const file of files) {
   for (const [key, c] of casesByName<CaseResult>(file)) {
     const rounds = c.paired?.rounds
     if (!rounds) continue
-    const stored = blockLogRatios(rounds.base, rounds.head.map((ms) => ms * (1 + slow)), rounds.block)
+    const stored = blockLogRatios(rounds.base, rounds.head.map((ms) => ms * (1 + slow)), rounds.block).map((b) => b.logRatio)
     if (stored.length < MIN_INTERVAL_BLOCKS) continue
     const us = summarize(rounds.base).median * 1000
     const claimedMs = c.claimed ? c.claimed.toMs - c.claimed.fromMs : 0

@@ -28,6 +28,12 @@ export function processSpreadAt(spreadAt1us: number, baseRoundsMs: readonly numb
   return us > 0 ? spreadAt1us / Math.sqrt(us) : 0
 }
 
+/** The pairs of processes, and how far apart they read where that is more than the process spread allows for. */
+function pairsNote(pairs: number, processSd: number, pairSpread: number | undefined): string {
+  const apart = pairSpread !== undefined && pairSpread > processSd ? `, read ${formatFraction(pairSpread)} apart (used in place of the process spread)` : ''
+  return `${pairs} pairs of processes${apart}`
+}
+
 /** A paired case's verdict: a regression (it fails) when the whole interval is slower than the tolerance. */
 export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit<CaseVerdict, 'floors'> {
   const against = compare.base
@@ -39,7 +45,8 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
   const processSd = processSpreadAt(compare.processSpread ?? 0, rounds.base)
   const split = leaveOutDisturbed(rounds)
   const { clean } = split
-  const estimate = compareBlocks(clean.base, clean.head, clean.block, compare.confidence, processSd)
+  const pairs = rounds.pairs ?? 1
+  const estimate = compareBlocks(clean.base, clean.head, clean.block, compare.confidence, processSd, pairs)
   const blocks = split.blocks - split.leftOut
   // A disturbed case shows the change of its other blocks, but is not judged on them.
   const judged = tooDisturbed(split) ? { kind: 'inconclusive' as const, reason: disturbedReason(split) } : judgeChange(estimate, compare.tolerance)
@@ -47,6 +54,7 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
   const notes = [
     `tolerance ${formatFraction(compare.tolerance)}`,
     ...(processSd > 0 ? [`process spread ${formatFraction(processSd)}`] : []),
+    ...(pairs > 1 ? [pairsNote(pairs, processSd, estimate.pairSpread)] : []),
     `${formatLevel(compare.confidence)} interval over ${blocks} blocks, ${clean.base.length} paired rounds of ${rounds.calls} call${rounds.calls === 1 ? '' : 's'}`,
     ...(split.leftOut > 0 ? [`${split.leftOut} disturbed block${split.leftOut === 1 ? '' : 's'} left out`] : []),
     ...(rounds.dropped > 0 ? [`${rounds.dropped} rounds dropped`] : []),

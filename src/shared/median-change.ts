@@ -266,7 +266,7 @@ export const MIN_INTERVAL_BLOCKS = 3
  * Each block's median log ratio of `candidate` to `reference` over its rounds (`blockOf[i]` is round i's block), in
  * the order the blocks first appear: the independent observations compareBlocks reads the change off.
  */
-export function blockLogRatios(reference: readonly number[], candidate: readonly number[], blockOf: readonly number[]): number[] {
+export function blockLogRatios(reference: readonly number[], candidate: readonly number[], blockOf: readonly number[]): { block: number; logRatio: number }[] {
   if (reference.length !== candidate.length || reference.length !== blockOf.length) {
     throw new RangeError(`compareBlocks: ${reference.length} reference rounds, ${candidate.length} candidate rounds, ${blockOf.length} block numbers`)
   }
@@ -277,26 +277,63 @@ export function blockLogRatios(reference: readonly number[], candidate: readonly
     const block = blockOf[i]!
     byBlock.set(block, [...(byBlock.get(block) ?? []), Math.log(b / a)])
   })
-  return [...byBlock.values()].map((ratios) => medianOfSorted(sortedCopy(ratios)))
+  return [...byBlock].map(([block, ratios]) => ({ block, logRatio: medianOfSorted(sortedCopy(ratios)) }))
 }
+
+/** compareBlocks' estimate, with the parts of its interval's half-width (in log ratio). */
+export interface BlocksEstimate extends ChangeEstimate {
+  /** The blocks' own part: what more blocks would narrow. */
+  blocksHalfWidth?: number
+  /** How far apart the pairs of processes read beyond what their blocks explain, as a standard deviation (2+ pairs). */
+  pairSpread?: number
+}
+
+const mean = (xs: readonly number[]) => xs.reduce((sum, x) => sum + x, 0) / xs.length
 
 /**
  * (b) Paired A/B rounds in blocks, each block with both sides' buffers at a new place in memory: the change is read
  * off each block's median round ratio, and its interval is Student's t interval of their mean log (the blocks are
  * independent; the rounds within a block share the block's placement, so they are not). `blockOf[i]` is round i's
- * block. Fewer than 3 blocks give no interval. `processSd`: the standard deviation (of the log ratio) of what differs
- * between the two sides' processes and no block moves, added in quadrature: no number of blocks shrinks it.
+ * block. Fewer than 3 blocks give no interval.
+ *
+ * What differs between a base process and a head process and no block moves stays for the processes' life, so a case
+ * is timed on `pairs` pairs of processes, block b on pair b mod `pairs`: the blocks' spread is taken within each pair,
+ * and the processes' difference averages over the pairs. `processSd` is that difference for one pair, as a standard
+ * deviation of the log ratio; where the pairs read further apart than it and their blocks explain, their observed
+ * spread replaces it. It is added in quadrature, over √pairs: no number of blocks shrinks it.
  */
-export function compareBlocks(reference: readonly number[], candidate: readonly number[], blockOf: readonly number[], confidence = 0.95, processSd = 0): ChangeEstimate {
+export function compareBlocks(
+  reference: readonly number[],
+  candidate: readonly number[],
+  blockOf: readonly number[],
+  confidence = 0.95,
+  processSd = 0,
+  pairs = 1,
+): BlocksEstimate {
   checkConfidence(confidence)
+  if (!(Number.isInteger(pairs) && pairs >= 1)) throw new RangeError(`compareBlocks: pairs must be an integer >= 1, got ${pairs}`)
   const blocks = blockLogRatios(reference, candidate, blockOf)
   const k = blocks.length
   if (k < MIN_INTERVAL_BLOCKS) return { doubts: [`too few blocks of rounds (${k}) for an interval of the change`] }
-  const mean = blocks.reduce((sum, x) => sum + x, 0) / k
-  const variance = blocks.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (k - 1)
-  const blocksHalfWidth = tQuantile(0.5 + confidence / 2, k - 1) * Math.sqrt(variance / k)
-  const halfWidth = Math.hypot(blocksHalfWidth, normalQuantile(0.5 + confidence / 2) * processSd)
-  return { interval: speedInterval(mean, halfWidth, confidence), doubts: [] }
+  const byPair = [...Array(pairs)].map(() => [] as number[])
+  for (const { block, logRatio } of blocks) byPair[block % pairs]!.push(logRatio)
+  const pairRatios = byPair.filter((ratios) => ratios.length > 0)
+  // Within each pair: a pair's blocks share its processes, so only their spread about the pair's own mean is noise.
+  const withinDf = k - pairRatios.length
+  if (withinDf < 1) return { doubts: [`too few blocks of rounds (${k}) on ${pairRatios.length} pairs of processes for an interval of the change`] }
+  const pairMeans = pairRatios.map(mean)
+  const withinVariance = pairRatios.reduce((sum, ratios, p) => sum + ratios.reduce((s, x) => s + (x - pairMeans[p]!) ** 2, 0), 0) / withinDf
+  const change = mean(pairMeans)
+  const blocksHalfWidth = tQuantile(0.5 + confidence / 2, withinDf) * Math.sqrt(withinVariance / k)
+  let pairSpread: number | undefined
+  if (pairRatios.length >= 2) {
+    const between = pairMeans.reduce((sum, m) => sum + (m - change) ** 2, 0) / (pairRatios.length - 1)
+    const fromBlocks = mean(pairRatios.map((ratios) => withinVariance / ratios.length))
+    pairSpread = Math.sqrt(Math.max(0, between - fromBlocks))
+  }
+  const processPart = Math.max(processSd, pairSpread ?? 0) / Math.sqrt(pairRatios.length)
+  const halfWidth = Math.hypot(blocksHalfWidth, normalQuantile(0.5 + confidence / 2) * processPart)
+  return { interval: speedInterval(change, halfWidth, confidence), doubts: [], blocksHalfWidth, ...(pairSpread !== undefined && { pairSpread }) }
 }
 
 /** '-3.1% [-3.6%, -2.6%]': the change and its interval. */

@@ -26,6 +26,12 @@ export interface CompareOptions {
    * interval (0.41% at 10 µs, 0.13% at 100 µs).
    */
   processSpread?: number
+  /**
+   * On how many pairs of device hosts (a base process and a head process each) a case is timed, its blocks rotating
+   * over them (default 2, at most 4): what one process differs by stays for its life, so only several pairs average it
+   * and show it; each pair costs two more host starts per solution and its own opening of every case.
+   */
+  processPairs?: number
 }
 
 export type CompareSettings = Required<Omit<CompareOptions, 'ref'>> & Pick<CompareOptions, 'ref'>
@@ -36,7 +42,7 @@ export type CompareSettings = Required<Omit<CompareOptions, 'ref'>> & Pick<Compa
  * kernels under 10 µs, 0.44% at 10–20 µs, 0.38% at 20–50 µs, 0.12% at 50–200 µs and 0.07% beyond, about 1.3–1.6% / √t;
  * without it, a 1% tolerance raised two false alarms (a 13 µs gemv, a 3.8 µs rms-norm), with it none.
  */
-export const DEFAULT_COMPARE: CompareSettings = { tolerance: 0.01, confidence: 0.95, roundMs: 5, maxTimeMs: 3000, processSpread: 0.013 }
+export const DEFAULT_COMPARE: CompareSettings = { tolerance: 0.01, confidence: 0.95, roundMs: 5, maxTimeMs: 3000, processSpread: 0.013, processPairs: 2 }
 
 /**
  * The timing mode of paired rounds, whatever the bench's: the one measured in paired runs. With blocks, `events` mode
@@ -49,6 +55,9 @@ export const PAIRED_TIMING = 'cupti' as const
  * the interval is Student's t over the blocks (7 degrees of freedom at 8 blocks: t = 2.36 at 95%).
  */
 export const MIN_PAIRED_BLOCKS = 8
+
+/** The most pairs of processes a case may rotate over: each holds the case's buffers on both sides at once. */
+export const MAX_PROCESS_PAIRS = 4
 
 /**
  * The options with their defaults; KERNELBENCH_COMPARE_REF and KERNELBENCH_COMPARE_TOLERANCE (when set and not empty)
@@ -74,5 +83,6 @@ export function resolveCompareSettings(options: CompareOptions = {}, env: Record
   check('roundMs', (x) => x > 0 && Number.isFinite(x), 'a positive number of ms')
   check('maxTimeMs', (x) => x > 0 && Number.isFinite(x), 'a positive number of ms')
   check('processSpread', (x) => x >= 0 && x < 1, 'a fraction in [0, 1)')
+  check('processPairs', (x) => Number.isInteger(x) && x >= 1 && x <= MAX_PROCESS_PAIRS, `a whole number from 1 to ${MAX_PROCESS_PAIRS}`)
   return settings
 }

@@ -3,9 +3,10 @@
 // alternating order, the stopping rule, a side that fails; then the verdict on the rounds (src/baseline/paired-verdict.ts).
 import { describe, expect, it } from 'vitest'
 import { pairedVerdict, processSpreadAt } from '../../src/baseline/paired-verdict.js'
-import { narrowEnough, roundCalls, runPairedCase } from '../../src/engine/worker/paired-case.js'
+import type { DeviceHost } from '../../src/engine/worker/client.js'
+import { narrowEnough, roundCalls, runPairedCase, type HostPair } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
-import { compareBlocks, MIN_INTERVAL_BLOCKS } from '../../src/shared/median-change.js'
+import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS } from '../../src/shared/median-change.js'
 import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
 import { plan, standInHost } from '../helpers/stand-in-host.js'
 
@@ -30,13 +31,18 @@ function seededSpacers(seed: number): () => number {
   }
 }
 
+/** `count` pairs of stand-in hosts, a process each. */
+function standInPairs(count: number) {
+  return [...Array(count)].map(() => ({ head: standInHost('paired'), base: standInHost('paired') }))
+}
+
 const compare = { base: 'origin/main (stand-in)', tolerance: DEFAULT_COMPARE.tolerance, confidence: DEFAULT_COMPARE.confidence }
 /** Rounds stop on the interval alone: a loaded machine must not reach the time limit first. */
 const untimed = { ...DEFAULT_COMPARE, maxTimeMs: 600_000 }
 
 describe('runPairedCase with stand-in hosts', () => {
   it('times identical sides to an unchanged verdict, in blocks of two rounds at new places, stopping once the interval is narrow', async () => {
-    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('1.00'), sidePlan('1.00'), untimed, seededSpacers(42))
+    const run = await runPairedCase(standInPairs(1), sidePlan('1.00'), sidePlan('1.00'), untimed, seededSpacers(42))
     expect(run.head.status).toBe('ok')
     expect(run.base.status).toBe('ok')
     const rounds = run.rounds!
@@ -63,7 +69,7 @@ describe('runPairedCase with stand-in hosts', () => {
   })
 
   it('catches a side 6% slower as a regression that fails', async () => {
-    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('1.06'), sidePlan('1.00'), untimed, seededSpacers(42))
+    const run = await runPairedCase(standInPairs(1), sidePlan('1.06'), sidePlan('1.00'), untimed, seededSpacers(42))
     const verdict = pairedVerdict({ base: { outcome: run.base }, rounds: run.rounds! }, compare)
     expect(verdict.kind).toBe('regression')
     expect(verdict.fails).toBe(true)
@@ -73,14 +79,14 @@ describe('runPairedCase with stand-in hosts', () => {
 
   it('ends at the time limit with the reason when the interval stays wide', async () => {
     const settings = { ...DEFAULT_COMPARE, tolerance: 0.0001, maxTimeMs: 300 }
-    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('1.00'), sidePlan('1.00'), settings, seededSpacers(42))
+    const run = await runPairedCase(standInPairs(1), sidePlan('1.00'), sidePlan('1.00'), settings, seededSpacers(42))
     if (run.head.status !== 'ok') throw new Error(`head: ${JSON.stringify(run.head)}`)
     expect(run.head.timing!.stopReason).toBe('paired-limit')
   })
 
   it('runs past the time limit until the blocks can give an interval (a long kernel fitted two blocks into it)', async () => {
     const settings = { ...DEFAULT_COMPARE, tolerance: 0.0001, maxTimeMs: 1 }
-    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('1.00'), sidePlan('1.00'), settings, seededSpacers(42))
+    const run = await runPairedCase(standInPairs(1), sidePlan('1.00'), sidePlan('1.00'), settings, seededSpacers(42))
     if (run.head.status !== 'ok') throw new Error(`head: ${JSON.stringify(run.head)}`)
     expect(run.head.timing!.stopReason).toBe('paired-limit')
     expect(new Set(run.rounds!.block).size).toBe(MIN_INTERVAL_BLOCKS)
@@ -88,7 +94,7 @@ describe('runPairedCase with stand-in hosts', () => {
   })
 
   it('reports a base that answers wrongly, runs no round, and gives an inconclusive verdict that names it', async () => {
-    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('1.00'), sidePlan('wrong-1.00'), untimed, seededSpacers(42))
+    const run = await runPairedCase(standInPairs(1), sidePlan('1.00'), sidePlan('wrong-1.00'), untimed, seededSpacers(42))
     expect(run.base).toMatchObject({ status: 'wrong' })
     expect(run.head).toMatchObject({ status: 'error', errorName: 'NotRun', message: 'the base side of the paired case did not open' })
     expect(run.rounds).toBeUndefined()
@@ -97,8 +103,35 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(verdict.message).toContain('the base solution gave a wrong answer: stand-in: element 0 is 1 off')
   })
 
+  it('rotates the blocks over two pairs of processes and gives each side the samples of both of its hosts', async () => {
+    const pairs = standInPairs(2)
+    const run = await runPairedCase(pairs, sidePlan('1.00'), sidePlan('1.00'), untimed, seededSpacers(7))
+    if (run.head.status !== 'ok' || run.base.status !== 'ok') throw new Error(`sides: ${JSON.stringify([run.head, run.base])}`)
+    const rounds = run.rounds!
+    expect(rounds.pairs).toBe(2)
+    const blocks = [...new Set(rounds.block)]
+    expect(blocks.length).toBeGreaterThanOrEqual(MIN_PAIRED_BLOCKS)
+    // Both hosts' rounds, and the sizing round's call, which ran on the first pair.
+    const roundsOn = (pair: number) => rounds.block.filter((b) => b % 2 === pair).length
+    expect(run.head.timing!.samplesMs.length).toBe(1 + rounds.calls * (roundsOn(0) + roundsOn(1)))
+    expect(roundsOn(0)).toBeGreaterThan(0)
+    expect(roundsOn(1)).toBeGreaterThan(0)
+    expect(pairedVerdict({ base: { outcome: run.base }, rounds }, compare).message).toMatch(/2 pairs of processes/)
+  })
+
+  it('leaves out a later pair that finds no memory for the case, and times on the first', async () => {
+    const [first, second] = standInPairs(2) as [HostPair, HostPair]
+    const short = Object.create(second.base) as DeviceHost
+    short.pairStart = async () => ({ outcome: { status: 'error', errorName: 'OutOfMemory', message: 'stand-in: no memory left' }, phases: {} })
+    const run = await runPairedCase([first, { head: second.head, base: short }], sidePlan('1.00'), sidePlan('1.00'), untimed, seededSpacers(7))
+    expect(run.head.status).toBe('ok')
+    expect(run.base.status).toBe('ok')
+    expect(run.rounds!.pairs).toBe(1)
+    expect(new Set(run.rounds!.block).size).toBeGreaterThanOrEqual(MIN_PAIRED_BLOCKS)
+  })
+
   it('ends the other side when one answers wrongly mid-rounds, keeping that side’s outcome', async () => {
-    const run = await runPairedCase(standInHost('paired'), standInHost('paired'), sidePlan('wrong-round-1.00'), sidePlan('1.00'), untimed, seededSpacers(42))
+    const run = await runPairedCase(standInPairs(1), sidePlan('wrong-round-1.00'), sidePlan('1.00'), untimed, seededSpacers(42))
     expect(run.head).toMatchObject({ status: 'wrong' })
     expect(run.base.status).toBe('ok')
     expect(run.rounds).toBeUndefined()
@@ -169,6 +202,47 @@ describe('the process spread', () => {
     const withSpread = pairedVerdict(paired, { ...compare, tolerance: 0.01, processSpread: 0.013 })
     expect(withSpread.kind).toBe('inconclusive')
     expect(withSpread.message).toContain('process spread 0.3%')
+  })
+})
+
+describe('pairs of processes', () => {
+  // Twelve blocks on two pairs: the blocks of one pair agree within 0.1%, but pair 0 reads the candidate 1.5% slower
+  // and pair 1 0.5% faster, as two processes of the same code can for their whole life.
+  const block = Array.from({ length: 24 }, (_, i) => Math.floor(i / 2))
+  const reference = block.map(() => 1)
+  const offsets = [1.015, 0.995]
+  const candidate = block.map((b, i) => offsets[b % 2]! * (1 + 0.001 * Math.sin(i)))
+
+  it('takes the blocks\' spread within each pair, and the pairs\' spread beyond it in place of a smaller process spread', () => {
+    const one = compareBlocks(reference, candidate, block)
+    const two = compareBlocks(reference, candidate, block, 0.95, 0.001, 2)
+    // As one pair, the alternating offsets are block noise; as two, they are what the pairs differ by.
+    expect(two.blocksHalfWidth!).toBeLessThan(one.blocksHalfWidth! / 5)
+    expect(two.pairSpread!).toBeCloseTo(Math.abs(Math.log(1.015) - Math.log(0.995)) / Math.SQRT2, 3)
+    const halfWidth = (Math.log(1 + two.interval!.high) - Math.log(1 + two.interval!.low)) / 2
+    expect(halfWidth).toBeCloseTo(Math.hypot(two.blocksHalfWidth!, (1.959964 * two.pairSpread!) / Math.SQRT2), 5)
+    expect(judgeChange(two, 0.01).kind).toBe('inconclusive')
+    // The change is the mean of the pairs' own.
+    expect(two.interval!.change).toBeCloseTo(1 / Math.sqrt(1.015 * 0.995) - 1, 3)
+  })
+
+  it('averages a process spread larger than the pairs\' own over the pairs', () => {
+    const agreeing = block.map((_, i) => 1.02 * (1 + 0.001 * Math.sin(i)))
+    const two = compareBlocks(reference, agreeing, block, 0.95, 0.004, 2)
+    expect(two.pairSpread!).toBeLessThan(0.004)
+    const halfWidth = (Math.log(1 + two.interval!.high) - Math.log(1 + two.interval!.low)) / 2
+    expect(halfWidth).toBeCloseTo(Math.hypot(two.blocksHalfWidth!, (1.959964 * 0.004) / Math.SQRT2), 6)
+    expect(judgeChange(two, 0.01).kind).toBe('regression')
+  })
+
+  it('gives no interval without two blocks on some pair, and says the pairs read apart in the verdict', () => {
+    expect(compareBlocks([1, 1, 1], [1, 1, 1], [0, 1, 2], 0.95, 0, 3).doubts[0]).toMatch(/on 3 pairs of processes/)
+    const verdict = pairedVerdict(
+      { base: { outcome: { status: 'ok', outputs: [], verificationSkipped: false } }, rounds: { base: reference, head: candidate, block, calls: 1, dropped: 0, pairs: 2 } },
+      { ...compare, processSpread: 0.001 },
+    )
+    expect(verdict.kind).toBe('inconclusive')
+    expect(verdict.message).toMatch(/2 pairs of processes, read 1\.4% apart \(used in place of the process spread\)/)
   })
 })
 

@@ -470,10 +470,10 @@ const HOSTS = Symbol.for('vitest-kernel-bench.device-hosts')
 type Registry = Map<string, DeviceHost>
 
 /**
- * The host for this worker and configuration, shared by every bench the worker runs. `role` 'base': the second host
- * of a GPU, for the base side of paired A/B cases (paired-case.ts).
+ * The host for this worker and configuration, shared by every bench the worker runs. `role`: a further host of the GPU
+ * for one side of a pair of processes of paired A/B cases (paired-case.ts; the head of pair 0 is the GPU's own host).
  */
-export function deviceHost(config: HostConfig, role: 'solution' | 'base' = 'solution'): DeviceHost {
+export function deviceHost(config: HostConfig, role: 'solution' | { side: 'base' | 'head'; pair: number } = 'solution'): DeviceHost {
   const global = globalThis as typeof globalThis & { [HOSTS]?: Registry }
   let registry = global[HOSTS]
   if (!registry) {

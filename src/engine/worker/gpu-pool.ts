@@ -165,13 +165,19 @@ export class GpuPool {
   }
 
   /**
-   * A paired A/B case (paired-case.ts) on the first free GPU: `head` on that GPU's host for this worker, `base` on a
-   * second host of the same GPU, a process of its own. Never rejects for the case's own faults.
+   * A paired A/B case (paired-case.ts) on the first free GPU, on `settings.processPairs` pairs of hosts of that GPU:
+   * the first pair's `head` on the GPU's host for this worker, every other side on a host of its own (a process each).
+   * Never rejects for the case's own faults.
    */
   async runPaired(head: CasePlan, base: CasePlan, settings: CompareSettings, claim: Omit<CaseClaim, 'sanitizer'> = {}): Promise<PooledOutcome & { paired: PairedRun }> {
     let paired: PairedRun | undefined
     const pooled = await this.onFreeGpu(head, claim, async (gpu) => {
-      paired = await runPairedCase(this.host(gpu), deviceHost({ ...this.config, device: gpu }, 'base'), head, base, settings)
+      const config = { ...this.config, device: gpu }
+      const pairs = [...Array(settings.processPairs).keys()].map((pair) => ({
+        head: pair === 0 ? this.host(gpu) : deviceHost(config, { side: 'head', pair }),
+        base: deviceHost(config, { side: 'base', pair }),
+      }))
+      paired = await runPairedCase(pairs, head, base, settings)
       return { outcome: paired.head, phases: paired.phases }
     })
     return { ...pooled, paired: paired! }

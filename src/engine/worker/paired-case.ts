@@ -1,15 +1,17 @@
 // A paired A/B case (docs/ci-gate.md, "Paired A/B"): the same case of two solutions, the base version and the current
-// one, each in a device host of its own on the same GPU, timed in alternating rounds. Each host opens its side
-// (verified, warmed up, timer primed), then the worker runs blocks: both sides move their buffers to a new place in
-// memory (after a spacer of random size), then a round on each side in the order base-head, then head-base, so that a
-// drift within the block falls on both sides alike. Where a buffer sits changes a memory-bound kernel's time by a few
-// percent (measured: docs/measurements.md#paired-ab), so one place per side would turn that into a bias; over many
-// blocks it is noise the interval sees. A round's median per side, and the ratio of the two, is one paired
-// observation; each block's median ratio is one independent observation of the change (compareBlocks). Blocks go on
-// until the interval is narrow enough to judge against the tolerance, or until the time limit; then both sides verify
-// once more and close.
+// one, each in device hosts of its own on the same GPU, timed in alternating rounds. The case opens on every pair of
+// hosts (a base process and a head process: verified, warmed up, timer primed), then the worker runs blocks, block b
+// on pair b mod pairs: the pair's two sides move their buffers to a new place in memory (after a spacer of random
+// size), then a round on each side in the order base-head, then head-base, so that a drift within the block falls on
+// both sides alike. Where a buffer sits changes a memory-bound kernel's time by a few percent, so one place per side
+// would turn that into a bias; over many blocks it is noise the interval sees. Two processes of the same code also
+// differ by something no move reaches, for their whole life (measured: docs/measurements.md#what-two-processes-differ-by):
+// several pairs average it and show it. A round's median per side, and the ratio of the two, is one paired
+// observation; each block's median ratio is one observation of the change (compareBlocks). Blocks go on until the
+// interval is narrow enough to judge against the tolerance, or until the time limit; then every side verifies once
+// more and closes.
 import { spacerBytes } from '../../shared/places.js'
-import type { CaseOutcome, CasePlan, ErrorOutcome, PairRoundOutcome, PairStartOutcome } from '../../shared/messages.js'
+import type { CaseOutcome, CasePlan, ErrorOutcome, PairRoundOutcome, PairStartOutcome, TimingResult } from '../../shared/messages.js'
 import { leaveOutDisturbed, tooDisturbed } from '../../shared/disturbed-rounds.js'
 import { compareBlocks, MIN_INTERVAL_BLOCKS } from '../../shared/median-change.js'
 import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
@@ -31,6 +33,8 @@ export interface PairedRounds {
   calls: number
   /** Rounds left out because a side kept no sample in them (throttled clock, interference). */
   dropped: number
+  /** The pairs of processes the blocks rotated over: block b ran on pair b mod pairs. */
+  pairs: number
 }
 
 /**
@@ -48,17 +52,17 @@ type SideName = 'base' | 'head'
 type RoundSamples = Extract<PairRoundOutcome, { status: 'ok' }>
 
 /**
- * Whether the interval of the change is narrow enough to stop: the undisturbed blocks' half-width at most
- * tolerance / 2, and few enough blocks disturbed to judge (disturbed-rounds.ts; while too many are, the rounds go on to
- * the time limit, which may dilute a short disturbance). The process spread that the verdict adds (paired-verdict.ts)
- * is left out: no number of blocks would shrink it.
+ * Whether the interval of the change is narrow enough to stop: the undisturbed blocks' half-width (within the pairs of
+ * processes) at most tolerance / 2, and few enough blocks disturbed to judge (disturbed-rounds.ts; while too many are,
+ * the rounds go on to the time limit, which may dilute a short disturbance). What the processes differ by, which the
+ * verdict adds (paired-verdict.ts), is left out: no number of blocks would shrink it.
  */
-export function narrowEnough(rounds: Pick<PairedRounds, 'base' | 'head' | 'block'>, settings: CompareSettings): boolean {
+export function narrowEnough(rounds: Pick<PairedRounds, 'base' | 'head' | 'block'> & { pairs?: number }, settings: CompareSettings): boolean {
   const split = leaveOutDisturbed(rounds)
   const { clean } = split
   if (tooDisturbed(split) || split.blocks - split.leftOut < MIN_PAIRED_BLOCKS) return false
-  const { interval, doubts } = compareBlocks(clean.base, clean.head, clean.block, settings.confidence)
-  return interval !== undefined && doubts.length === 0 && (interval.high - interval.low) / 2 <= settings.tolerance / 2
+  const { blocksHalfWidth, doubts } = compareBlocks(clean.base, clean.head, clean.block, settings.confidence, 0, rounds.pairs ?? 1)
+  return blocksHalfWidth !== undefined && doubts.length === 0 && blocksHalfWidth <= settings.tolerance / 2
 }
 
 /** Calls per round: about `roundMs` of the slower side's calls, from the sizing round's wall time per call. */
@@ -67,60 +71,130 @@ export function roundCalls(wallPerCallMs: number, roundMs: number): number {
   return Math.max(1, Math.min(MAX_ROUND_CALLS, Math.round(roundMs / wallPerCallMs)))
 }
 
+/** A base host and a head host of one GPU: two device host processes of their own. */
+export interface HostPair {
+  base: DeviceHost
+  head: DeviceHost
+}
+
 /**
- * Runs `head` against `base` on one GPU, `head` on `headHost` and `base` on `baseHost` (two host processes), each
- * place behind a spacer of `drawSpacer()` bytes. Never rejects: a side that fails ends the case on the other side too,
- * and each side's outcome says what happened to it.
+ * The fewest blocks before the time limit may end a case on `pairs` pairs: two on each, so that each pair's blocks
+ * have a spread of their own (compareBlocks takes it within the pairs).
+ */
+export function leastBlocks(pairs: number): number {
+  return Math.max(MIN_INTERVAL_BLOCKS, 2 * pairs)
+}
+
+/** One side's outcome from its hosts of every pair: the first failure, or their samples and counts together. */
+export function mergeSideOutcomes(outcomes: readonly CaseOutcome[]): CaseOutcome {
+  const failure = outcomes.find((outcome) => outcome.status !== 'ok')
+  if (failure || outcomes.length <= 1) return failure ?? outcomes[0]!
+  const oks = outcomes as Extract<CaseOutcome, { status: 'ok' }>[]
+  const timings = oks.flatMap((outcome) => (outcome.timing ? [outcome.timing] : []))
+  const first = oks[0]!
+  if (timings.length === 0) return first
+  const total = (count: (timing: TimingResult) => number | undefined) => timings.reduce((sum, timing) => sum + (count(timing) ?? 0), 0)
+  const clocks = timings.map((timing) => timing.meanSmClockMHz).filter((mhz) => Number.isFinite(mhz))
+  const timing: TimingResult = {
+    ...timings[0]!,
+    samplesMs: timings.flatMap((t) => t.samplesMs),
+    droppedThrottled: total((t) => t.droppedThrottled),
+    droppedInterference: total((t) => t.droppedInterference),
+    meanSmClockMHz: clocks.length > 0 ? clocks.reduce((sum, mhz) => sum + mhz, 0) / clocks.length : NaN,
+    // The pairs ran interleaved: the case's wall time is the longest side's, not their sum.
+    wallMs: Math.max(...timings.map((t) => t.wallMs)),
+    checkedCalls: total((t) => t.checkedCalls),
+    ...(timings.some((t) => t.auditedCalls !== undefined) && { auditedCalls: total((t) => t.auditedCalls) }),
+    ...(timings.some((t) => t.places !== undefined) && { places: total((t) => t.places) }),
+  }
+  return { ...first, timing }
+}
+
+/**
+ * Runs `head` against `base` on one GPU, on every pair of `pairs` (block b on pair b mod the pairs that opened), each
+ * place behind a spacer of `drawSpacer()` bytes. A pair after the first that finds no memory for the case is left out
+ * (each pair holds the case's buffers on both sides at once). Never rejects: a side that fails ends the case on the
+ * other side too, and each side's outcome says what happened to it.
  */
 export async function runPairedCase(
-  headHost: DeviceHost,
-  baseHost: DeviceHost,
+  pairs: readonly HostPair[],
   head: CasePlan,
   base: CasePlan,
   settings: CompareSettings,
   drawSpacer: () => number = spacerBytes,
 ): Promise<PairedRun> {
-  const sides: Record<SideName, { host: DeviceHost; plan: CasePlan }> = { base: { host: baseHost, plan: base }, head: { host: headHost, plan: head } }
+  const plans: Record<SideName, CasePlan> = { base, head }
   const phases: PhaseTimes[] = []
   const failed: Partial<Record<SideName, CaseOutcome>> = {}
-  const opened: SideName[] = []
-  /** Each side's step, in order, until one fails (recorded in `failed`); the answers of the sides that went well. */
+  /** The sides open on each pair. */
+  const opened: SideName[][] = pairs.map(() => [])
+  /** Each side's step on `pair`, in order, until one fails (recorded in `failed`); the answers of the sides that went well. */
   const onBothSides = async <T extends PairStartOutcome | PairRoundOutcome>(
+    pair: number,
     order: readonly SideName[],
-    step: (name: SideName) => Promise<{ outcome: T | ErrorOutcome; phases: PhaseTimes }>,
+    step: (host: DeviceHost, name: SideName) => Promise<{ outcome: T | ErrorOutcome; phases: PhaseTimes }>,
   ): Promise<Partial<Record<SideName, Extract<T, { status: 'ok' }>>>> => {
     const answers: Partial<Record<SideName, Extract<T, { status: 'ok' }>>> = {}
     for (const name of order) {
-      const { outcome, phases: spent } = await step(name)
+      const { outcome, phases: spent } = await step(pairs[pair]![name], name)
       phases.push(spent)
       if (outcome.status !== 'ok') {
-        failed[name] = outcome as CaseOutcome
+        failed[name] ??= outcome as CaseOutcome
+        opened[pair] = opened[pair]!.filter((side) => side !== name)
         break
       }
       answers[name] = outcome as Extract<T, { status: 'ok' }>
     }
     return answers
   }
-  const started = await onBothSides(['base', 'head'], (name) => sides[name].host.pairStart(sides[name].plan, drawSpacer()))
-  opened.push(...(['base', 'head'] as const).filter((name) => started[name]))
+  const ended: Record<SideName, CaseOutcome[]> = { base: [], head: [] }
+  /** Closes the sides open on `pair`; `keep`: their outcomes are the case's (a pair left out before its first round has none to give). */
+  const end = async (pair: number, stopReason: StopReason, keep = true) => {
+    for (const name of opened[pair]!) {
+      const run = await pairs[pair]![name].pairEnd(stopReason, plans[name])
+      phases.push(run.phases)
+      if (keep) ended[name].push(run.outcome)
+    }
+    opened[pair] = []
+  }
 
-  const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, dropped: 0 }
+  /** The pairs the blocks rotate over: those that opened on both sides. */
+  const used: number[] = []
+  for (let pair = 0; pair < pairs.length; pair++) {
+    const started = await onBothSides(pair, ['base', 'head'], (host, name) => host.pairStart(plans[name], drawSpacer()))
+    opened[pair] = (['base', 'head'] as const).filter((name) => started[name])
+    if (started.base && started.head) {
+      used.push(pair)
+      continue
+    }
+    const short = (['base', 'head'] as const).find((name) => failed[name]?.status === 'error' && failed[name].errorName === 'OutOfMemory')
+    if (pair > 0 && short) {
+      delete failed[short]
+      await end(pair, 'paired-limit', false)
+    }
+    break
+  }
+
+  const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, dropped: 0, pairs: used.length }
   let stopReason: StopReason = 'paired-limit'
   const start = performance.now()
-  const round = (order: readonly SideName[]) =>
-    onBothSides<PairRoundOutcome>(order, (name) => sides[name].host.pairRound(rounds.calls, sides[name].plan)) as Promise<Partial<Record<SideName, RoundSamples>>>
-  if (opened.length === 2) {
+  const round = (pair: number, order: readonly SideName[]) =>
+    onBothSides<PairRoundOutcome>(pair, order, (host, name) => host.pairRound(rounds.calls, plans[name])) as Promise<Partial<Record<SideName, RoundSamples>>>
+  const running = () => used.length > 0 && Object.keys(failed).length === 0
+  if (running()) {
     // The sizing round: one call per side, to size the rounds; not used.
-    const { base: baseRound, head: headRound } = await round(['base', 'head'])
+    const { base: baseRound, head: headRound } = await round(used[0]!, ['base', 'head'])
     if (baseRound && headRound) rounds.calls = roundCalls(Math.max(baseRound.wallMs, headRound.wallMs), settings.roundMs)
   }
-  for (let block = 0; opened.length === 2 && Object.keys(failed).length === 0; block++) {
-    if (block > 0) {
-      const moved = await onBothSides(['base', 'head'], (name) => sides[name].host.pairPlace(drawSpacer(), sides[name].plan))
+  for (let block = 0; running(); block++) {
+    const pair = used[block % used.length]!
+    // A pair's first block stands where it opened; each later one at a new place.
+    if (block >= used.length) {
+      const moved = await onBothSides(pair, ['base', 'head'], (host, name) => host.pairPlace(drawSpacer(), plans[name]))
       if (!moved.base || !moved.head) break
     }
     for (const order of [['base', 'head'], ['head', 'base']] as const) {
-      const { base: baseRound, head: headRound } = await round(order)
+      const { base: baseRound, head: headRound } = await round(pair, order)
       if (!baseRound || !headRound) break
       if (baseRound.samplesMs.length === 0 || headRound.samplesMs.length === 0) rounds.dropped++
       else {
@@ -129,26 +203,20 @@ export async function runPairedCase(
         rounds.block.push(block)
       }
     }
-    if (Object.keys(failed).length > 0) break
+    if (!running()) break
     if (narrowEnough(rounds, settings)) {
       stopReason = 'paired-interval'
       break
     }
     // The time limit never ends the rounds before they can give an interval: a 0.4 s kernel fitted two blocks into
     // 3 s, and no change however large could be judged.
-    if (performance.now() - start >= settings.maxTimeMs && new Set(rounds.block).size >= MIN_INTERVAL_BLOCKS) break
+    if (performance.now() - start >= settings.maxTimeMs && new Set(rounds.block).size >= leastBlocks(used.length)) break
   }
 
-  const outcomes: Partial<Record<SideName, CaseOutcome>> = {}
-  for (const name of opened) {
-    // A side that failed has closed itself; the other verifies once more and closes.
-    if (failed[name]) continue
-    const ended = await sides[name].host.pairEnd(stopReason, sides[name].plan)
-    phases.push(ended.phases)
-    outcomes[name] = ended.outcome
-  }
+  // A side that failed has closed itself; every other verifies once more and closes.
+  for (let pair = 0; pair < pairs.length; pair++) await end(pair, stopReason)
   const notRun = (other: SideName): CaseOutcome => ({ status: 'error', errorName: 'NotRun', message: `the ${other} side of the paired case did not open` })
-  const outcome = (name: SideName, other: SideName): CaseOutcome => failed[name] ?? outcomes[name] ?? notRun(other)
+  const outcome = (name: SideName, other: SideName): CaseOutcome => failed[name] ?? (ended[name].length > 0 ? mergeSideOutcomes(ended[name]) : notRun(other))
   const run: PairedRun = { base: outcome('base', 'head'), head: outcome('head', 'base'), phases: sumPhases(phases) }
   const complete = run.base.status === 'ok' && run.head.status === 'ok' && Object.keys(failed).length === 0
   return complete ? { ...run, rounds } : run
