@@ -30,7 +30,7 @@ export function processSpreadAt(spreadAt1us: number, baseRoundsMs: readonly numb
 
 /** The pairs of processes, and how far apart they read where that is more than the process spread allows for. */
 function pairsNote(pairs: number, processSd: number, pairSpread: number | undefined): string {
-  const apart = pairSpread !== undefined && pairSpread > processSd ? `, read ${formatFraction(pairSpread)} apart (used in place of the process spread)` : ''
+  const apart = pairSpread !== undefined && pairSpread > processSd ? `, read ${formatFraction(pairSpread)} apart (pooled with the process spread)` : ''
   return `${pairs} pairs of processes${apart}`
 }
 

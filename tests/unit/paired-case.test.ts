@@ -6,7 +6,7 @@ import { pairedVerdict, processSpreadAt } from '../../src/baseline/paired-verdic
 import type { DeviceHost } from '../../src/engine/worker/client.js'
 import { narrowEnough, roundCalls, runPairedCase, type HostPair } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
-import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS } from '../../src/shared/median-change.js'
+import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, PROCESS_SPREAD_WEIGHT } from '../../src/shared/median-change.js'
 import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
 import { plan, standInHost } from '../helpers/stand-in-host.js'
 
@@ -213,25 +213,33 @@ describe('pairs of processes', () => {
   const offsets = [1.015, 0.995]
   const candidate = block.map((b, i) => offsets[b % 2]! * (1 + 0.001 * Math.sin(i)))
 
-  it('takes the blocks\' spread within each pair, and the pairs\' spread beyond it in place of a smaller process spread', () => {
+  it('takes the blocks\' spread within each pair, and pools the pairs\' own spread beyond it with the process spread', () => {
     const one = compareBlocks(reference, candidate, block)
     const two = compareBlocks(reference, candidate, block, 0.95, 0.001, 2)
     // As one pair, the alternating offsets are block noise; as two, they are what the pairs differ by.
     expect(two.blocksHalfWidth!).toBeLessThan(one.blocksHalfWidth! / 5)
     expect(two.pairSpread!).toBeCloseTo(Math.abs(Math.log(1.015) - Math.log(0.995)) / Math.SQRT2, 3)
+    // The process spread counts as PROCESS_SPREAD_WEIGHT pairs, the case's own two pairs as one degree of freedom.
+    const pooled = (PROCESS_SPREAD_WEIGHT * 0.001 ** 2 + two.pairSpread! ** 2) / (PROCESS_SPREAD_WEIGHT + 1)
     const halfWidth = (Math.log(1 + two.interval!.high) - Math.log(1 + two.interval!.low)) / 2
-    expect(halfWidth).toBeCloseTo(Math.hypot(two.blocksHalfWidth!, (1.959964 * two.pairSpread!) / Math.SQRT2), 5)
+    expect(halfWidth).toBeCloseTo(Math.hypot(two.blocksHalfWidth!, 1.959964 * Math.sqrt(pooled / 2)), 6)
     expect(judgeChange(two, 0.01).kind).toBe('inconclusive')
     // The change is the mean of the pairs' own.
     expect(two.interval!.change).toBeCloseTo(1 / Math.sqrt(1.015 * 0.995) - 1, 3)
+    // With no process spread given, the pairs' own spread stands alone.
+    const alone = compareBlocks(reference, candidate, block, 0.95, 0, 2)
+    const aloneHalfWidth = (Math.log(1 + alone.interval!.high) - Math.log(1 + alone.interval!.low)) / 2
+    expect(aloneHalfWidth).toBeCloseTo(Math.hypot(alone.blocksHalfWidth!, (1.959964 * alone.pairSpread!) / Math.SQRT2), 6)
   })
 
-  it('averages a process spread larger than the pairs\' own over the pairs', () => {
+  it('averages the process spread over the pairs where the pairs agree', () => {
     const agreeing = block.map((_, i) => 1.02 * (1 + 0.001 * Math.sin(i)))
     const two = compareBlocks(reference, agreeing, block, 0.95, 0.004, 2)
-    expect(two.pairSpread!).toBeLessThan(0.004)
+    expect(two.pairSpread!).toBeLessThan(0.001)
+    const pooled = (PROCESS_SPREAD_WEIGHT * 0.004 ** 2 + two.pairSpread! ** 2) / (PROCESS_SPREAD_WEIGHT + 1)
     const halfWidth = (Math.log(1 + two.interval!.high) - Math.log(1 + two.interval!.low)) / 2
-    expect(halfWidth).toBeCloseTo(Math.hypot(two.blocksHalfWidth!, (1.959964 * 0.004) / Math.SQRT2), 6)
+    expect(halfWidth).toBeCloseTo(Math.hypot(two.blocksHalfWidth!, 1.959964 * Math.sqrt(pooled / 2)), 6)
+    expect(Math.sqrt(pooled / 2)).toBeLessThan(0.004 / Math.SQRT2)
     expect(judgeChange(two, 0.01).kind).toBe('regression')
   })
 
@@ -242,7 +250,7 @@ describe('pairs of processes', () => {
       { ...compare, processSpread: 0.001 },
     )
     expect(verdict.kind).toBe('inconclusive')
-    expect(verdict.message).toMatch(/2 pairs of processes, read 1\.4% apart \(used in place of the process spread\)/)
+    expect(verdict.message).toMatch(/2 pairs of processes, read 1\.4% apart \(pooled with the process spread\)/)
   })
 })
 
