@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { pairedVerdict, processSpreadAt } from '../../src/baseline/paired-verdict.js'
 import type { DeviceHost } from '../../src/engine/worker/client.js'
-import { narrowEnough, roundCalls, runPairedCase, type HostPair } from '../../src/engine/worker/paired-case.js'
+import { blockOrder, narrowEnough, roundCalls, runPairedCase, type HostPair } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
 import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, PROCESS_SPREAD_WEIGHT } from '../../src/shared/median-change.js'
 import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
@@ -251,6 +251,15 @@ describe('pairs of processes', () => {
     )
     expect(verdict.kind).toBe('inconclusive')
     expect(verdict.message).toMatch(/2 pairs of processes, read 1\.4% apart \(pooled with the process spread\)/)
+  })
+})
+
+describe('blockOrder', () => {
+  it("alternates which side moves and runs first within each pair's blocks", () => {
+    expect([0, 1, 2, 3].map((b) => blockOrder(b, 1)[0])).toEqual(['base', 'head', 'base', 'head'])
+    // On two pairs, blocks 0 and 1 are each pair's first, 2 and 3 each pair's second.
+    expect([0, 1, 2, 3, 4, 5].map((b) => blockOrder(b, 2)[0])).toEqual(['base', 'base', 'head', 'head', 'base', 'base'])
+    expect(blockOrder(3, 2)).toEqual(['head', 'base'])
   })
 })
 

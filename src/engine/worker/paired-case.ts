@@ -2,8 +2,8 @@
 // one, each in device hosts of its own on the same GPU, timed in alternating rounds. The case opens on every pair of
 // hosts (a base process and a head process: verified, warmed up, timer primed), then the worker runs blocks, block b
 // on pair b mod pairs: the pair's two sides move their buffers to a new place in memory (after a spacer of random
-// size), then a round on each side in the order base-head, then head-base, so that a drift within the block falls on
-// both sides alike. Where a buffer sits changes a memory-bound kernel's time by a few percent, so one place per side
+// size), then a round on each side in the order base-head, then head-base (head first in every other block of a pair,
+// blockOrder), so that a drift within the block falls on both sides alike. Where a buffer sits changes a memory-bound kernel's time by a few percent, so one place per side
 // would turn that into a bias; over many blocks it is noise the interval sees. Two processes of the same code also
 // differ by something no move reaches, for their whole life (measured: docs/measurements.md#what-two-processes-differ-by):
 // several pairs average it and show it. A round's median per side, and the ratio of the two, is one paired
@@ -69,6 +69,16 @@ export function narrowEnough(rounds: Pick<PairedRounds, 'base' | 'head' | 'block
 export function roundCalls(wallPerCallMs: number, roundMs: number): number {
   if (!(wallPerCallMs > 0)) return 1
   return Math.max(1, Math.min(MAX_ROUND_CALLS, Math.round(roundMs / wallPerCallMs)))
+}
+
+/**
+ * Which side goes first in block `block` on `pairs` pairs: the side that moves first, and runs the first round. Each
+ * pair's blocks alternate: the first round after the moves follows the other side's move and priming call, and
+ * always giving it to the base leant identical code about 0.1% towards the head on kernels of 20–50 µs (H100s,
+ * 2026-11-27).
+ */
+export function blockOrder(block: number, pairs: number): readonly [SideName, SideName] {
+  return Math.floor(block / pairs) % 2 === 0 ? ['base', 'head'] : ['head', 'base']
 }
 
 /** A base host and a head host of one GPU: two device host processes of their own. */
@@ -188,12 +198,13 @@ export async function runPairedCase(
   }
   for (let block = 0; running(); block++) {
     const pair = used[block % used.length]!
+    const [first, second] = blockOrder(block, used.length)
     // A pair's first block stands where it opened; each later one at a new place.
     if (block >= used.length) {
-      const moved = await onBothSides(pair, ['base', 'head'], (host, name) => host.pairPlace(drawSpacer(), plans[name]))
+      const moved = await onBothSides(pair, [first, second], (host, name) => host.pairPlace(drawSpacer(), plans[name]))
       if (!moved.base || !moved.head) break
     }
-    for (const order of [['base', 'head'], ['head', 'base']] as const) {
+    for (const order of [[first, second], [second, first]] as const) {
       const { base: baseRound, head: headRound } = await round(pair, order)
       if (!baseRound || !headRound) break
       if (baseRound.samplesMs.length === 0 || headRound.samplesMs.length === 0) rounds.dropped++
