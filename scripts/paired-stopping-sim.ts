@@ -6,11 +6,14 @@
 //   interval   the runs' rule: stop once the blocks' half-width is at most tolerance / 2 (at least 8 blocks)
 //   decided    go on past that while the verdict (process spread included) is inconclusive, until the blocks'
 //              half-width is at most tolerance / 4 or the case's time runs out
+// A case timed on several pairs of processes draws block i from the stored blocks of pair i mod pairs, so each pair keeps
+// what its processes differ by. Disturbed blocks are left out first, as the verdict leaves them out.
 // A case's time: maxTimeMs (3 s) over the time one of its stored blocks took (its claimed time over its blocks).
 // With --cap-factor F, a case stops after F times the blocks its stored run took instead.
 //   tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule decided] [--slow 0.02] [--tolerance 0.01]
 //                                      [--process-spread 0.013] [--trials 20] [--cap-factor 3]
 import { narrowEnough } from '../src/engine/worker/paired-case.js'
+import { leaveOutDisturbed, tooDisturbed } from '../src/shared/disturbed-rounds.js'
 import { blockLogRatios, compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS } from '../src/shared/median-change.js'
 import type { CaseResult } from '../src/shared/results.js'
 import { summarize } from '../src/shared/stats.js'
@@ -39,15 +42,16 @@ if (files.length === 0 || !['interval', 'decided'].includes(rule)) {
 const LONG_US = 20
 
 /** One trial: blocks drawn until the rule stops (or `cap`); the verdict and the blocks it took. */
-function trial(stored: readonly number[], processSd: number, cap: number, random: () => number): { kind: string; blocks: number } {
+function trial(stored: readonly (readonly number[])[], processSd: number, cap: number, random: () => number): { kind: string; blocks: number } {
   const settings = { ...DEFAULT_COMPARE, tolerance }
   // One round per drawn block, base 1 and head its ratio: each block's median ratio is what was drawn.
-  const rounds = { base: [] as number[], head: [] as number[], block: [] as number[] }
+  const rounds = { base: [] as number[], head: [] as number[], block: [] as number[], pairs: stored.length }
   for (;;) {
+    const pair = stored[rounds.block.length % stored.length]!
     rounds.base.push(1)
-    rounds.head.push(Math.exp(stored[Math.floor(random() * stored.length)]!))
+    rounds.head.push(Math.exp(pair[Math.floor(random() * pair.length)]!))
     rounds.block.push(rounds.block.length)
-    const kind = judgeChange(compareBlocks(rounds.base, rounds.head, rounds.block, 0.95, processSd), tolerance).kind
+    const kind = judgeChange(compareBlocks(rounds.base, rounds.head, rounds.block, 0.95, processSd, stored.length), tolerance).kind
     const narrow = narrowEnough(rounds, settings)
     const stop = rule === 'interval' ? narrow : (narrow && kind !== 'inconclusive') || narrowEnough(rounds, { ...settings, tolerance: tolerance / 2 })
     if (stop || rounds.block.length >= cap) return { kind, blocks: rounds.block.length }
@@ -69,18 +73,30 @@ for (const file of files) {
   for (const [key, c] of casesByName<CaseResult>(file)) {
     const rounds = c.paired?.rounds
     if (!rounds) continue
-    const stored = blockLogRatios(rounds.base, rounds.head.map((ms) => ms * (1 + slow)), rounds.block).map((b) => b.logRatio)
-    if (stored.length < MIN_INTERVAL_BLOCKS) continue
     const us = summarize(rounds.base).median * 1000
+    // As the verdict does: disturbed blocks left out, and a case with too many of them not judged whatever the rule.
+    const split = leaveOutDisturbed(rounds)
+    if (tooDisturbed(split)) {
+      cases += trials
+      inconclusive += trials
+      if (us >= LONG_US) long += trials
+      continue
+    }
+    const { clean } = split
+    const blocks = blockLogRatios(clean.base, clean.head.map((ms) => ms * (1 + slow)), clean.block)
+    if (blocks.length < MIN_INTERVAL_BLOCKS) continue
+    const pairs = rounds.pairs ?? 1
+    const stored = [...Array(pairs).keys()].map((p) => blocks.filter((b) => b.block % pairs === p).map((b) => b.logRatio))
+    if (stored.some((pair) => pair.length === 0)) continue
     const claimedMs = c.claimed ? c.claimed.toMs - c.claimed.fromMs : 0
-    const perBlockMs = claimedMs > 0 ? claimedMs / stored.length : Infinity
-    const cap = capFactor !== undefined ? Math.round(capFactor * stored.length) : Math.max(stored.length, Math.floor(DEFAULT_COMPARE.maxTimeMs / perBlockMs))
+    const perBlockMs = claimedMs > 0 ? claimedMs / blocks.length : Infinity
+    const cap = capFactor !== undefined ? Math.round(capFactor * blocks.length) : Math.max(blocks.length, Math.floor(DEFAULT_COMPARE.maxTimeMs / perBlockMs))
     const processSd = processSpreadAt(spreadAt1us, rounds.base)
     for (let i = 0; i < trials; i++) {
-      const { kind, blocks } = trial(stored, processSd, cap, random)
+      const { kind, blocks: drawn } = trial(stored, processSd, cap, random)
       cases++
-      blocksUsed += blocks
-      blocksStored += stored.length
+      blocksUsed += drawn
+      blocksStored += blocks.length
       if (kind === 'inconclusive') inconclusive++
       if (slow === 0 && (kind === 'regression' || kind === 'improvement')) {
         alarms++
