@@ -8,6 +8,10 @@ import type { KernelBenchSpec } from '../../src/vitest/resolve-spec.js'
 import { runKernelBench } from '../../src/vitest/run-bench.js'
 import { matrixMultiplication, vectorAddition } from '../../problems/index.js'
 import { failureMessage } from '../../src/shared/results.js'
+import { guardResult } from '../../src/baseline/guard.js'
+import { computeCeiling, TF32_PRODUCTS_PER_FP32, tflops } from '../../src/report/metrics.js'
+import { peaksFor } from '../../src/report/peaks.js'
+import { useScratch } from '../helpers/scratch.js'
 import { gpu, onGpuTitle, withoutGpuTitle } from '../helpers/gpu.js'
 
 const file = fileURLToPath(import.meta.url)
@@ -35,6 +39,7 @@ describe.skipIf(gpu.available)(withoutGpuTitle('without a GPU'), () => {
 })
 
 describe.skipIf(!gpu.available)(onGpuTitle('on the GPU'), { timeout: 300_000 }, () => {
+  const scratch = useScratch('kb-kernels-')
   it.each([
     ['vector-addition', 'vector_add.cu', vectorAddition],
     ['matrix-multiplication', 'sgemm_naive.cu', matrixMultiplication],
@@ -53,6 +58,26 @@ describe.skipIf(!gpu.available)(onGpuTitle('on the GPU'), { timeout: 300_000 }, 
     const result = await run({ problem: matrixMultiplication, solution: fixture('cublas_sgemm.cu'), build: { libraries: ['cublas'] } })
     expect(failureMessage(result)).toBeUndefined()
     expect(result.cases.map((c) => c.outcome.status)).toEqual(matrixMultiplication.cases('float32').map(() => 'ok'))
+  })
+
+  it('an fp32 sgemm on tensor cores (3×TF32) verifies at fp32 tolerance and is judged against the 3×TF32 roofline, not refused', async () => {
+    const result = await run({ problem: matrixMultiplication, solution: fixture('sgemm_3xtf32.cu'), cases: (c) => c.params.m === 4096 && c.params.n === 4096 }, 'bench')
+    expect(failureMessage(result)).toBeUndefined()
+    const [c] = result.cases
+    if (c?.outcome.status !== 'ok' || !c.summary) throw new Error(`not timed: ${JSON.stringify(c?.outcome)}`)
+    expect(c.outcome.outputs[0]?.comparison.badCount).toBe(0)
+    const peaks = peaksFor(result.device!.name)!
+    // The guard's own roofline check, with no baseline to compare with in a folder of its own.
+    const root = scratch()
+    const judged = guardResult(result, { benchFile: path.join(root, 'gemm.bench.ts'), root, rules: { floors: {}, allowAboveRoofline: false }, update: false })
+    expect(judged.cases[0]?.verdict?.kind).not.toBe('above-roofline')
+    const measured = tflops(c.flops, c.summary.median)
+    const ceiling = computeCeiling('float32', peaks)!
+    expect(ceiling).toBeGreaterThanOrEqual(peaks.tflops.float32!)
+    console.log(
+      `3×TF32 sgemm 4096³ on ${result.device!.name}: ${measured.toFixed(1)} TFLOPS, against the fp32 ceiling ${ceiling.toFixed(1)} ` +
+        `(CUDA cores ${peaks.tflops.float32}, TF32 ${peaks.tflops.tf32} / ${TF32_PRODUCTS_PER_FP32})`,
+    )
   })
 
   it('names the case, first bad index, expected and got values and max error of a wrong answer', async () => {
