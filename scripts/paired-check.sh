@@ -7,7 +7,8 @@
 #   planted  the example float4 add against really slower adds (tests/fixtures/solutions/vector_add_redo.cu, a share
 #            of the vector added again: 2% and 5% more traffic)               -> planted.json, planted.log
 #   plant    every CUDA solution of the suite against itself made really slower (scripts/plant-slowdown.ts: a spin
-#            after its work, KB_PLANTS permille of the call's GPU time, default "20 50"), the base planted at 0
+#            after its work, KB_PLANTS permille of the call's GPU time, default "20 50"), the base planted at 0;
+#            with KB_PLANT_GATED=1 each call's work is held on the GPU until all of it is launched (its --gated)
 #                                                                                   -> plant-<permille>.json, .log
 #   bias     small cases that read apart against themselves (rms-norm 1024², gemv 4096², two softmax shapes), each
 #            run KB_BIAS_RUNS times (default 5) in fresh processes, and each run's change per case: whether the
@@ -69,9 +70,9 @@ EOF
 fi
 
 if [[ " $stages " == *" plant "* ]]; then
-  npx tsx scripts/plant-slowdown.ts 0 && base=$(snapshot "planted 0") || exit 1
+  npx tsx scripts/plant-slowdown.ts 0 ${KB_PLANT_GATED:+--gated} && base=$(snapshot "planted 0") || exit 1
   for permille in ${KB_PLANTS:-20 50}; do
-    git restore -q --source="$tree_now" --worktree -- problems && npx tsx scripts/plant-slowdown.ts "$permille"
+    git restore -q --source="$tree_now" --worktree -- problems && npx tsx scripts/plant-slowdown.ts "$permille" ${KB_PLANT_GATED:+--gated}
     run "plant-$permille" env KERNELBENCH_COMPARE_REF="$base" "${vitest[@]}" bench --run
   done
   git restore -q --source="$tree_now" --worktree -- problems

@@ -30,13 +30,25 @@ describe('plant-slowdown', () => {
     expect(planted).toContain('kb_planted_spin<<<1, 1>>>(20);')
   })
 
-  it('a planted naive sgemm compiles against the problem\'s prototype and exports solution', async () => {
+  it('gated, holds the call on its stream until the marker, the solution and the spin are launched, then releases it', () => {
+    const planted = plantedSource('extern "C" void solution(const float* a, int n) { k<<<1, 1>>>(a, n); }', 20, true)!
+    const body = planted.slice(planted.indexOf('extern "C" void solution('))
+    const order = ['kb_planted_wait(CU_STREAM_LEGACY', 'kb_planted_mark<<<1, 1>>>();', 'kb_planted_solution(a, n);', 'kb_planted_spin<<<1, 1>>>(20);', '*kb_planted_gate = call;']
+    const at = order.map((line) => body.indexOf(line))
+    expect(at.every((i) => i >= 0)).toBe(true)
+    expect([...at].sort((x, y) => x - y)).toEqual(at)
+    expect(plantedSource('extern "C" void solution(int n) {}', 20)).not.toContain('kb_planted_wait')
+  })
+
+  it('a planted naive sgemm, gated or not, compiles against the problem\'s prototype and exports solution', async () => {
     const original = path.join(PACKAGE_ROOT, 'problems/matrix-multiplication/solutions/sgemm_naive.cu')
     fs.mkdirSync(scratch, { recursive: true })
-    const source = path.join(scratch, 'sgemm_naive_planted.cu')
-    fs.writeFileSync(source, plantedSource(fs.readFileSync(original, 'utf8'), 50)!)
     const prototype = cPrototype(matrixMultiplication.signature, 'float32')
-    const library = await compile({ source, prototype, arch: 'sm_90a', cacheDir: path.join(scratch, 'cache') })
-    expect(definedSymbols(library.path)).toContain('solution')
+    for (const gated of [false, true]) {
+      const source = path.join(scratch, `sgemm_naive_planted${gated ? '_gated' : ''}.cu`)
+      fs.writeFileSync(source, plantedSource(fs.readFileSync(original, 'utf8'), 50, gated)!)
+      const library = await compile({ source, prototype, arch: 'sm_90a', cacheDir: path.join(scratch, 'cache') })
+      expect(definedSymbols(library.path)).toContain('solution')
+    }
   })
 })
