@@ -30,6 +30,8 @@ export function argumentNames(parameters: string): string[] {
 
 /** The host side of --gated: a mapped counter the call's stream waits on until the host has launched the call's work. */
 const GATE = `#include <cuda.h>
+#include <cstdio>
+#include <cstdlib>
 typedef CUresult (*kb_planted_wait_fn)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
 static volatile cuuint32_t* kb_planted_gate;
 static CUdeviceptr kb_planted_gate_device;
@@ -43,7 +45,10 @@ static void kb_planted_gate_setup() {
   cudaHostGetDevicePointer(&device, (void*)kb_planted_gate, 0);
   kb_planted_gate_device = (CUdeviceptr)device;
   cudaDriverEntryPointQueryResult found;
-  cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", (void**)&kb_planted_wait, 12000, cudaEnableDefault, &found);
+  if (cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", (void**)&kb_planted_wait, 12000, cudaEnableDefault, &found) != cudaSuccess || !kb_planted_wait) {
+    fprintf(stderr, "plant-slowdown --gated: cuStreamWaitValue32 is not available from this driver\\n");
+    abort();
+  }
 }
 `
 

@@ -295,7 +295,7 @@ export interface BlocksEstimate extends ChangeEstimate {
   pairSpread?: number
 }
 
-const mean = (xs: readonly number[]) => xs.reduce((sum, x) => sum + x, 0) / xs.length
+const average = (xs: readonly number[]) => xs.reduce((sum, x) => sum + x, 0) / xs.length
 
 /**
  * (b) Paired A/B rounds in blocks, each block with both sides' buffers at a new place in memory: the change is read
@@ -331,14 +331,14 @@ export function compareBlocks(
   // Within each pair: a pair's blocks share its processes, so only their spread about the pair's own mean is noise.
   const withinDf = k - pairRatios.length
   if (withinDf < 1) return { doubts: [`too few blocks of rounds (${k}) on ${pairRatios.length} pairs of processes for an interval of the change`] }
-  const pairMeans = pairRatios.map(mean)
+  const pairMeans = pairRatios.map(average)
   const withinVariance = pairRatios.reduce((sum, ratios, p) => sum + ratios.reduce((s, x) => s + (x - pairMeans[p]!) ** 2, 0), 0) / withinDf
-  const change = mean(pairMeans)
+  const change = average(pairMeans)
   const blocksHalfWidth = tQuantile(0.5 + confidence / 2, withinDf) * Math.sqrt(withinVariance / k)
   let pairSpread: number | undefined
   if (pairRatios.length >= 2) {
     const between = pairMeans.reduce((sum, m) => sum + (m - change) ** 2, 0) / (pairRatios.length - 1)
-    const fromBlocks = mean(pairRatios.map((ratios) => withinVariance / ratios.length))
+    const fromBlocks = average(pairRatios.map((ratios) => withinVariance / ratios.length))
     pairSpread = Math.sqrt(Math.max(0, between - fromBlocks))
   }
   const weight = processSd > 0 ? PROCESS_SPREAD_WEIGHT : 0

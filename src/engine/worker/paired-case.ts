@@ -3,13 +3,13 @@
 // hosts (a base process and a head process: verified, warmed up, timer primed), then the worker runs blocks, block b
 // on pair b mod pairs: the pair's two sides move their buffers to a new place in memory (after a spacer of random
 // size), then a round on each side in the order base-head, then head-base (head first in every other block of a pair,
-// blockOrder), so that a drift within the block falls on both sides alike. Where a buffer sits changes a memory-bound kernel's time by a few percent, so one place per side
-// would turn that into a bias; over many blocks it is noise the interval sees. Two processes of the same code also
-// differ by something no move reaches, for their whole life (measured: docs/measurements.md#what-two-processes-differ-by):
-// several pairs average it and show it. A round's median per side, and the ratio of the two, is one paired
-// observation; each block's median ratio is one observation of the change (compareBlocks). Blocks go on until the
-// interval is narrow enough to judge against the tolerance, or until the time limit; then every side verifies once
-// more and closes.
+// blockOrder), so that a drift within the block falls on both sides alike. Where a buffer sits changes a memory-bound
+// kernel's time by a few percent, so one place per side would turn that into a bias; over many blocks it is noise the
+// interval sees. Two processes of the same code also differ by something no move reaches, for their whole life
+// (measured: docs/measurements.md#what-two-processes-differ-by): several pairs average it and show it. A round's
+// median per side, and the ratio of the two, is one paired observation; each block's median ratio is one observation
+// of the change (compareBlocks). Blocks go on until the interval is narrow enough to judge against the tolerance, or
+// until the time limit; then every side verifies once more and closes.
 import { spacerBytes } from '../../shared/places.js'
 import type { CaseOutcome, CasePlan, ErrorOutcome, PairRoundOutcome, PairStartOutcome, TimingResult } from '../../shared/messages.js'
 import { leaveOutDisturbed, tooDisturbed } from '../../shared/disturbed-rounds.js'
