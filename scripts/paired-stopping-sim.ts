@@ -3,22 +3,22 @@
 // replacement and in a new order, until the rule stops, then judges. The blocks carry each case's own difference
 // between the two processes, so what no number of blocks removes stays in. With --slow F every block is made F
 // slower. Rules:
-//   interval   the runs' rule: stop once the blocks' half-width is at most tolerance / 2 (at least 8 blocks)
-//   decided    go on past that while the verdict (process spread included) is inconclusive, until the blocks'
-//              half-width is at most tolerance / 4 or the case's time runs out
+//   interval   stop once the blocks' half-width is at most tolerance / 2 (at least 8 blocks): the engine's rule before
+//              2026-11-27 (night)
+//   decided    the engine's rule (decidedEnough): go on past that while the verdict (process spread included) is
+//              inconclusive, until the blocks' half-width is at most tolerance / 4 or the case's time runs out
 // A case timed on several pairs of processes draws block i from the stored blocks of pair i mod pairs, so each pair keeps
 // what its processes differ by. Disturbed blocks are left out first, as the verdict leaves them out.
 // A case's time: maxTimeMs (3 s) over the time one of its stored blocks took (its claimed time over its blocks).
 // With --cap-factor F, a case stops after F times the blocks its stored run took instead.
 //   tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule decided] [--slow 0.02] [--tolerance 0.01]
 //                                      [--process-spread 0.013] [--trials 20] [--cap-factor 3]
-import { narrowEnough } from '../src/engine/worker/paired-case.js'
+import { blocksState, decidedEnough } from '../src/engine/worker/paired-case.js'
 import { leaveOutDisturbed, tooDisturbed } from '../src/shared/disturbed-rounds.js'
-import { blockLogRatios, compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS } from '../src/shared/median-change.js'
+import { blockLogRatios, compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, processSpreadAt } from '../src/shared/median-change.js'
 import type { CaseResult } from '../src/shared/results.js'
 import { summarize } from '../src/shared/stats.js'
 import { DEFAULT_COMPARE } from '../src/spec/compare.js'
-import { processSpreadAt } from '../src/baseline/paired-verdict.js'
 import { seededUniform } from '../tests/helpers/time-streams.js'
 import { argList } from './arguments.js'
 import { casesByName } from './results-file.js'
@@ -42,18 +42,19 @@ if (files.length === 0 || !['interval', 'decided'].includes(rule)) {
 const LONG_US = 20
 
 /** One trial: blocks drawn until the rule stops (or `cap`); the verdict and the blocks it took. */
-function trial(stored: readonly (readonly number[])[], processSd: number, cap: number, random: () => number): { kind: string; blocks: number } {
-  const settings = { ...DEFAULT_COMPARE, tolerance }
-  // One round per drawn block, base 1 and head its ratio: each block's median ratio is what was drawn.
+function trial(stored: readonly (readonly number[])[], baseMs: number, cap: number, random: () => number): { kind: string; blocks: number } {
+  const settings = { ...DEFAULT_COMPARE, tolerance, processSpread: spreadAt1us }
+  // One round per drawn block, the base at the case's median and the head at the ratio drawn: each block's median
+  // ratio is what was drawn, and the process spread is the case's.
   const rounds = { base: [] as number[], head: [] as number[], block: [] as number[], pairs: stored.length }
   for (;;) {
     const pair = stored[rounds.block.length % stored.length]!
-    rounds.base.push(1)
-    rounds.head.push(Math.exp(pair[Math.floor(random() * pair.length)]!))
+    rounds.base.push(baseMs)
+    rounds.head.push(baseMs * Math.exp(pair[Math.floor(random() * pair.length)]!))
     rounds.block.push(rounds.block.length)
-    const kind = judgeChange(compareBlocks(rounds.base, rounds.head, rounds.block, 0.95, processSd, stored.length), tolerance).kind
-    const narrow = narrowEnough(rounds, settings)
-    const stop = rule === 'interval' ? narrow : (narrow && kind !== 'inconclusive') || narrowEnough(rounds, { ...settings, tolerance: tolerance / 2 })
+    const kind = judgeChange(compareBlocks(rounds.base, rounds.head, rounds.block, 0.95, processSpreadAt(spreadAt1us, rounds.base), stored.length), tolerance).kind
+    const narrow = (blocksState(rounds, settings)?.blocksHalfWidth ?? Infinity) <= tolerance / 2
+    const stop = rule === 'interval' ? narrow : decidedEnough(rounds, settings)
     if (stop || rounds.block.length >= cap) return { kind, blocks: rounds.block.length }
   }
 }
@@ -91,9 +92,8 @@ for (const file of files) {
     const claimedMs = c.claimed ? c.claimed.toMs - c.claimed.fromMs : 0
     const perBlockMs = claimedMs > 0 ? claimedMs / blocks.length : Infinity
     const cap = capFactor !== undefined ? Math.round(capFactor * blocks.length) : Math.max(blocks.length, Math.floor(DEFAULT_COMPARE.maxTimeMs / perBlockMs))
-    const processSd = processSpreadAt(spreadAt1us, rounds.base)
     for (let i = 0; i < trials; i++) {
-      const { kind, blocks: drawn } = trial(stored, processSd, cap, random)
+      const { kind, blocks: drawn } = trial(stored, summarize(rounds.base).median, cap, random)
       cases++
       blocksUsed += drawn
       blocksStored += blocks.length

@@ -3,9 +3,8 @@
 // tolerance.
 import { formatFraction } from '../report/format.js'
 import { disturbedReason, leaveOutDisturbed, tooDisturbed } from '../shared/disturbed-rounds.js'
-import { compareBlocks, formatChangeInterval, formatLevel, judgeChange } from '../shared/median-change.js'
+import { compareBlocks, formatChangeInterval, formatLevel, judgeChange, processSpreadAt } from '../shared/median-change.js'
 import type { CaseVerdict, KernelBenchResult, PairedCase } from '../shared/results.js'
-import { summarize } from '../shared/stats.js'
 
 type PairedSettings = NonNullable<KernelBenchResult['compare']>
 
@@ -17,15 +16,6 @@ function noRounds(paired: PairedCase): string {
   if (base.status === 'wrong') return `the base solution gave a wrong answer: ${base.message}`
   if (base.status === 'error') return `the base solution failed: ${base.errorName}: ${base.message}`
   return 'the rounds did not run to the end'
-}
-
-/**
- * The spread between two processes of the same code for this kernel: `spreadAt1us` (the compare option
- * processSpread) over the square root of the base side's median round time in µs.
- */
-export function processSpreadAt(spreadAt1us: number, baseRoundsMs: readonly number[]): number {
-  const us = summarize(baseRoundsMs).median * 1000
-  return us > 0 ? spreadAt1us / Math.sqrt(us) : 0
 }
 
 /** The pairs of processes, and how far apart they read where that is more than the process spread allows for. */

@@ -349,6 +349,15 @@ export function compareBlocks(
   return { interval: speedInterval(change, halfWidth, confidence), doubts: [], blocksHalfWidth, ...(pairSpread !== undefined && { pairSpread }) }
 }
 
+/**
+ * The spread between two processes of the same code for this kernel: `spreadAt1us` (the compare option
+ * processSpread) over the square root of the base side's median round time in µs.
+ */
+export function processSpreadAt(spreadAt1us: number, baseRoundsMs: readonly number[]): number {
+  const us = baseRoundsMs.length > 0 ? medianOfSorted(sortedCopy(baseRoundsMs)) * 1000 : 0
+  return us > 0 ? spreadAt1us / Math.sqrt(us) : 0
+}
+
 /** '-3.1% [-3.6%, -2.6%]': the change and its interval. */
 export function formatChangeInterval(interval: ChangeInterval): string {
   return `${formatFraction(interval.change, true)} [${formatFraction(interval.low, true)}, ${formatFraction(interval.high, true)}]`

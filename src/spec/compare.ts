@@ -18,7 +18,10 @@ export interface CompareOptions {
    * each block of two rounds (base-head, head-base) moves both sides' buffers first.
    */
   roundMs?: number
-  /** A case stops once its interval's half-width is at most tolerance / 2, or after this long (ms, default 3000). */
+  /**
+   * A case stops once its blocks' half-width is at most tolerance / 2 with a verdict other than inconclusive, or at most
+   * tolerance / 4, or after this long (ms, default 3000).
+   */
   maxTimeMs?: number
   /**
    * What two processes of the same code differ by that moving the buffers does not reach, for a kernel of 1 µs, as a

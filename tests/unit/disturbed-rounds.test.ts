@@ -3,7 +3,7 @@
 // rounds at 62 µs instead of 19 µs for a stretch of blocks, the other side's as usual.
 import { describe, expect, it } from 'vitest'
 import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
-import { narrowEnough } from '../../src/engine/worker/paired-case.js'
+import { decidedEnough } from '../../src/engine/worker/paired-case.js'
 import { DISTURBED_FACTOR, disturbedReason, leaveOutDisturbed, tooDisturbed } from '../../src/shared/disturbed-rounds.js'
 import { DEFAULT_COMPARE } from '../../src/spec/compare.js'
 import { seededUniform } from '../helpers/time-streams.js'
@@ -61,8 +61,8 @@ describe('the paired verdict on disturbed rounds', () => {
 
 describe("the engine's stopping rule on disturbed rounds", () => {
   it('stops on the undisturbed blocks when few were disturbed, and goes on while too many are', () => {
-    expect(narrowEnough(rounds(20), DEFAULT_COMPARE)).toBe(true)
-    expect(narrowEnough(rounds(20, (b, side) => b === 5 && side === 'base'), DEFAULT_COMPARE)).toBe(true)
-    expect(narrowEnough(rounds(20, (b, side) => b < 6 && side === 'base'), DEFAULT_COMPARE)).toBe(false)
+    expect(decidedEnough(rounds(20), DEFAULT_COMPARE)).toBe(true)
+    expect(decidedEnough(rounds(20, (b, side) => b === 5 && side === 'base'), DEFAULT_COMPARE)).toBe(true)
+    expect(decidedEnough(rounds(20, (b, side) => b < 6 && side === 'base'), DEFAULT_COMPARE)).toBe(false)
   })
 })

@@ -2,11 +2,11 @@
 // paired protocol without a GPU (tests/fixtures/stand-in-host.ts, behaviour 'paired'): two host processes, rounds in
 // alternating order, the stopping rule, a side that fails; then the verdict on the rounds (src/baseline/paired-verdict.ts).
 import { describe, expect, it } from 'vitest'
-import { pairedVerdict, processSpreadAt } from '../../src/baseline/paired-verdict.js'
+import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
 import type { DeviceHost } from '../../src/engine/worker/client.js'
-import { blockOrder, narrowEnough, roundCalls, runPairedCase, type HostPair } from '../../src/engine/worker/paired-case.js'
+import { blockOrder, blocksState, decidedEnough, roundCalls, runPairedCase, type HostPair } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
-import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, PROCESS_SPREAD_WEIGHT } from '../../src/shared/median-change.js'
+import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, PROCESS_SPREAD_WEIGHT, processSpreadAt } from '../../src/shared/median-change.js'
 import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
 import { plan, standInHost } from '../helpers/stand-in-host.js'
 
@@ -52,7 +52,7 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(rounds.calls).toBe(100) // 5 ms rounds of 0.05 ms per call
     // The drift of ±5% moves both sides alike: the ratios cancel it.
     expect(Math.max(...rounds.base) / Math.min(...rounds.base)).toBeGreaterThan(1.01)
-    expect(narrowEnough(rounds, untimed)).toBe(true)
+    expect(decidedEnough(rounds, untimed)).toBe(true)
     if (run.head.status !== 'ok') throw new Error('unreachable')
     expect(run.head.timing!.stopReason).toBe('paired-interval')
     expect(run.head.timing!.samplesMs.length).toBe(1 + rounds.calls * (rounds.base.length + rounds.dropped))
@@ -135,6 +135,41 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(run.head).toMatchObject({ status: 'wrong' })
     expect(run.base.status).toBe('ok')
     expect(run.rounds).toBeUndefined()
+  })
+})
+
+describe('decidedEnough, the stopping rule', () => {
+  // 16 blocks of one round of a 400 µs kernel (process spread 0.065%) on one pair; the head `change` slower, each
+  // block off by ±`noise` alternately: the blocks' half-width is t(0.975, 15) · noise / 4 = 0.533 · noise.
+  const rounds = (change: number, noise: number) => {
+    const block = [...Array(16).keys()]
+    const base = block.map(() => 0.4)
+    return { base, head: block.map((b) => 0.4 * (1 + change) * (1 + noise * (b % 2 === 0 ? 1 : -1))), block, pairs: 1 }
+  }
+  const settings = { ...DEFAULT_COMPARE, tolerance: 0.01 }
+
+  it('stops at half the tolerance once the verdict is decided', () => {
+    // Half-width 0.43% with the change at 0 or at 3%: unchanged, regression.
+    expect(blocksState(rounds(0, 0.008), settings)).toMatchObject({ verdict: 'unchanged' })
+    expect(decidedEnough(rounds(0, 0.008), settings)).toBe(true)
+    expect(blocksState(rounds(0.03, 0.008), settings)).toMatchObject({ verdict: 'regression' })
+    expect(decidedEnough(rounds(0.03, 0.008), settings)).toBe(true)
+  })
+
+  it('goes on while a change near the tolerance is inconclusive, down to a quarter of the tolerance', () => {
+    const near = rounds(0.0125, 0.008)
+    expect(blocksState(near, settings)!.blocksHalfWidth).toBeLessThan(settings.tolerance / 2)
+    expect(blocksState(near, settings)).toMatchObject({ verdict: 'inconclusive' })
+    expect(decidedEnough(near, settings)).toBe(false)
+    // Half-width 0.21%: the rule stops whatever the verdict.
+    expect(blocksState(rounds(0.01, 0.004), settings)!.blocksHalfWidth).toBeLessThan(settings.tolerance / 4)
+    expect(decidedEnough(rounds(0.01, 0.004), settings)).toBe(true)
+  })
+
+  it('does not stop on blocks wider than half the tolerance, nor on fewer than the least blocks', () => {
+    expect(decidedEnough(rounds(0.05, 0.012), settings)).toBe(false)
+    const few = rounds(0, 0.001)
+    expect(decidedEnough({ ...few, base: few.base.slice(0, MIN_PAIRED_BLOCKS - 1), head: few.head.slice(0, MIN_PAIRED_BLOCKS - 1), block: few.block.slice(0, MIN_PAIRED_BLOCKS - 1) }, settings)).toBe(false)
   })
 })
 
