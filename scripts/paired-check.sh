@@ -8,7 +8,8 @@
 #            of the vector added again: 2% and 5% more traffic)               -> planted.json, planted.log
 #   plant    every CUDA solution of the suite against itself made really slower (scripts/plant-slowdown.ts: a spin
 #            after its work, KB_PLANTS permille of the call's GPU time, default "20 50"), the base planted at 0;
-#            with KB_PLANT_GATED=1 each call's work is held on the GPU until all of it is launched (its --gated)
+#            with KB_PLANT_GATED=1 each call's work is held on the GPU until all of it is launched (its --gated; on
+#            its first try on an H100 a gated bench file printed nothing in 110 s, not yet understood)
 #                                                                                   -> plant-<permille>.json, .log
 #   bias     small cases that read apart against themselves (rms-norm 1024², gemv 4096², two softmax shapes), each
 #            run KB_BIAS_RUNS times (default 5) in fresh processes, and each run's change per case: whether the

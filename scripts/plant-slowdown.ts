@@ -10,6 +10,8 @@
 // solution and the spin, so that they run back to back and the share is of the GPU's work alone: without it, how fast
 // a process's host launches moved the planted change of a 20–50 µs kernel by ±0.4% (docs/measurements.md). The wait
 // (cuStreamWaitValue32, reached through the runtime) is no kernel, copy or memset: `cupti` timing does not count it.
+// Unproven: on its first try on an H100 (docs/measurements.md, "Paired A/B stopping on a decided verdict"), a gated
+// bench file printed nothing in 110 s.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
