@@ -32,6 +32,7 @@ const SHORT_NAMES: Record<CasePhase, string> = {
   verify: 'verification',
   checks: 'checks',
   timing: 'timing',
+  moves: 'moves',
   counters: 'counters',
   other: 'other',
 }

@@ -3,7 +3,7 @@
 // during timing) counts to the nested phase alone.
 
 /** The phases of one case, in the order they first happen. */
-export const CASE_PHASES = ['compile', 'gpuWait', 'hostStart', 'load', 'warmup', 'verify', 'checks', 'timing', 'counters', 'other'] as const
+export const CASE_PHASES = ['compile', 'gpuWait', 'hostStart', 'load', 'warmup', 'verify', 'checks', 'timing', 'moves', 'counters', 'other'] as const
 export type CasePhase = (typeof CASE_PHASES)[number]
 
 /** Milliseconds per phase; a phase that took no time is absent. */

@@ -20,6 +20,11 @@ describe('the run time account', () => {
     )
   })
 
+  it('names the moves between places apart from the timing', () => {
+    const line = timeLine({ wallMs: 10_000, reportingMs: 100, phases: { timing: 4000, moves: 3500, other: 500 } })
+    expect(line).toBe('time: wall 10.0 s · cases 8.0 s (timing 4.0 s, moves 3.5 s, other 0.5 s) · waiting for compiles 0.0 s · reporting 0.1 s')
+  })
+
   it('says so when no case has an account (nothing ran on a GPU)', () => {
     expect(timeLine({ wallMs: 900, reportingMs: 12, phases: {} })).toBe('time: wall 0.9 s · cases 0.0 s · waiting for compiles 0.0 s · reporting 0.0 s')
   })

@@ -156,7 +156,8 @@ async function answer(session: DeviceSession, request: HostRequest): Promise<Rep
       paired = undefined
       const solution = await loadSolution(session, request.plan)
       try {
-        paired = PairedSide.open(session, request.plan, solution, request.spacerBytes)
+        // Steps 1–7, counted as a timed case's are (measure.ts).
+        paired = session.phases.during('timing', () => PairedSide.open(session, request.plan, solution, request.spacerBytes))
       } catch (error) {
         return { type: 'pair-started', id: request.id, outcome: wrongAnswerOutcome(error) }
       }
@@ -189,7 +190,7 @@ async function answer(session: DeviceSession, request: HostRequest): Promise<Rep
       paired = undefined
       let outcome: CaseOutcome
       try {
-        outcome = side.end(request.stopReason)
+        outcome = session.phases.during('timing', () => side.end(request.stopReason))
       } catch (error) {
         outcome = wrongAnswerOutcome(error)
       }

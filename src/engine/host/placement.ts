@@ -117,23 +117,25 @@ export class PlacedCase {
    * place.
    */
   move(spacerBytes: number): void {
-    this.iterations.checkClock() // 10d
-    this.iterations.leavePlace()
-    leave(this.current)
-    // Until the next place stands there is nothing to free: a place that fails to stand frees its own part.
-    this.standing = false
-    this.current = place(this.session, this.plan, this.solution, spacerBytes, true)
-    this.standing = true
-    this.iterations.enterPlace(this.current.started.timed)
-    // Step 7 again. Without it, on an H100 the base side of a paired A/A read 2–4% slower than the head on four
-    // kernels of 0.1–0.5 ms over 256–768 MiB: its first round came right after the other side's move.
-    prime(this.iterations)
+    this.session.phases.during('moves', () => {
+      this.session.phases.during('checks', () => this.iterations.checkClock()) // 10d
+      this.iterations.leavePlace()
+      leave(this.current)
+      // Until the next place stands there is nothing to free: a place that fails to stand frees its own part.
+      this.standing = false
+      this.current = place(this.session, this.plan, this.solution, spacerBytes, true)
+      this.standing = true
+      this.iterations.enterPlace(this.current.started.timed)
+      // Step 7 again. Without it, on an H100 the base side of a paired A/A read 2–4% slower than the head on four
+      // kernels of 0.1–0.5 ms over 256–768 MiB: its first round came right after the other side's move.
+      prime(this.iterations)
+    })
     this.places++
   }
 
   /** Step 11, returning what all places counted; the buffers stay for steps 12 and 12a. */
   endTiming(): PlacedCounts {
-    this.iterations.checkClock() // 10d
+    this.session.phases.during('checks', () => this.iterations.checkClock()) // 10d
     const counts = this.iterations.counts()
     this.iterations.dispose()
     return { ...counts, places: this.places }
