@@ -1,0 +1,77 @@
+// Where a paired A/B run's GPU time went (docs/ci-gate.md, "Paired A/B"), from the results files real runs wrote: for
+// kernels of each size, the cases, their blocks, their claim on the GPU, and per block the rounds (`timing`), the moves
+// between places (`moves`, in files written since the phase exists) and what lies between (`other`: requests and
+// messages; before `moves` existed, the moves and openings too). With a plain run of the same suite, its claims beside.
+//   npx tsx scripts/paired-cost.ts <paired.json> [--plain <plain.json>]
+import type { CaseResult } from '../src/shared/results.js'
+import { summarize } from '../src/shared/stats.js'
+import { argList } from './arguments.js'
+import { casesByName } from './results-file.js'
+
+/** Kernel sizes by the base side's median round, µs: [from, to). */
+const BANDS: readonly (readonly [number, number])[] = [
+  [0, 20],
+  [20, 50],
+  [50, 200],
+  [200, 2000],
+  [2000, Infinity],
+]
+
+interface BandCost {
+  cases: number
+  blocks: number
+  claimedMs: number
+  plainMs: number
+  timingMs: number
+  movesMs: number
+  otherMs: number
+}
+
+const claimedMs = (c: CaseResult) => (c.claimed ? c.claimed.toMs - c.claimed.fromMs : 0)
+
+/** The cost of each band of `paired`'s cases, with the claims of the same cases in `plain` where given. */
+export function pairedCost(paired: Map<string, CaseResult>, plain?: Map<string, CaseResult>): BandCost[] {
+  const bands = BANDS.map((): BandCost => ({ cases: 0, blocks: 0, claimedMs: 0, plainMs: 0, timingMs: 0, movesMs: 0, otherMs: 0 }))
+  for (const [key, c] of paired) {
+    const rounds = c.paired?.rounds
+    if (!rounds) continue
+    const us = summarize(rounds.base).median * 1000
+    const band = bands[BANDS.findIndex(([from, to]) => us >= from && us < to)]!
+    band.cases++
+    band.blocks += new Set(rounds.block).size
+    band.claimedMs += claimedMs(c)
+    band.plainMs += plain?.get(key) ? claimedMs(plain.get(key)!) : 0
+    band.timingMs += c.phases?.timing ?? 0
+    band.movesMs += c.phases?.moves ?? 0
+    band.otherMs += c.phases?.other ?? 0
+  }
+  return bands
+}
+
+function main(): void {
+  const file = process.argv[2]
+  if (!file || file.startsWith('--')) {
+    console.error('usage: npx tsx scripts/paired-cost.ts <paired.json> [--plain <plain.json>]')
+    process.exit(2)
+  }
+  const plainFile = argList('--plain')[0]
+  const bands = pairedCost(casesByName<CaseResult>(file), plainFile ? casesByName<CaseResult>(plainFile) : undefined)
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+  const perBlock = (ms: number, band: BandCost) => `${(ms / band.blocks).toFixed(1)} ms`
+  console.log('kernel | cases | blocks a case | claims | plain claims | per block: rounds, moves, other')
+  BANDS.forEach(([from, to], i) => {
+    const band = bands[i]!
+    if (band.cases === 0) return
+    const plain = plainFile ? `${s(band.plainMs)} (×${(band.claimedMs / band.plainMs).toFixed(1)})` : '-'
+    const range = to === Infinity ? `${from} µs or more` : `${from}–${to} µs`
+    console.log(
+      `${range} | ${band.cases} | ${(band.blocks / band.cases).toFixed(0)} | ${s(band.claimedMs)} | ${plain} | ` +
+        `${perBlock(band.timingMs, band)}, ${perBlock(band.movesMs, band)}, ${perBlock(band.otherMs, band)}`,
+    )
+  })
+  const total = (pick: (band: BandCost) => number) => bands.reduce((sum, band) => sum + pick(band), 0)
+  const plainTotal = plainFile ? ` against ${s(total((b) => b.plainMs))} plain (×${(total((b) => b.claimedMs) / total((b) => b.plainMs)).toFixed(1)})` : ''
+  console.log(`all: ${total((b) => b.cases)} cases, ${total((b) => b.blocks)} blocks, claims ${s(total((b) => b.claimedMs))}${plainTotal}`)
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main()

@@ -1,0 +1,27 @@
+// scripts/paired-cost.ts: a paired run's cost per kernel size, from the phases and blocks its results file keeps.
+import { describe, expect, it } from 'vitest'
+import { pairedCost } from '../../scripts/paired-cost.js'
+import type { CaseResult } from '../../src/shared/results.js'
+
+/** A paired case of a kernel of `us` µs over `blocks` blocks of two rounds, claiming the GPU `claimedMs`. */
+function pairedCase(us: number, blocks: number, claimedMs: number, phases: CaseResult['phases']): CaseResult {
+  const block = Array.from({ length: 2 * blocks }, (_, i) => Math.floor(i / 2))
+  const base = block.map(() => us / 1000)
+  return { claimed: { fromMs: 1000, toMs: 1000 + claimedMs }, phases, paired: { rounds: { base, head: base, block, calls: 1, dropped: 0, pairs: 2 } } } as unknown as CaseResult
+}
+
+describe('pairedCost', () => {
+  it('sums cases, blocks, claims and phases per kernel size, with the plain run\'s claims of the same cases', () => {
+    const paired = new Map([
+      ['a · small', pairedCase(30, 20, 900, { timing: 300, moves: 200, other: 100 })],
+      ['a · small too', pairedCase(40, 10, 600, { timing: 200, other: 50 })],
+      ['b · long', pairedCase(5000, 8, 4000, { timing: 2000, moves: 1000, other: 300 })],
+      ['c · failed', { phases: { timing: 5 } } as unknown as CaseResult],
+    ])
+    const plain = new Map([['a · small', { claimed: { fromMs: 0, toMs: 150 } } as unknown as CaseResult]])
+    const bands = pairedCost(paired, plain)
+    expect(bands[1]).toEqual({ cases: 2, blocks: 30, claimedMs: 1500, plainMs: 150, timingMs: 500, movesMs: 200, otherMs: 150 })
+    expect(bands[4]).toEqual({ cases: 1, blocks: 8, claimedMs: 4000, plainMs: 0, timingMs: 2000, movesMs: 1000, otherMs: 300 })
+    expect(bands.reduce((sum, band) => sum + band.cases, 0)).toBe(3)
+  })
+})
