@@ -11,6 +11,9 @@
 #            with KB_PLANT_GATED=1 each call's work is held on the GPU until all of it is launched (its --gated; on
 #            its first try on an H100 a gated bench file printed nothing in 110 s, not yet understood)
 #                                                                                   -> plant-<permille>.json, .log
+#   rounds   ten cases of 3.7 µs to 8 ms against themselves (vector add, fp16 gelu, fp32 gemv, rms-norm, fp16 wmma and
+#            tiled fp32 GEMMs), once for each round length of KB_ROUND_MS (default "2 5 20" ms): what a round's length
+#            does to the noise of a block and to the cost (scripts/paired-cost.ts)  -> rounds-<ms>.json, rounds.txt
 #   bias     small cases that read apart against themselves (rms-norm 1024², gemv 4096², two softmax shapes), each
 #            run KB_BIAS_RUNS times (default 5) in fresh processes, and each run's change per case: whether the
 #            difference between two processes keeps its sign from run to run             -> bias-<i>.json, bias.txt
@@ -77,6 +80,29 @@ if [[ " $stages " == *" plant "* ]]; then
     run "plant-$permille" env KERNELBENCH_COMPARE_REF="$base" "${vitest[@]}" bench --run
   done
   git restore -q --source="$tree_now" --worktree -- problems
+fi
+
+if [[ " $stages " == *" rounds "* ]]; then
+  rounds=bench/zz-rounds.bench.ts
+  cat >"$rounds" <<'EOF'
+import { kernelBench } from 'vitest-kernel-bench'
+import { gelu, matmul, matrixVector, rmsNorm, squareMatmul, vectorAddition } from 'vitest-kernel-bench/problems'
+
+const same = (file: string) => ({ solution: file, compareWith: file })
+kernelBench('vector add', { problem: vectorAddition, ...same('../problems/vector-addition/solutions/vector_add.cu'), cases: (c) => c.name === 'n = 2^22' || c.name === 'n = 2^25' })
+kernelBench('gelu f16', { problem: gelu, dtype: 'float16', ...same('../problems/gelu/solutions/gelu_f16.cu'), cases: (c) => c.name === '4096x4096' || c.name === '8192x8192' })
+kernelBench('gemv', { problem: matrixVector, ...same('../problems/matrix-vector/solutions/gemv_f32.cu'), cases: (c) => c.name.startsWith('M=4096') || c.name.startsWith('M=9216') })
+kernelBench('rms-norm', { problem: rmsNorm, ...same('../problems/rms-norm/solutions/rms_norm.cu'), cases: (c) => c.name === '1024x1024' || c.name === '2048x8192' })
+kernelBench('wmma f16', { problem: squareMatmul, dtype: 'float16', ...same('../problems/square-matmul/solutions/gemm_wmma_f16.cu'), cases: (c) => c.name === '4096x4096' })
+kernelBench('tiled sgemm', { problem: matmul, ...same('../problems/matrix-multiplication/solutions/sgemm_tiled.cu'), cases: (c) => c.name === '4096x4096x4096' })
+EOF
+  for ms in ${KB_ROUND_MS:-2 5 20}; do
+    run "rounds-$ms" env KERNELBENCH_COMPARE_ROUND_MS="$ms" "${vitest[@]}" bench --run "$rounds"
+    echo "== roundMs $ms" >>"$out/rounds.txt"
+    npx tsx scripts/paired-cost.ts "$out/rounds-$ms.json" >>"$out/rounds.txt"
+  done
+  rm -f "$rounds"
+  cat "$out/rounds.txt"
 fi
 
 if [[ " $stages " == *" bias "* ]]; then

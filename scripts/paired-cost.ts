@@ -2,6 +2,8 @@
 // kernels of each size, the cases, their blocks, their claim on the GPU, and per block the rounds (`timing`), the moves
 // between places (`moves`, in files written since the phase exists) and what lies between (`other`: requests and
 // messages; before `moves` existed, the moves and openings too). With a plain run of the same suite, its claims beside.
+// And what a block's change is made of, medians over the cases: the spread of one round's log ratio within a block
+// (what more or longer rounds narrow) and the spread of the blocks' places beyond it (what only more blocks narrow).
 //   npx tsx scripts/paired-cost.ts <paired.json> [--plain <plain.json>]
 import type { CaseResult } from '../src/shared/results.js'
 import { summarize } from '../src/shared/stats.js'
@@ -19,6 +21,9 @@ const BANDS: readonly (readonly [number, number])[] = [
 
 interface BandCost {
   cases: number
+  /** Each case's spread of one round's log ratio within a block, and of its blocks' places beyond that (sd). */
+  roundSd: number[]
+  placeSd: number[]
   blocks: number
   claimedMs: number
   plainMs: number
@@ -29,15 +34,45 @@ interface BandCost {
 
 const claimedMs = (c: CaseResult) => (c.claimed ? c.claimed.toMs - c.claimed.fromMs : 0)
 
+/**
+ * A case's noise parts, from its blocks of two rounds: a round's variance is half the squared difference of a block's
+ * two round log ratios; the blocks' means vary (within each pair of processes) by the place's variance plus half a
+ * round's. Undefined under 6 such blocks.
+ */
+export function noiseParts(rounds: NonNullable<NonNullable<CaseResult['paired']>['rounds']>): { roundSd: number; placeSd: number } | undefined {
+  const byBlock = new Map<number, number[]>()
+  rounds.block.forEach((block, i) => byBlock.set(block, [...(byBlock.get(block) ?? []), Math.log(rounds.head[i]! / rounds.base[i]!)]))
+  const twos = [...byBlock].filter(([, ratios]) => ratios.length === 2) as [number, [number, number]][]
+  if (twos.length < 6) return undefined
+  const roundVariance = twos.reduce((sum, [, [a, b]]) => sum + (a - b) ** 2 / 2, 0) / twos.length
+  const pairs = rounds.pairs ?? 1
+  let squares = 0
+  let df = 0
+  for (let pair = 0; pair < pairs; pair++) {
+    const means = twos.filter(([block]) => block % pairs === pair).map(([, [a, b]]) => (a + b) / 2)
+    if (means.length < 2) continue
+    const mean = means.reduce((sum, x) => sum + x, 0) / means.length
+    squares += means.reduce((sum, x) => sum + (x - mean) ** 2, 0)
+    df += means.length - 1
+  }
+  if (df === 0) return undefined
+  return { roundSd: Math.sqrt(roundVariance), placeSd: Math.sqrt(Math.max(0, squares / df - roundVariance / 2)) }
+}
+
 /** The cost of each band of `paired`'s cases, with the claims of the same cases in `plain` where given. */
 export function pairedCost(paired: Map<string, CaseResult>, plain?: Map<string, CaseResult>): BandCost[] {
-  const bands = BANDS.map((): BandCost => ({ cases: 0, blocks: 0, claimedMs: 0, plainMs: 0, timingMs: 0, movesMs: 0, otherMs: 0 }))
+  const bands = BANDS.map((): BandCost => ({ cases: 0, roundSd: [], placeSd: [], blocks: 0, claimedMs: 0, plainMs: 0, timingMs: 0, movesMs: 0, otherMs: 0 }))
   for (const [key, c] of paired) {
     const rounds = c.paired?.rounds
     if (!rounds) continue
     const us = summarize(rounds.base).median * 1000
     const band = bands[BANDS.findIndex(([from, to]) => us >= from && us < to)]!
     band.cases++
+    const noise = noiseParts(rounds)
+    if (noise) {
+      band.roundSd.push(noise.roundSd)
+      band.placeSd.push(noise.placeSd)
+    }
     band.blocks += new Set(rounds.block).size
     band.claimedMs += claimedMs(c)
     band.plainMs += plain?.get(key) ? claimedMs(plain.get(key)!) : 0
@@ -58,7 +93,8 @@ function main(): void {
   const bands = pairedCost(casesByName<CaseResult>(file), plainFile ? casesByName<CaseResult>(plainFile) : undefined)
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
   const perBlock = (ms: number, band: BandCost) => `${(ms / band.blocks).toFixed(1)} ms`
-  console.log('kernel | cases | blocks a case | claims | plain claims | per block: rounds, moves, other')
+  const pct = (sds: number[]) => (sds.length > 0 ? `${(100 * summarize(sds).median).toFixed(2)}%` : '-')
+  console.log('kernel | cases | blocks a case | claims | plain claims | per block: rounds, moves, other | sd: round, place')
   BANDS.forEach(([from, to], i) => {
     const band = bands[i]!
     if (band.cases === 0) return
@@ -66,7 +102,8 @@ function main(): void {
     const range = to === Infinity ? `${from} µs or more` : `${from}–${to} µs`
     console.log(
       `${range} | ${band.cases} | ${(band.blocks / band.cases).toFixed(0)} | ${s(band.claimedMs)} | ${plain} | ` +
-        `${perBlock(band.timingMs, band)}, ${perBlock(band.movesMs, band)}, ${perBlock(band.otherMs, band)}`,
+        `${perBlock(band.timingMs, band)}, ${perBlock(band.movesMs, band)}, ${perBlock(band.otherMs, band)} | ` +
+        `${pct(band.roundSd)}, ${pct(band.placeSd)}`,
     )
   })
   const total = (pick: (band: BandCost) => number) => bands.reduce((sum, band) => sum + pick(band), 0)

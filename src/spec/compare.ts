@@ -62,9 +62,16 @@ export const MIN_PAIRED_BLOCKS = 8
 /** The most pairs of processes a case may rotate over: each holds the case's buffers on both sides at once. */
 export const MAX_PROCESS_PAIRS = 4
 
+/** The numeric options an environment variable overrides: a CI job tries another value without editing the config. */
+const NUMBERS_FROM_ENV = [
+  ['KERNELBENCH_COMPARE_TOLERANCE', 'tolerance'],
+  ['KERNELBENCH_COMPARE_ROUND_MS', 'roundMs'],
+] as const
+
 /**
- * The options with their defaults; KERNELBENCH_COMPARE_REF and KERNELBENCH_COMPARE_TOLERANCE (when set and not empty)
- * override `ref` and `tolerance`. Throws naming a bad option.
+ * The options with their defaults; KERNELBENCH_COMPARE_REF, KERNELBENCH_COMPARE_TOLERANCE and
+ * KERNELBENCH_COMPARE_ROUND_MS (when set and not empty) override `ref`, `tolerance` and `roundMs`. Throws naming a
+ * bad option.
  */
 export function resolveCompareSettings(options: CompareOptions = {}, env: Record<string, string | undefined> = {}): CompareSettings {
   const known = new Set(['ref', ...Object.keys(DEFAULT_COMPARE)])
@@ -72,8 +79,10 @@ export function resolveCompareSettings(options: CompareOptions = {}, env: Record
   const settings: CompareSettings = { ...DEFAULT_COMPARE, ...options }
   const fromEnv = env.KERNELBENCH_COMPARE_REF?.trim()
   if (fromEnv) settings.ref = fromEnv
-  const tolerance = env.KERNELBENCH_COMPARE_TOLERANCE?.trim()
-  if (tolerance) settings.tolerance = Number(tolerance)
+  for (const [name, key] of NUMBERS_FROM_ENV) {
+    const value = env[name]?.trim()
+    if (value) settings[key] = Number(value)
+  }
   if (settings.ref !== undefined && (typeof settings.ref !== 'string' || settings.ref.trim() === '' || settings.ref.startsWith('-'))) {
     throw new Error(`compare option ref must be a git ref such as 'origin/main' (got ${JSON.stringify(settings.ref)})`)
   }

@@ -16,6 +16,8 @@ describe('resolveCompareSettings', () => {
     expect(resolveCompareSettings({}, { KERNELBENCH_COMPARE_REF: ' ' }).ref).toBeUndefined()
     expect(resolveCompareSettings({ tolerance: 0.05 }, { KERNELBENCH_COMPARE_TOLERANCE: '0.01' }).tolerance).toBe(0.01)
     expect(() => resolveCompareSettings({}, { KERNELBENCH_COMPARE_TOLERANCE: 'two' })).toThrow('compare option tolerance must be a fraction in [0, 1) (got null)')
+    expect(resolveCompareSettings({ roundMs: 5 }, { KERNELBENCH_COMPARE_ROUND_MS: ' 20 ' }).roundMs).toBe(20)
+    expect(() => resolveCompareSettings({}, { KERNELBENCH_COMPARE_ROUND_MS: '-2' })).toThrow('compare option roundMs must be a positive number of ms (got -2)')
   })
 
   it('names a bad or unknown option', () => {
