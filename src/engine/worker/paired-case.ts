@@ -76,9 +76,9 @@ export function blocksState(rounds: Pick<PairedRounds, 'base' | 'head' | 'block'
  * Whether a case has enough blocks to stop: their half-width at most tolerance / 2 and a verdict other than
  * inconclusive, or at most tolerance / 4 whatever the verdict. A change near the tolerance line gets more blocks
  * instead of an inconclusive verdict: replayed on the stored blocks of three runs of the example suite against itself
- * and four against a 2% slower self (H100s, 2026-11-27), it caught 95–98% of a 2% slowdown on kernels of 20 µs or more
- * where stopping at tolerance / 2 caught 92–95%, with no more false alarms, for 1.0–1.14× the blocks. What the processes
- * differ by is no reason to go on: no number of blocks shrinks it.
+ * (H100s, 2026-11-27), with 2% added to every block, it caught 95–98% of the cases of 20 µs or more where stopping at
+ * tolerance / 2 caught 92–95%, with no more false alarms, for 1.0–1.14× the blocks. What the processes differ by is no
+ * reason to go on: no number of blocks shrinks it.
  */
 export function decidedEnough(rounds: Pick<PairedRounds, 'base' | 'head' | 'block'> & { pairs?: number }, settings: CompareSettings): boolean {
   const state = blocksState(rounds, settings)
