@@ -2,8 +2,9 @@
 // solution, read off the ratios of the rounds' medians block by block (compareBlocks), judged against the compare
 // tolerance.
 import { formatFraction } from '../report/format.js'
-import { disturbedReason, leaveOutDisturbed, tooDisturbed } from '../shared/disturbed-rounds.js'
-import { compareBlocks, formatChangeInterval, formatLevel, judgeChange, processSpreadAt } from '../shared/median-change.js'
+import { disturbedReason, tooDisturbed } from '../shared/disturbed-rounds.js'
+import { formatChangeInterval, formatLevel, judgeChange } from '../shared/median-change.js'
+import { pairedEstimate } from '../shared/paired-estimate.js'
 import type { CaseVerdict, KernelBenchResult, PairedCase } from '../shared/results.js'
 
 type PairedSettings = NonNullable<KernelBenchResult['compare']>
@@ -32,11 +33,9 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
     const reason = noRounds(paired)
     return { kind: 'inconclusive', against, reason, tolerance: compare.tolerance, fails: false, message: `inconclusive against ${against}: ${reason}` }
   }
-  const processSd = processSpreadAt(compare.processSpread ?? 0, rounds.base)
-  const split = leaveOutDisturbed(rounds)
+  const { split, processSd, estimate } = pairedEstimate(rounds, compare.confidence, compare.processSpread ?? 0)
   const { clean } = split
   const pairs = rounds.pairs ?? 1
-  const estimate = compareBlocks(clean.base, clean.head, clean.block, compare.confidence, processSd, pairs)
   const blocks = split.blocks - split.leftOut
   // A disturbed case shows the change of its other blocks, but is not judged on them.
   const judged = tooDisturbed(split) ? { kind: 'inconclusive' as const, reason: disturbedReason(split) } : judgeChange(estimate, compare.tolerance)

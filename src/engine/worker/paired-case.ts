@@ -12,8 +12,9 @@
 // (decidedEnough), or until the time limit; then every side verifies once more and closes.
 import { spacerBytes } from '../../shared/places.js'
 import type { CaseOutcome, CasePlan, ErrorOutcome, PairRoundOutcome, PairStartOutcome, TimingResult } from '../../shared/messages.js'
-import { leaveOutDisturbed, tooDisturbed } from '../../shared/disturbed-rounds.js'
-import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, processSpreadAt, type ChangeVerdict } from '../../shared/median-change.js'
+import { tooDisturbed } from '../../shared/disturbed-rounds.js'
+import { judgeChange, MIN_INTERVAL_BLOCKS, type ChangeVerdict } from '../../shared/median-change.js'
+import { pairedEstimate } from '../../shared/paired-estimate.js'
 import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
 import { summarize } from '../../shared/stats.js'
 import type { StopReason } from '../../shared/stopping.js'
@@ -63,11 +64,8 @@ export interface BlocksState {
  * the rounds go on to the time limit, which may dilute a short disturbance).
  */
 export function blocksState(rounds: Pick<PairedRounds, 'base' | 'head' | 'block'> & { pairs?: number }, settings: CompareSettings): BlocksState | undefined {
-  const split = leaveOutDisturbed(rounds)
-  const { clean } = split
+  const { split, estimate } = pairedEstimate(rounds, settings.confidence, settings.processSpread)
   if (tooDisturbed(split) || split.blocks - split.leftOut < MIN_PAIRED_BLOCKS) return undefined
-  const processSd = processSpreadAt(settings.processSpread, rounds.base)
-  const estimate = compareBlocks(clean.base, clean.head, clean.block, settings.confidence, processSd, rounds.pairs ?? 1)
   if (estimate.blocksHalfWidth === undefined || estimate.doubts.length > 0) return undefined
   return { blocksHalfWidth: estimate.blocksHalfWidth, verdict: judgeChange(estimate, settings.tolerance).kind }
 }
