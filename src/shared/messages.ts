@@ -223,13 +223,12 @@ export type HostRequest =
   | { type: 'calibrate'; id: number }
   /**
    * A paired A/B case (docs/ci-gate.md), one side per host process: 'pair-start' runs the protocol up to the priming
-   * batch and keeps the case open, its buffers allocated after a spacer of `spacerBytes` (so that each block of rounds
-   * finds them at another place in memory); each 'pair-round' times `count` calls; 'pair-end' verifies again and closes it.
+   * batch and keeps the case open, its buffers allocated after a spacer of `spacerBytes`; each 'pair-rounds' times
+   * `rounds` rounds of `count` calls, after moving the buffers behind a new spacer of `spacerBytes` when given (so that
+   * each block of rounds finds them at another place in memory); 'pair-end' verifies again and closes it.
    */
   | { type: 'pair-start'; id: number; plan: CasePlan; spacerBytes: number }
-  /** Moves the open side's buffers: freed, then allocated again after a spacer of `spacerBytes`, verified, primed. */
-  | { type: 'pair-place'; id: number; spacerBytes: number }
-  | { type: 'pair-round'; id: number; count: number }
+  | { type: 'pair-rounds'; id: number; rounds: number; count: number; spacerBytes?: number }
   | { type: 'pair-end'; id: number; stopReason: StopReason }
 
 /**
@@ -271,7 +270,7 @@ export type HostMessage =
   | Reply<'ceilings', CeilingsOutcome>
   | Reply<'calibration', CalibrationOutcome>
   | Reply<'pair-started', PairStartOutcome>
-  | Reply<'pair-round', PairRoundOutcome>
+  | Reply<'pair-rounds', PairRoundsOutcome>
 
 /** A paired side opened (verified, warmed up, its timer primed), or why not. */
 export type PairStartOutcome = { status: 'ok' } | { status: 'wrong'; message: string; outputs: VerifiedOutput[] } | ErrorOutcome
@@ -280,10 +279,15 @@ export type PairStartOutcome = { status: 'ok' } | { status: 'wrong'; message: st
  * One round of a paired side: its kept samples (ms per call; none when the round's clock was throttled), the SM clock
  * read while it ran, and its wall time without the output checks.
  */
-export type PairRoundOutcome =
-  | { status: 'ok'; samplesMs: number[]; smClockMHz: number; interference: number; wallMs: number }
-  | { status: 'wrong'; message: string; outputs: VerifiedOutput[] }
-  | ErrorOutcome
+export interface PairRound {
+  samplesMs: number[]
+  smClockMHz: number
+  interference: number
+  wallMs: number
+}
+
+/** The rounds of one 'pair-rounds' request, in order, or why the side ended (a wrong answer at a new place or in a round). */
+export type PairRoundsOutcome = { status: 'ok'; rounds: PairRound[] } | { status: 'wrong'; message: string; outputs: VerifiedOutput[] } | ErrorOutcome
 
 /** The host's answer to request `id`, with where the host's time went while it worked on it. */
 type Reply<Type extends string, Outcome> = { type: Type; id: number; outcome: Outcome; phases?: PhaseTimes }

@@ -14,8 +14,8 @@ export interface CompareOptions {
   /** The confidence of the interval of the change (default 0.95). */
   confidence?: number
   /**
-   * How long each side's round of timed calls lasts, about (ms, default 5): the two sides alternate every round, and
-   * each block of two rounds (base-head, head-base) moves both sides' buffers first.
+   * How long each side's round of timed calls lasts, about (ms, default 5): a block of two rounds a side runs them in
+   * the order first-second, second-first, each side moving its buffers before its first round.
    */
   roundMs?: number
   /**

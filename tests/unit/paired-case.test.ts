@@ -68,6 +68,26 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(rounds.base[first[0]!]! / rounds.head[first[0]!]!).not.toBeCloseTo(1, 3)
   })
 
+  it('runs a block as three requests: the first side moves and runs a round, the second moves and runs two, the first one more', async () => {
+    const [pair] = standInPairs(1) as [HostPair]
+    const log: string[] = []
+    const logged = (host: DeviceHost, name: string) => {
+      // The wrapper keeps the host's state as its own (its every request goes through it): only pairRounds is logged.
+      const wrapped = Object.create(host) as DeviceHost
+      const pairRounds = host.pairRounds
+      wrapped.pairRounds = function (step, plan) {
+        log.push(`${name} ${step.spacerBytes === undefined ? '' : 'move '}${step.rounds}`)
+        return pairRounds.call(this, step, plan)
+      }
+      return wrapped
+    }
+    const run = await runPairedCase([{ base: logged(pair.base, 'base'), head: logged(pair.head, 'head') }], sidePlan('1.00'), sidePlan('1.00'), untimed, seededSpacers(42))
+    expect(run.rounds).toBeDefined()
+    // The sizing round, block 0 at the places the sides opened at, block 1 at new places with the head first.
+    expect(log.slice(0, 8)).toEqual(['base 1', 'head 1', 'base 1', 'head 2', 'base 1', 'head move 1', 'base move 2', 'head 1'])
+    expect(log.length).toBe(2 + 3 * new Set(run.rounds!.block).size)
+  })
+
   it('catches a side 6% slower as a regression that fails', async () => {
     const run = await runPairedCase(standInPairs(1), sidePlan('1.06'), sidePlan('1.00'), untimed, seededSpacers(42))
     const verdict = pairedVerdict({ base: { outcome: run.base }, rounds: run.rounds! }, compare)

@@ -24,8 +24,15 @@ export class CallChecks {
   /** Wall time spent checking picked calls so far: not time the batches took. */
   spentMs = 0
   private picked?: number
-  /** When a call was last checked: moving the buffers (placement.ts) forces no check, the schedule goes on. */
-  private schedule = { checkedAny: false, lastCheckEnd: performance.now(), lastCheckMs: 0 }
+  /** When the current batch started (pick). */
+  private batchStart = 0
+  /**
+   * The wall time of the case's batches so far, checks left out: the clock of the schedule. Not the wall clock: a
+   * paired side waits while the other side's process times, and that time is no batch of its own.
+   */
+  private batchesMs = 0
+  /** The batches' time at the last check, and what it cost: moving the buffers (placement.ts) forces no check. */
+  private schedule = { checkedAny: false, batchesMsAtCheck: 0, lastCheckMs: 0 }
 
   /** `enabled` is false when verification is skipped. */
   constructor(
@@ -43,12 +50,13 @@ export class CallChecks {
   /**
    * Protocol step 8a: a new batch of `count` calls: returns the index of the one to check, or -1 for none. The case's
    * first batch is always checked; later ones at random, often enough that checking takes about CHECK_SHARE of the
-   * time on average (a slow reference must not starve the timing), and never predictably.
+   * batches' time on average (a slow reference must not starve the timing), and never predictably.
    */
   pick(count: number): number {
     this.picked = undefined
-    const { checkedAny, lastCheckEnd, lastCheckMs } = this.schedule
-    const chance = checkedAny ? (CHECK_SHARE * (performance.now() - lastCheckEnd)) / Math.max(lastCheckMs, 1e-3) : 1
+    this.batchStart = performance.now()
+    const { checkedAny, batchesMsAtCheck, lastCheckMs } = this.schedule
+    const chance = checkedAny ? (CHECK_SHARE * (this.batchesMs - batchesMsAtCheck)) / Math.max(lastCheckMs, 1e-3) : 1
     return Math.random() < chance ? randomInt(count) : -1
   }
 
@@ -67,12 +75,13 @@ export class CallChecks {
 
   /** Protocol step 9d, after the batch has finished on the GPU: the picked call checked against the reference. */
   checkPicked(): void {
-    if (this.picked === undefined) return
     const start = performance.now()
+    this.batchesMs += start - this.batchStart
+    if (this.picked === undefined) return
     checkCall(this.session, this.plan, this.buffers, this.picked, 'saved', PICKED_CALL)
     this.checked++
     const end = performance.now()
-    this.schedule = { checkedAny: true, lastCheckEnd: end, lastCheckMs: end - start }
+    this.schedule = { checkedAny: true, batchesMsAtCheck: this.batchesMs, lastCheckMs: end - start }
     this.spentMs += end - start
   }
 }

@@ -163,26 +163,17 @@ async function answer(session: DeviceSession, request: HostRequest): Promise<Rep
       }
       return { type: 'pair-started', id: request.id, outcome: { status: 'ok' } }
     }
-    case 'pair-place': {
+    case 'pair-rounds': {
       const side = openSide(request)
       try {
-        side.move(request.spacerBytes)
+        if (request.spacerBytes !== undefined) side.move(request.spacerBytes)
+        const rounds = Array.from({ length: request.rounds }, () => session.phases.during('timing', () => side.round(request.count)))
+        return { type: 'pair-rounds', id: request.id, outcome: { status: 'ok', rounds } }
       } catch (error) {
-        // The side's buffers are freed (move cleans up after itself); a wrong answer on the new place ends it.
-        paired = undefined
-        return { type: 'pair-started', id: request.id, outcome: wrongAnswerOutcome(error) }
-      }
-      return { type: 'pair-started', id: request.id, outcome: { status: 'ok' } }
-    }
-    case 'pair-round': {
-      const side = openSide(request)
-      try {
-        return { type: 'pair-round', id: request.id, outcome: session.phases.during('timing', () => side.round(request.count)) }
-      } catch (error) {
-        // A call checked in the round gave a wrong answer: the side is over.
+        // A wrong answer at the new place or in a round's checked call: the side is over.
         side.abandon()
         paired = undefined
-        return { type: 'pair-round', id: request.id, outcome: wrongAnswerOutcome(error) }
+        return { type: 'pair-rounds', id: request.id, outcome: wrongAnswerOutcome(error) }
       }
     }
     case 'pair-end': {
@@ -205,8 +196,7 @@ const REPLY_TYPE = {
   ceilings: 'ceilings',
   calibrate: 'calibration',
   'pair-start': 'pair-started',
-  'pair-place': 'pair-started',
-  'pair-round': 'pair-round',
+  'pair-rounds': 'pair-rounds',
   'pair-end': 'result',
 } as const satisfies Record<HostRequest['type'], HostMessage['type']>
 

@@ -7,7 +7,7 @@
 // The host holds the GPU lock only while it works on a request (host.ts), so between its rounds the other side's host
 // times on the same GPU, in a process and a CUDA context of its own.
 import { dropThrottled } from '../../shared/clock-filter.js'
-import type { CaseOutcome, CasePlan, PairRoundOutcome } from '../../shared/messages.js'
+import type { CaseOutcome, CasePlan, PairRound } from '../../shared/messages.js'
 import type { StopReason } from '../../shared/stopping.js'
 import type { DeviceSession } from './device-session.js'
 import { PlacedCase } from './placement.js'
@@ -45,7 +45,7 @@ export class PairedSide {
    * Steps 8 to 10a for one round of `count` calls: its kept samples, none when its clock was throttled (the worker then
    * drops the round on both sides), and how long the round took without the output checks (the worker sizes rounds by it).
    */
-  round(count: number): PairRoundOutcome {
+  round(count: number): PairRound {
     const { session } = this
     const { iterations } = this.placed
     const start = performance.now()
@@ -66,7 +66,7 @@ export class PairedSide {
       this.clockSum += clock
       this.clockRounds++
     }
-    return { status: 'ok', samplesMs: filtered.kept, smClockMHz: clock, interference, wallMs }
+    return { samplesMs: filtered.kept, smClockMHz: clock, interference, wallMs }
   }
 
   /** Steps 11 and 12: the timer off, one more verified call on fresh inputs, the buffers freed. */

@@ -22,7 +22,7 @@ import type {
   HostMessage,
   HostOpen,
   HostRequest,
-  PairRoundOutcome,
+  PairRoundsOutcome,
   PairStartOutcome,
 } from '../../shared/messages.js'
 import type { StopReason } from '../../shared/stopping.js'
@@ -38,7 +38,7 @@ export type HostStatus =
   | { available: false; reason: string; noGpu: boolean }
 
 /** The answer to a request: a case's outcome, the measured ceilings, the calibration, or a paired side's step. */
-type Outcome = CaseOutcome | CeilingsOutcome | CalibrationOutcome | PairStartOutcome | PairRoundOutcome
+type Outcome = CaseOutcome | CeilingsOutcome | CalibrationOutcome | PairStartOutcome | PairRoundsOutcome
 
 interface Pending {
   id: number
@@ -256,7 +256,7 @@ export class DeviceHost {
 
   /**
    * Opens this host's side of a paired A/B case (src/engine/host/paired-side.ts) in a host serving the plan's
-   * solution, as run() does; pairRound() and pairEnd() follow. Never rejects.
+   * solution, as run() does; pairRounds() and pairEnd() follow. Never rejects.
    */
   pairStart(plan: CasePlan, spacerBytes: number): Promise<{ outcome: PairStartOutcome | ErrorOutcome; phases: PhaseTimes }> {
     return this.exclusive(async () => {
@@ -267,23 +267,18 @@ export class DeviceHost {
     })
   }
 
-  /** Moves the open paired side's buffers (after a spacer of `spacerBytes`), verifies and primes again. Never rejects. */
-  pairPlace(spacerBytes: number, plan: CasePlan): Promise<{ outcome: PairStartOutcome; phases: PhaseTimes }> {
+  /**
+   * Rounds of `count` timed calls on the open paired side, after moving its buffers behind a spacer of `spacerBytes`
+   * (verified and primed again) when given, with where the host's time went. Never rejects.
+   */
+  pairRounds(step: { rounds: number; count: number; spacerBytes?: number }, plan: CasePlan): Promise<{ outcome: PairRoundsOutcome; phases: PhaseTimes }> {
     return this.exclusive(async () => {
       const lost = this.pairLost(plan)
       if (lost) return { outcome: lost, phases: {} }
-      const placed = await this.request<PairStartOutcome>((id) => ({ type: 'pair-place', id, spacerBytes }), `case '${plan.caseName}' (moving its buffers)`, plan.options.caseTimeoutMs)
-      if (placed.outcome.status !== 'ok') this.pairedChild = undefined
-      return placed
-    })
-  }
-
-  /** One round of `count` timed calls on the open paired side, with where the host's time went. Never rejects. */
-  pairRound(count: number, plan: CasePlan): Promise<{ outcome: PairRoundOutcome; phases: PhaseTimes }> {
-    return this.exclusive(async () => {
-      const lost = this.pairLost(plan)
-      if (lost) return { outcome: lost, phases: {} }
-      return this.request<PairRoundOutcome>((id) => ({ type: 'pair-round', id, count }), `a round of case '${plan.caseName}'`, plan.options.caseTimeoutMs)
+      const task = step.spacerBytes === undefined ? `rounds of case '${plan.caseName}'` : `case '${plan.caseName}' (moving its buffers, then rounds)`
+      const answered = await this.request<PairRoundsOutcome>((id) => ({ type: 'pair-rounds', id, ...step }), task, plan.options.caseTimeoutMs)
+      if (answered.outcome.status !== 'ok') this.pairedChild = undefined
+      return answered
     })
   }
 
@@ -303,26 +298,45 @@ export class DeviceHost {
     return { status: 'error', errorName: 'DeviceHostDied', message: `the device host of case '${plan.caseName}' ended while its paired side was open` }
   }
 
+  /**
+   * Has a host serve `plan`'s solution, as a request about its case would (the current one ended if it served another,
+   * a fresh one started), without sending anything: the hosts of a paired case start side by side before it opens on
+   * them one at a time (their CUDA contexts are made at once, as the GPU's lock allows, see gpu-lock.ts). What the start
+   * took, counted to the case; a host that did not start says why when the case's first request comes. Never rejects.
+   */
+  prepare(plan: CasePlan): Promise<PhaseTimes> {
+    return this.exclusive(async () => (await this.serveTenant(plan)).phases)
+  }
+
   /** Sends a request about `plan`'s case to a host serving its solution: a fresh one if the current one served another. */
   private async sendToTenant<T extends CaseOutcome | PairStartOutcome>(plan: CasePlan, request: (id: number) => HostRequest, task: string): Promise<{ outcome: T | ErrorOutcome; phases: PhaseTimes }> {
+    const served = await this.serveTenant(plan)
+    if (served.refusal) return { outcome: served.refusal, phases: served.phases }
+    const answer = this.request<T>(request, task, plan.options.caseTimeoutMs)
+    this.prepareSpare()
+    const { outcome, phases } = await answer
+    return { outcome: workerStateRefusal('during') ?? outcome, phases: sumPhases([phases, served.phases]) }
+  }
+
+  /**
+   * A host serving `plan`'s solution, the current one or a fresh one: how long its start took (`hostStart`, and
+   * `gpuWait` for the GPU's lock), or why there is none (`refusal`).
+   */
+  private async serveTenant(plan: CasePlan): Promise<{ refusal?: ErrorOutcome; phases: PhaseTimes }> {
     const refused = workerStateRefusal('before')
-    if (refused) return { outcome: refused, phases: {} }
+    if (refused) return { refusal: refused, phases: {} }
     const starting = performance.now()
     const tenant = solutionKey(plan)
     if (this.tenant !== undefined && this.tenant !== tenant) await this.retire()
     const fresh = this.tenant === undefined
     this.tenant = tenant
     const status = await this.readyWithin(plan.options.caseTimeoutMs)
-    if ('status' in status) return { outcome: status, phases: { hostStart: performance.now() - starting } }
+    if ('status' in status) return { refusal: status, phases: { hostStart: performance.now() - starting } }
     const started = performance.now() - starting
     // A fresh host's start includes its wait for the GPU lock while another process worked: that is waiting. (A
     // host opened before this case, by the pool's start, waited before it: none of that is this case's.)
     const gpuWait = fresh && status.available ? Math.min(status.openWaitMs, started) : 0
-    const hostStart = started - gpuWait
-    const answer = this.request<T>(request, task, plan.options.caseTimeoutMs)
-    this.prepareSpare()
-    const { outcome, phases } = await answer
-    return { outcome: workerStateRefusal('during') ?? outcome, phases: sumPhases([phases, { hostStart, gpuWait }]) }
+    return { phases: { hostStart: started - gpuWait, gpuWait } }
   }
 
   /**

@@ -1,17 +1,18 @@
 // A paired A/B case (docs/ci-gate.md, "Paired A/B"): the same case of two solutions, the base version and the current
-// one, each in device hosts of its own on the same GPU, timed in alternating rounds. The case opens on every pair of
-// hosts (a base process and a head process: verified, warmed up, timer primed), then the worker runs blocks, block b
-// on pair b mod pairs: the pair's two sides move their buffers to a new place in memory (after a spacer of random
-// size), then a round on each side in the order base-head, then head-base (head first in every other block of a pair,
-// blockOrder), so that a drift within the block falls on both sides alike. Where a buffer sits changes a memory-bound
-// kernel's time by a few percent, so one place per side would turn that into a bias; over many blocks it is noise the
-// interval sees. Two processes of the same code also differ by something no move reaches, for their whole life
-// (measured: docs/measurements.md#what-two-processes-differ-by): several pairs average it and show it. A round's
+// one, each in device hosts of its own on the same GPU, timed in alternating rounds. Every host starts at once; the case
+// opens on every pair of hosts (a base process and a head process: verified, warmed up, timer primed), then the worker
+// runs blocks, block b on pair b mod pairs: the side that goes first moves its buffers to a new place in memory (after a
+// spacer of random size) and runs a round, the other side moves and runs two, the first runs one more (the side that
+// goes first alternates over a pair's blocks, blockOrder), so that each side's first round follows its own move and a
+// drift within the block falls on both sides alike; each side's step is one request. Where a buffer sits changes a
+// memory-bound kernel's time by a few percent, so one place per side would turn that into a bias; over many blocks it
+// is noise the interval sees. Two processes of the same code also differ by something no move reaches, for their whole
+// life (measured: docs/measurements.md#what-two-processes-differ-by): several pairs average it and show it. A round's
 // median per side, and the ratio of the two, is one paired observation; each block's median ratio is one observation
 // of the change (compareBlocks). Blocks go on until the interval is narrow enough to judge against the tolerance
 // (decidedEnough), or until the time limit; then every side verifies once more and closes.
 import { spacerBytes } from '../../shared/places.js'
-import type { CaseOutcome, CasePlan, ErrorOutcome, PairRoundOutcome, PairStartOutcome, TimingResult } from '../../shared/messages.js'
+import type { CaseOutcome, CasePlan, ErrorOutcome, PairRound, PairRoundsOutcome, PairStartOutcome, TimingResult } from '../../shared/messages.js'
 import { tooDisturbed } from '../../shared/disturbed-rounds.js'
 import { judgeChange, MIN_INTERVAL_BLOCKS, type ChangeVerdict } from '../../shared/median-change.js'
 import { pairedEstimate } from '../../shared/paired-estimate.js'
@@ -50,7 +51,6 @@ export interface PairedRun {
 }
 
 type SideName = 'base' | 'head'
-type RoundSamples = Extract<PairRoundOutcome, { status: 'ok' }>
 
 /** Where a paired case's undisturbed blocks stand: their own half-width, and the verdict they would give now. */
 export interface BlocksState {
@@ -91,10 +91,10 @@ export function roundCalls(wallPerCallMs: number, roundMs: number): number {
 }
 
 /**
- * Which side goes first in block `block` on `pairs` pairs: the side that moves first, and runs the first round. Each
- * pair's blocks alternate: the first round after the moves follows the other side's move and priming call, and
- * always giving it to the base leant identical code about 0.1% towards the head on kernels of 20–50 µs (H100s,
- * 2026-11-27).
+ * Which side goes first in block `block` on `pairs` pairs: the side that moves and runs first, and last. Each pair's
+ * blocks alternate: a side's second round follows its own first round when it goes second and the other side's rounds
+ * when it goes first, and always giving the first place to the base leant identical code about 0.1% towards the head
+ * on kernels of 20–50 µs (H100s, 2026-11-27, when the moves of both sides came before the rounds).
  */
 export function blockOrder(block: number, pairs: number): readonly [SideName, SideName] {
   return Math.floor(block / pairs) % 2 === 0 ? ['base', 'head'] : ['head', 'base']
@@ -158,7 +158,7 @@ export async function runPairedCase(
   /** The sides open on each pair. */
   const opened: SideName[][] = pairs.map(() => [])
   /** Each side's step on `pair`, in order, until one fails (recorded in `failed`); the answers of the sides that went well. */
-  const onBothSides = async <T extends PairStartOutcome | PairRoundOutcome>(
+  const onBothSides = async <T extends PairStartOutcome | PairRoundsOutcome>(
     pair: number,
     order: readonly SideName[],
     step: (host: DeviceHost, name: SideName) => Promise<{ outcome: T | ErrorOutcome; phases: PhaseTimes }>,
@@ -187,6 +187,9 @@ export async function runPairedCase(
     opened[pair] = []
   }
 
+  // Every side's host starts at once (a new solution ends the host of the last one and starts a fresh one): one at a
+  // time, four hosts took 1.4–2.2 s a solution on an H100. The case then opens on them one at a time.
+  phases.push(...(await Promise.all(pairs.flatMap((pair) => [pair.base.prepare(base), pair.head.prepare(head)]))))
   /** The pairs the blocks rotate over: those that opened on both sides. */
   const used: number[] = []
   for (let pair = 0; pair < pairs.length; pair++) {
@@ -207,25 +210,32 @@ export async function runPairedCase(
   const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, dropped: 0, pairs: used.length }
   let stopReason: StopReason = 'paired-limit'
   const start = performance.now()
-  const round = (pair: number, order: readonly SideName[]) =>
-    onBothSides<PairRoundOutcome>(pair, order, (host, name) => host.pairRound(rounds.calls, plans[name])) as Promise<Partial<Record<SideName, RoundSamples>>>
+  /** `count` rounds on one side of `pair`, after a move when `spacerBytes` is given; undefined once a side failed. */
+  const roundsOn = async (pair: number, name: SideName, count: number, spacerBytes?: number): Promise<PairRound[] | undefined> => {
+    const step = { rounds: count, count: rounds.calls, ...(spacerBytes !== undefined && { spacerBytes }) }
+    return (await onBothSides<PairRoundsOutcome>(pair, [name], (host) => host.pairRounds(step, plans[name])))[name]?.rounds
+  }
   const running = () => used.length > 0 && Object.keys(failed).length === 0
   if (running()) {
     // The sizing round: one call per side, to size the rounds; not used.
-    const { base: baseRound, head: headRound } = await round(used[0]!, ['base', 'head'])
-    if (baseRound && headRound) rounds.calls = roundCalls(Math.max(baseRound.wallMs, headRound.wallMs), settings.roundMs)
+    const baseRound = await roundsOn(used[0]!, 'base', 1)
+    const headRound = baseRound && (await roundsOn(used[0]!, 'head', 1))
+    if (baseRound && headRound) rounds.calls = roundCalls(Math.max(baseRound[0]!.wallMs, headRound[0]!.wallMs), settings.roundMs)
   }
   for (let block = 0; running(); block++) {
     const pair = used[block % used.length]!
     const [first, second] = blockOrder(block, used.length)
     // A pair's first block stands where it opened; each later one at a new place.
-    if (block >= used.length) {
-      const moved = await onBothSides(pair, [first, second], (host, name) => host.pairPlace(drawSpacer(), plans[name]))
-      if (!moved.base || !moved.head) break
-    }
-    for (const order of [[first, second], [second, first]] as const) {
-      const { base: baseRound, head: headRound } = await round(pair, order)
-      if (!baseRound || !headRound) break
+    const spacer = () => (block >= used.length ? drawSpacer() : undefined)
+    // first: move, round; second: move, round, round; first: round. Each side's first round comes right after its own
+    // move and priming call, and a drift within the block falls on both sides alike.
+    const opening = await roundsOn(pair, first, 1, spacer())
+    const middle = opening && (await roundsOn(pair, second, 2, spacer()))
+    const closing = middle && (await roundsOn(pair, first, 1))
+    if (!opening || !middle || !closing) break
+    const sides = { [first]: [opening[0]!, closing[0]!], [second]: middle } as Record<SideName, PairRound[]>
+    for (let i = 0; i < 2; i++) {
+      const [baseRound, headRound] = [sides.base[i]!, sides.head[i]!]
       if (baseRound.samplesMs.length === 0 || headRound.samplesMs.length === 0) rounds.dropped++
       else {
         rounds.base.push(summarize(baseRound.samplesMs).median)
@@ -233,7 +243,6 @@ export async function runPairedCase(
         rounds.block.push(block)
       }
     }
-    if (!running()) break
     if (decidedEnough(rounds, settings)) {
       stopReason = 'paired-interval'
       break
