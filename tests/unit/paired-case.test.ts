@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
 import type { DeviceHost } from '../../src/engine/worker/client.js'
-import { blockOrder, blocksState, decidedEnough, roundCalls, runPairedCase, type HostPair } from '../../src/engine/worker/paired-case.js'
+import { blockOrder, blocksState, decidedEnough, roundCalls, runPairedCase, sideBySide, type HostPair } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
 import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, PROCESS_SPREAD_WEIGHT, processSpreadAt } from '../../src/shared/median-change.js'
 import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
@@ -324,5 +324,19 @@ describe('roundCalls', () => {
     expect(roundCalls(20, 5)).toBe(1)
     expect(roundCalls(0.001, 5)).toBe(256)
     expect(roundCalls(0, 5)).toBe(1)
+  })
+})
+
+describe('sideBySide', () => {
+  it('counts host starts that ran at once by their wall time, the longest wait for the lock apart', () => {
+    const starts = [
+      { hostStart: 400, gpuWait: 30 },
+      { hostStart: 420, gpuWait: 120 },
+      { hostStart: 390 },
+    ]
+    expect(sideBySide(starts, 600)).toEqual({ hostStart: 480, gpuWait: 120 })
+    // A wait as long as the whole start is all waiting.
+    expect(sideBySide([{ hostStart: 0, gpuWait: 900 }], 500)).toEqual({ hostStart: 0, gpuWait: 500 })
+    expect(sideBySide([], 2)).toEqual({ hostStart: 2, gpuWait: 0 })
   })
 })

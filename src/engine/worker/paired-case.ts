@@ -114,6 +114,15 @@ export function leastBlocks(pairs: number): number {
   return Math.max(MIN_INTERVAL_BLOCKS, 2 * pairs)
 }
 
+/**
+ * The phases of host starts that ran side by side, as the wall time they took together (summed, four hosts starting
+ * at once would count four times over): the longest wait for the GPU's lock, and the rest.
+ */
+export function sideBySide(starts: readonly PhaseTimes[], wallMs: number): PhaseTimes {
+  const gpuWait = Math.min(wallMs, Math.max(0, ...starts.map((start) => start.gpuWait ?? 0)))
+  return { hostStart: wallMs - gpuWait, gpuWait }
+}
+
 /** One side's outcome from its hosts of every pair: the first failure, or their samples and counts together. */
 export function mergeSideOutcomes(outcomes: readonly CaseOutcome[]): CaseOutcome {
   const failure = outcomes.find((outcome) => outcome.status !== 'ok')
@@ -189,7 +198,9 @@ export async function runPairedCase(
 
   // Every side's host starts at once (a new solution ends the host of the last one and starts a fresh one): one at a
   // time, four hosts took 1.4–2.2 s a solution on an H100. The case then opens on them one at a time.
-  phases.push(...(await Promise.all(pairs.flatMap((pair) => [pair.base.prepare(base), pair.head.prepare(head)]))))
+  const starting = performance.now()
+  const starts = await Promise.all(pairs.flatMap((pair) => [pair.base.prepare(base), pair.head.prepare(head)]))
+  phases.push(sideBySide(starts, performance.now() - starting))
   /** The pairs the blocks rotate over: those that opened on both sides. */
   const used: number[] = []
   for (let pair = 0; pair < pairs.length; pair++) {
