@@ -7,9 +7,7 @@
 #   planted  the example float4 add against really slower adds (tests/fixtures/solutions/vector_add_redo.cu, a share
 #            of the vector added again: 2% and 5% more traffic)               -> planted.json, planted.log
 #   plant    every CUDA solution of the suite against itself made really slower (scripts/plant-slowdown.ts: a spin
-#            after its work, KB_PLANTS permille of the call's GPU time, default "20 50"), the base planted at 0;
-#            with KB_PLANT_GATED=1 each call's work is held on the GPU until all of it is launched (its --gated; on
-#            its first try on an H100 a gated bench file printed nothing in 110 s, not yet understood)
+#            after its work of KB_PLANTS permille of the solution's own GPU time, default "20 50"), the base planted at 0
 #                                                                                   -> plant-<permille>.json, .log
 #   rounds   ten cases of 3.7 µs to 8 ms against themselves (vector add, fp16 gelu, fp32 gemv, rms-norm, fp16 wmma and
 #            tiled fp32 GEMMs), once for each round length of KB_ROUND_MS (default "2 5 20" ms): what a round's length
@@ -74,9 +72,9 @@ EOF
 fi
 
 if [[ " $stages " == *" plant "* ]]; then
-  npx tsx scripts/plant-slowdown.ts 0 ${KB_PLANT_GATED:+--gated} && base=$(snapshot "planted 0") || exit 1
+  npx tsx scripts/plant-slowdown.ts 0 && base=$(snapshot "planted 0") || exit 1
   for permille in ${KB_PLANTS:-20 50}; do
-    git restore -q --source="$tree_now" --worktree -- problems && npx tsx scripts/plant-slowdown.ts "$permille" ${KB_PLANT_GATED:+--gated}
+    git restore -q --source="$tree_now" --worktree -- problems && npx tsx scripts/plant-slowdown.ts "$permille"
     run "plant-$permille" env KERNELBENCH_COMPARE_REF="$base" "${vitest[@]}" bench --run
   done
   git restore -q --source="$tree_now" --worktree -- problems
