@@ -4,8 +4,10 @@
 // messages; before `moves` existed, the moves and openings too). With a plain run of the same suite, its claims beside.
 // And what a block's change is made of, medians over the cases: the spread of one round's log ratio within a block
 // (what more or longer rounds narrow) and the spread of the blocks' places beyond it (what only more blocks narrow).
+// Last, the cases' claims phase by phase over the whole run, beside the plain run's of the same cases.
 //   npx tsx scripts/paired-cost.ts <paired.json> [--plain <plain.json>]
 import type { CaseResult } from '../src/shared/results.js'
+import { CASE_PHASES, sumPhases, type PhaseTimes } from '../src/shared/phases.js'
 import { summarize } from '../src/shared/stats.js'
 import { argList } from './arguments.js'
 import { casesByName } from './results-file.js'
@@ -83,6 +85,23 @@ export function pairedCost(paired: Map<string, CaseResult>, plain?: Map<string, 
   return bands
 }
 
+/** The phases that make up a case's claim on the GPU (compiles and waits for the GPU come before it). */
+const CLAIMED_PHASES = CASE_PHASES.filter((phase) => phase !== 'compile' && phase !== 'gpuWait')
+
+/**
+ * Where the claims of `paired`'s cases went, phase by phase, beside the same cases' phases in `plain` where given:
+ * [phase, paired ms, plain ms], the largest first.
+ */
+export function phaseTable(paired: Map<string, CaseResult>, plain?: Map<string, CaseResult>): [string, number, number | undefined][] {
+  const pairedCases = [...paired].filter(([, c]) => c.paired?.rounds)
+  const sum = (cases: (CaseResult | undefined)[]): PhaseTimes => sumPhases(cases.map((c) => c?.phases))
+  const ours = sum(pairedCases.map(([, c]) => c))
+  const theirs = plain && sum(pairedCases.map(([key]) => plain.get(key)))
+  return CLAIMED_PHASES.filter((phase) => (ours[phase] ?? 0) > 0)
+    .map((phase): [string, number, number | undefined] => [phase, ours[phase]!, theirs ? (theirs[phase] ?? 0) : undefined])
+    .sort((a, b) => b[1] - a[1])
+}
+
 function main(): void {
   const file = process.argv[2]
   if (!file || file.startsWith('--')) {
@@ -109,6 +128,8 @@ function main(): void {
   const total = (pick: (band: BandCost) => number) => bands.reduce((sum, band) => sum + pick(band), 0)
   const plainTotal = plainFile ? ` against ${s(total((b) => b.plainMs))} plain (×${(total((b) => b.claimedMs) / total((b) => b.plainMs)).toFixed(1)})` : ''
   console.log(`all: ${total((b) => b.cases)} cases, ${total((b) => b.blocks)} blocks, claims ${s(total((b) => b.claimedMs))}${plainTotal}`)
+  const phases = phaseTable(casesByName<CaseResult>(file), plainFile ? casesByName<CaseResult>(plainFile) : undefined)
+  console.log(`phases${plainFile ? ' (paired / plain)' : ''}: ${phases.map(([phase, ms, plainMs]) => `${phase} ${s(ms)}${plainMs === undefined ? '' : ` / ${s(plainMs)}`}`).join(', ')}`)
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main()

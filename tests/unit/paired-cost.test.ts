@@ -1,6 +1,6 @@
 // scripts/paired-cost.ts: a paired run's cost per kernel size, from the phases and blocks its results file keeps.
 import { describe, expect, it } from 'vitest'
-import { noiseParts, pairedCost } from '../../scripts/paired-cost.js'
+import { noiseParts, pairedCost, phaseTable } from '../../scripts/paired-cost.js'
 import type { CaseResult } from '../../src/shared/results.js'
 
 /** A paired case of a kernel of `us` µs over `blocks` blocks of two rounds, claiming the GPU `claimedMs`. */
@@ -26,6 +26,28 @@ describe('pairedCost', () => {
     expect(bands[1]!.roundSd).toEqual([0, 0])
     expect(bands[1]!.placeSd).toEqual([0, 0])
     expect(bands.reduce((sum, band) => sum + band.cases, 0)).toBe(3)
+  })
+})
+
+describe('phaseTable', () => {
+  it('sums the claimed phases of the paired cases, the largest first, beside the plain run\'s of the same cases', () => {
+    const paired = new Map([
+      ['a · small', pairedCase(30, 20, 900, { compile: 5000, gpuWait: 7000, hostStart: 100, timing: 300, moves: 200 })],
+      ['b · long', pairedCase(5000, 8, 4000, { timing: 2000, moves: 1000, verify: 400 })],
+      ['c · failed', { phases: { timing: 5 } } as unknown as CaseResult],
+    ])
+    const plain = new Map([
+      ['a · small', { phases: { timing: 80, hostStart: 30 } } as unknown as CaseResult],
+      ['c · failed', { phases: { timing: 70 } } as unknown as CaseResult],
+    ])
+    // Compiles and waits for the GPU are no part of a claim; the failed case has no rounds and counts on neither side.
+    expect(phaseTable(paired, plain)).toEqual([
+      ['timing', 2300, 80],
+      ['moves', 1200, 0],
+      ['verify', 400, 0],
+      ['hostStart', 100, 30],
+    ])
+    expect(phaseTable(paired)[0]).toEqual(['timing', 2300, undefined])
   })
 })
 
