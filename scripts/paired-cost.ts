@@ -109,7 +109,9 @@ function main(): void {
     process.exit(2)
   }
   const plainFile = argList('--plain')[0]
-  const bands = pairedCost(casesByName<CaseResult>(file), plainFile ? casesByName<CaseResult>(plainFile) : undefined)
+  const paired = casesByName<CaseResult>(file)
+  const plain = plainFile ? casesByName<CaseResult>(plainFile) : undefined
+  const bands = pairedCost(paired, plain)
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
   const perBlock = (ms: number, band: BandCost) => `${(ms / band.blocks).toFixed(1)} ms`
   const pct = (sds: number[]) => (sds.length > 0 ? `${(100 * summarize(sds).median).toFixed(2)}%` : '-')
@@ -117,19 +119,19 @@ function main(): void {
   BANDS.forEach(([from, to], i) => {
     const band = bands[i]!
     if (band.cases === 0) return
-    const plain = plainFile ? `${s(band.plainMs)} (×${(band.claimedMs / band.plainMs).toFixed(1)})` : '-'
+    const plainClaims = plain ? `${s(band.plainMs)} (×${(band.claimedMs / band.plainMs).toFixed(1)})` : '-'
     const range = to === Infinity ? `${from} µs or more` : `${from}–${to} µs`
     console.log(
-      `${range} | ${band.cases} | ${(band.blocks / band.cases).toFixed(0)} | ${s(band.claimedMs)} | ${plain} | ` +
+      `${range} | ${band.cases} | ${(band.blocks / band.cases).toFixed(0)} | ${s(band.claimedMs)} | ${plainClaims} | ` +
         `${perBlock(band.timingMs, band)}, ${perBlock(band.movesMs, band)}, ${perBlock(band.otherMs, band)} | ` +
         `${pct(band.roundSd)}, ${pct(band.placeSd)}`,
     )
   })
   const total = (pick: (band: BandCost) => number) => bands.reduce((sum, band) => sum + pick(band), 0)
-  const plainTotal = plainFile ? ` against ${s(total((b) => b.plainMs))} plain (×${(total((b) => b.claimedMs) / total((b) => b.plainMs)).toFixed(1)})` : ''
+  const plainTotal = plain ? ` against ${s(total((b) => b.plainMs))} plain (×${(total((b) => b.claimedMs) / total((b) => b.plainMs)).toFixed(1)})` : ''
   console.log(`all: ${total((b) => b.cases)} cases, ${total((b) => b.blocks)} blocks, claims ${s(total((b) => b.claimedMs))}${plainTotal}`)
-  const phases = phaseTable(casesByName<CaseResult>(file), plainFile ? casesByName<CaseResult>(plainFile) : undefined)
-  console.log(`phases${plainFile ? ' (paired / plain)' : ''}: ${phases.map(([phase, ms, plainMs]) => `${phase} ${s(ms)}${plainMs === undefined ? '' : ` / ${s(plainMs)}`}`).join(', ')}`)
+  const phases = phaseTable(paired, plain)
+  console.log(`phases${plain ? ' (paired / plain)' : ''}: ${phases.map(([phase, ms, plainMs]) => `${phase} ${s(ms)}${plainMs === undefined ? '' : ` / ${s(plainMs)}`}`).join(', ')}`)
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main()

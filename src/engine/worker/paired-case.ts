@@ -167,7 +167,7 @@ export async function runPairedCase(
   /** The sides open on each pair. */
   const opened: SideName[][] = pairs.map(() => [])
   /** Each side's step on `pair`, in order, until one fails (recorded in `failed`); the answers of the sides that went well. */
-  const onBothSides = async <T extends PairStartOutcome | PairRoundsOutcome>(
+  const onSides = async <T extends PairStartOutcome | PairRoundsOutcome>(
     pair: number,
     order: readonly SideName[],
     step: (host: DeviceHost, name: SideName) => Promise<{ outcome: T | ErrorOutcome; phases: PhaseTimes }>,
@@ -204,7 +204,7 @@ export async function runPairedCase(
   /** The pairs the blocks rotate over: those that opened on both sides. */
   const used: number[] = []
   for (let pair = 0; pair < pairs.length; pair++) {
-    const started = await onBothSides(pair, ['base', 'head'], (host, name) => host.pairStart(plans[name], drawSpacer()))
+    const started = await onSides(pair, ['base', 'head'], (host, name) => host.pairStart(plans[name], drawSpacer()))
     opened[pair] = (['base', 'head'] as const).filter((name) => started[name])
     if (started.base && started.head) {
       used.push(pair)
@@ -224,7 +224,7 @@ export async function runPairedCase(
   /** `count` rounds on one side of `pair`, after a move when `spacerBytes` is given; undefined once a side failed. */
   const roundsOn = async (pair: number, name: SideName, count: number, spacerBytes?: number): Promise<PairRound[] | undefined> => {
     const step = { rounds: count, count: rounds.calls, ...(spacerBytes !== undefined && { spacerBytes }) }
-    return (await onBothSides<PairRoundsOutcome>(pair, [name], (host) => host.pairRounds(step, plans[name])))[name]?.rounds
+    return (await onSides<PairRoundsOutcome>(pair, [name], (host) => host.pairRounds(step, plans[name])))[name]?.rounds
   }
   const running = () => used.length > 0 && Object.keys(failed).length === 0
   if (running()) {
