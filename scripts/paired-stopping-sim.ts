@@ -11,8 +11,10 @@
 // what its processes differ by. Disturbed blocks are left out first, as the verdict leaves them out.
 // A case's time: maxTimeMs (3 s) over the time one of its stored blocks took (its claimed time over its blocks).
 // With --cap-factor F, a case stops after F times the blocks its stored run took instead.
+// With --one-round-from US, the blocks of kernels of US µs or more keep their first round a side only (the first side's
+// round after its move and the second side's first round after its own), as the engine runs them from 50 µs up.
 //   tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule decided] [--slow 0.02] [--tolerance 0.01]
-//                                      [--process-spread 0.013] [--trials 20] [--cap-factor 3]
+//                                      [--process-spread 0.013] [--trials 20] [--cap-factor 3] [--one-round-from 50]
 import { blocksState, decidedEnough } from '../src/engine/worker/paired-case.js'
 import { leaveOutDisturbed, tooDisturbed } from '../src/shared/disturbed-rounds.js'
 import { blockLogRatios, compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, processSpreadAt } from '../src/shared/median-change.js'
@@ -34,8 +36,9 @@ const trials = Number(option('--trials', '20'))
 /** Instead of the time limit: at most this many times the blocks a case's stored run took. */
 const capArgument = argList('--cap-factor')[0]
 const capFactor = capArgument === undefined ? undefined : Number(capArgument)
+const oneRoundFromUs = Number(option('--one-round-from', 'Infinity'))
 if (files.length === 0 || !['interval', 'decided'].includes(rule)) {
-  console.error('usage: tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule interval|decided] [--slow F] [--tolerance T] [--process-spread S] [--trials N]')
+  console.error('usage: tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule interval|decided] [--slow F] [--tolerance T] [--process-spread S] [--trials N] [--cap-factor F] [--one-round-from US]')
   process.exit(2)
 }
 /** Kernels this long or longer: the ones a 2% regression must be caught on (issue 34's bar). */
@@ -57,6 +60,13 @@ function trial(stored: readonly (readonly number[])[], baseMs: number, cap: numb
     const stop = rule === 'interval' ? narrow : decidedEnough(rounds, settings)
     if (stop || rounds.block.length >= cap) return { kind, blocks: rounds.block.length }
   }
+}
+
+/** Each block's first round on both sides: a block of one round a side. */
+function firstRoundOfEachBlock(rounds: { base: number[]; head: number[]; block: number[] }): { base: number[]; head: number[]; block: number[] } {
+  const first = rounds.block.map((block, i) => rounds.block.indexOf(block) === i)
+  const keep = <T>(xs: T[]) => xs.filter((_, i) => first[i])
+  return { base: keep(rounds.base), head: keep(rounds.head), block: keep(rounds.block) }
 }
 
 // Seeded, so that two rules meet the same draws.
@@ -83,7 +93,7 @@ for (const file of files) {
       if (us >= LONG_US) long += trials
       continue
     }
-    const { clean } = split
+    const clean = us >= oneRoundFromUs ? firstRoundOfEachBlock(split.clean) : split.clean
     const blocks = blockLogRatios(clean.base, clean.head.map((ms) => ms * (1 + slow)), clean.block)
     if (blocks.length < MIN_INTERVAL_BLOCKS) continue
     const pairs = rounds.pairs ?? 1

@@ -3,7 +3,7 @@
 // tolerance.
 import { formatFraction } from '../report/format.js'
 import { disturbedReason, tooDisturbed } from '../shared/disturbed-rounds.js'
-import { formatChangeInterval, formatLevel, judgeChange } from '../shared/median-change.js'
+import { bimodalSplit, formatChangeInterval, formatLevel, judgeChange } from '../shared/median-change.js'
 import { pairedEstimate } from '../shared/paired-estimate.js'
 import type { CaseVerdict, KernelBenchResult, PairedCase } from '../shared/results.js'
 
@@ -25,6 +25,22 @@ function pairsNote(pairs: number, processSd: number, pairSpread: number | undefi
   return `${pairs} pairs of processes${apart}`
 }
 
+/**
+ * Why an interval came out wide, where a side's rounds jump between two levels: each round's median then lands on
+ * one or the other, and the blocks' ratios spread by the whole gap (the 2^30-element add on an H100 read 4.19 or
+ * 4.77 ms a call).
+ */
+function bimodalRounds(rounds: { base: readonly number[]; head: readonly number[] }): string | undefined {
+  for (const side of ['base', 'head'] as const) {
+    const modes = bimodalSplit(rounds[side])
+    if (!modes) continue
+    const share = Math.round(modes.lowerShare * 100)
+    const level = (ms: number) => `${ms.toPrecision(4)} ms`
+    return `the ${side} side's rounds are bimodal (${share}% near ${level(modes.lowerMean)}, ${100 - share}% near ${level(modes.upperMean)})`
+  }
+  return undefined
+}
+
 /** A paired case's verdict: a regression (it fails) when the whole interval is slower than the tolerance. */
 export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit<CaseVerdict, 'floors'> {
   const against = compare.base
@@ -40,6 +56,8 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
   // A disturbed case shows the change of its other blocks, but is not judged on them.
   const judged = tooDisturbed(split) ? { kind: 'inconclusive' as const, reason: disturbedReason(split) } : judgeChange(estimate, compare.tolerance)
   const interval = estimate.interval
+  const bimodal = judged.kind === 'inconclusive' && interval && !tooDisturbed(split) ? bimodalRounds(clean) : undefined
+  const reason = bimodal ? `${judged.reason}; ${bimodal}` : judged.reason
   const notes = [
     `tolerance ${formatFraction(compare.tolerance)}`,
     ...(processSd > 0 ? [`process spread ${formatFraction(processSd)}`] : []),
@@ -53,9 +71,9 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
     kind: judged.kind,
     against,
     ...(interval && { change: interval.change, interval: { low: interval.low, high: interval.high, confidence: interval.confidence } }),
-    reason: judged.reason,
+    reason,
     tolerance: compare.tolerance,
     fails: judged.kind === 'regression',
-    message: `${LEAD[judged.kind]} against ${against}: ${shown}: ${judged.reason} (${notes})`,
+    message: `${LEAD[judged.kind]} against ${against}: ${shown}: ${reason} (${notes})`,
   }
 }

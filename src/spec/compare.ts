@@ -15,7 +15,8 @@ export interface CompareOptions {
   confidence?: number
   /**
    * How long each side's round of timed calls lasts, about (ms, default 5): a block of two rounds a side runs them in
-   * the order first-second, second-first, each side moving its buffers before its first round.
+   * the order first-second, second-first, each side moving its buffers before its first round (kernels of 50 µs or
+   * more: one round a side, first-second).
    */
   roundMs?: number
   /**

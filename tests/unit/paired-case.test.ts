@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
 import type { DeviceHost } from '../../src/engine/worker/client.js'
-import { blockOrder, blocksState, decidedEnough, roundCalls, runPairedCase, sideBySide, type HostPair } from '../../src/engine/worker/paired-case.js'
+import { blockOrder, blocksState, decidedEnough, roundCalls, roundsPerSide, runPairedCase, sideBySide, underOneLock, type HostPair } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
 import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, PROCESS_SPREAD_WEIGHT, processSpreadAt } from '../../src/shared/median-change.js'
 import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
@@ -42,12 +42,14 @@ const untimed = { ...DEFAULT_COMPARE, maxTimeMs: 600_000 }
 
 describe('runPairedCase with stand-in hosts', () => {
   it('times identical sides to an unchanged verdict, in blocks of two rounds at new places, stopping once the interval is narrow', async () => {
-    const run = await runPairedCase(standInPairs(1), sidePlan('1.00'), sidePlan('1.00'), untimed, seededSpacers(42))
+    // A 20 µs kernel: under 50 µs a block runs two rounds a side.
+    const run = await runPairedCase(standInPairs(1), sidePlan('0.02'), sidePlan('0.02'), untimed, seededSpacers(42))
     expect(run.head.status).toBe('ok')
     expect(run.base.status).toBe('ok')
     const rounds = run.rounds!
     const blocks = new Set(rounds.block).size
     expect(blocks).toBeGreaterThanOrEqual(MIN_PAIRED_BLOCKS)
+    expect(rounds.perSide).toBe(2)
     expect(rounds.base.length).toBe(2 * blocks)
     expect(rounds.calls).toBe(100) // 5 ms rounds of 0.05 ms per call
     // The drift of ±5% moves both sides alike: the ratios cancel it.
@@ -68,7 +70,8 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(rounds.base[first[0]!]! / rounds.head[first[0]!]!).not.toBeCloseTo(1, 3)
   })
 
-  it('runs a block as three requests: the first side moves and runs a round, the second moves and runs two, the first one more', async () => {
+  /** A case of a `kernelMs` kernel on one pair of stand-in hosts, with each pairRounds request logged. */
+  async function loggedRequests(kernelMs: string) {
     const [pair] = standInPairs(1) as [HostPair]
     const log: string[] = []
     const logged = (host: DeviceHost, name: string) => {
@@ -81,11 +84,23 @@ describe('runPairedCase with stand-in hosts', () => {
       }
       return wrapped
     }
-    const run = await runPairedCase([{ base: logged(pair.base, 'base'), head: logged(pair.head, 'head') }], sidePlan('1.00'), sidePlan('1.00'), untimed, seededSpacers(42))
-    expect(run.rounds).toBeDefined()
+    const run = await runPairedCase([{ base: logged(pair.base, 'base'), head: logged(pair.head, 'head') }], sidePlan(kernelMs), sidePlan(kernelMs), untimed, seededSpacers(42))
+    return { log, blocks: new Set(run.rounds!.block).size, perSide: run.rounds!.perSide }
+  }
+
+  it('runs a block of a kernel under 50 µs as three requests: the first side moves and runs a round, the second moves and runs two, the first one more', async () => {
+    const { log, blocks, perSide } = await loggedRequests('0.02')
+    expect(perSide).toBe(2)
     // The sizing round, block 0 at the places the sides opened at, block 1 at new places with the head first.
     expect(log.slice(0, 8)).toEqual(['base 1', 'head 1', 'base 1', 'head 2', 'base 1', 'head move 1', 'base move 2', 'head 1'])
-    expect(log.length).toBe(2 + 3 * new Set(run.rounds!.block).size)
+    expect(log.length).toBe(2 + 3 * blocks)
+  })
+
+  it('runs a block of a kernel of 50 µs or more as two requests: each side moves and runs one round', async () => {
+    const { log, blocks, perSide } = await loggedRequests('0.06')
+    expect(perSide).toBe(1)
+    expect(log.slice(0, 8)).toEqual(['base 1', 'head 1', 'base 1', 'head 1', 'head move 1', 'base move 1', 'base move 1', 'head move 1'])
+    expect(log.length).toBe(2 + 2 * blocks)
   })
 
   it('catches a side 6% slower as a regression that fails', async () => {
@@ -338,5 +353,53 @@ describe('sideBySide', () => {
     // A wait as long as the whole start is all waiting.
     expect(sideBySide([{ hostStart: 0, gpuWait: 900 }], 500)).toEqual({ hostStart: 0, gpuWait: 500 })
     expect(sideBySide([], 2)).toEqual({ hostStart: 2, gpuWait: 0 })
+  })
+})
+
+describe('roundsPerSide', () => {
+  const sizing = (...ms: number[][]) => ms.map((samplesMs) => ({ samplesMs, smClockMHz: NaN, interference: 0, wallMs: 1 }))
+  it('gives one round a side from 50 µs on both sides, two below or when a sizing round kept no sample', () => {
+    expect(roundsPerSide(sizing([0.05], [0.2]))).toBe(1)
+    expect(roundsPerSide(sizing([0.049], [0.2]))).toBe(2)
+    expect(roundsPerSide(sizing([0.2], [0.049]))).toBe(2)
+    expect(roundsPerSide(sizing([], [0.2]))).toBe(2)
+  })
+})
+
+describe('underOneLock', () => {
+  it('adds up the work of requests that ran at once on one GPU, and counts their waits only where no work ran', () => {
+    const ends = [
+      { verify: 40, timing: 5, gpuWait: 0 },
+      { verify: 40, timing: 5, gpuWait: 45 },
+      { verify: 40, timing: 5, gpuWait: 90 },
+    ]
+    // 135 ms of work in 150 ms: of the longest wait (90 ms, behind the other two), 15 ms had no work beside it.
+    expect(underOneLock(ends, 150)).toEqual({ verify: 120, timing: 15, gpuWait: 15 })
+    expect(underOneLock(ends, 135)).toEqual({ verify: 120, timing: 15 })
+    expect(underOneLock([], 3)).toEqual({})
+  })
+})
+
+describe('the paired verdict on a kernel whose time jumps between two levels', () => {
+  it('says which side is bimodal where the interval is too wide to judge', () => {
+    // 24 blocks of one round a side of a 4.19 ms add that reads 4.77 ms in about a third of its calls, on either side
+    // and at random (as the 2^30-element add did on an H100): the blocks' ratios spread by the whole gap.
+    const slow = (b: number, side: number) => ((b * 7 + side * 3) % 11) % 3 === 0
+    const block = [...Array(24).keys()]
+    const jitter = (b: number) => 1 + 0.001 * (((b * 5) % 7) - 3)
+    const time = (b: number, side: number) => (slow(b, side) ? 4.77 : 4.19) * jitter(b + side)
+    const rounds = { base: block.map((b) => time(b, 0)), head: block.map((b) => time(b, 1)), block, calls: 1, dropped: 0, pairs: 1 }
+    const verdict = pairedVerdict({ base: { outcome: { status: 'ok', outputs: [], verificationSkipped: false } }, rounds }, { ...compare, processSpread: 0.013 })
+    expect(verdict.kind).toBe('inconclusive')
+    expect(verdict.reason).toMatch(/^the interval is too wide to judge .*; the base side's rounds are bimodal \(\d+% near 4\.1\d\d ms, \d+% near 4\.7\d\d ms\)$/)
+    expect(verdict.message).toContain("the base side's rounds are bimodal")
+  })
+
+  it('leaves a decided verdict as it is', () => {
+    const block = [...Array(16).keys()]
+    const rounds = { base: block.map((b) => (b % 3 === 0 ? 4.77 : 4.19)), head: block.map((b) => (b % 3 === 0 ? 4.77 : 4.19) * 1.001), block, calls: 1, dropped: 0, pairs: 1 }
+    const verdict = pairedVerdict({ base: { outcome: { status: 'ok', outputs: [], verificationSkipped: false } }, rounds }, compare)
+    expect(verdict.kind).toBe('unchanged')
+    expect(verdict.reason).not.toContain('bimodal')
   })
 })

@@ -4,7 +4,8 @@
 // runs blocks, block b on pair b mod pairs: the side that goes first moves its buffers to a new place in memory (after a
 // spacer of random size) and runs a round, the other side moves and runs two, the first runs one more (the side that
 // goes first alternates over a pair's blocks, blockOrder), so that each side's first round follows its own move and a
-// drift within the block falls on both sides alike; each side's step is one request. Where a buffer sits changes a
+// drift within the block falls on both sides alike; each side's step is one request. A kernel of 50 µs or more runs
+// one round a side per block (roundsPerSide): the first side moves and runs it, then the other. Where a buffer sits changes a
 // memory-bound kernel's time by a few percent, so one place per side would turn that into a bias; over many blocks it
 // is noise the interval sees. Two processes of the same code also differ by something no move reaches, for their whole
 // life (measured: docs/measurements.md#what-two-processes-differ-by): several pairs average it and show it. A round's
@@ -33,6 +34,8 @@ export interface PairedRounds {
   block: number[]
   /** Calls per round (after the sizing round, which is not used). */
   calls: number
+  /** Rounds a side per block (roundsPerSide): 2, or 1 for kernels of 50 µs or more. */
+  perSide: 1 | 2
   /** Rounds left out because a side kept no sample in them (throttled clock, interference). */
   dropped: number
   /** The pairs of processes the blocks rotated over: block b ran on pair b mod pairs. */
@@ -84,6 +87,24 @@ export function decidedEnough(rounds: Pick<PairedRounds, 'base' | 'head' | 'bloc
   return state.blocksHalfWidth <= settings.tolerance / 4 || (state.blocksHalfWidth <= settings.tolerance / 2 && state.verdict !== 'inconclusive')
 }
 
+/**
+ * From this kernel time (ms) a block runs one round a side instead of two. On H100s (2026-11-27, three runs of the example
+ * suite against itself) a round's own spread was 0.35–0.46% from 50 µs and 0.17% from 200 µs, and most such cases
+ * stopped at the fewest blocks with half-widths far inside tolerance / 2: a second round a side bought them nothing but
+ * time. Under 50 µs the blocks, not their number, decide, and a second round a side narrows each block for less than
+ * a block costs.
+ */
+export const ONE_ROUND_FROM_MS = 0.05
+
+/**
+ * Rounds a side per block, from the sizing round of each side: one when both sides' kernels took ONE_ROUND_FROM_MS or
+ * more, else two (also when a sizing round kept no sample).
+ */
+export function roundsPerSide(sizing: readonly PairRound[]): 1 | 2 {
+  const kernelMs = Math.min(...sizing.map((round) => (round.samplesMs.length > 0 ? Math.min(...round.samplesMs) : 0)))
+  return kernelMs >= ONE_ROUND_FROM_MS ? 1 : 2
+}
+
 /** Calls per round: about `roundMs` of the slower side's calls, from the sizing round's wall time per call. */
 export function roundCalls(wallPerCallMs: number, roundMs: number): number {
   if (!(wallPerCallMs > 0)) return 1
@@ -121,6 +142,18 @@ export function leastBlocks(pairs: number): number {
 export function sideBySide(starts: readonly PhaseTimes[], wallMs: number): PhaseTimes {
   const gpuWait = Math.min(wallMs, Math.max(0, ...starts.map((start) => start.gpuWait ?? 0)))
   return { hostStart: wallMs - gpuWait, gpuWait }
+}
+
+/**
+ * The phases of requests that ran at once on hosts of one GPU, as the wall time they took together: their work holds
+ * the GPU's lock one host at a time, so it adds up; their waits for the lock overlap each other's work, and count only
+ * as far as the longest wait leaves the wall time without work.
+ */
+export function underOneLock(runs: readonly PhaseTimes[], wallMs: number): PhaseTimes {
+  const work = sumPhases(runs.map(({ gpuWait: _wait, ...rest }) => rest))
+  const worked = Object.values(work).reduce((sum, ms) => sum + ms, 0)
+  const gpuWait = Math.min(Math.max(0, ...runs.map((run) => run.gpuWait ?? 0)), Math.max(0, wallMs - worked))
+  return gpuWait > 0 ? { ...work, gpuWait } : work
 }
 
 /** One side's outcome from its hosts of every pair: the first failure, or their samples and counts together. */
@@ -186,14 +219,18 @@ export async function runPairedCase(
     return answers
   }
   const ended: Record<SideName, CaseOutcome[]> = { base: [], head: [] }
-  /** Closes the sides open on `pair`; `keep`: their outcomes are the case's (a pair left out before its first round has none to give). */
-  const end = async (pair: number, stopReason: StopReason, keep = true) => {
-    for (const name of opened[pair]!) {
-      const run = await pairs[pair]![name].pairEnd(stopReason, plans[name])
-      phases.push(run.phases)
-      if (keep) ended[name].push(run.outcome)
-    }
-    opened[pair] = []
+  /**
+   * Closes the sides open on `closed` pairs, all at once: their last verified calls take the GPU's lock in turn, and
+   * each host's check of its own code (protocol step 13, once it has let go of the lock) runs beside the others' work.
+   * `keep`: their outcomes are the case's (a pair left out before its first round has none to give).
+   */
+  const end = async (closed: readonly number[], stopReason: StopReason, keep = true) => {
+    const closing = closed.flatMap((pair) => opened[pair]!.map((name) => ({ name, run: pairs[pair]![name].pairEnd(stopReason, plans[name]) })))
+    for (const pair of closed) opened[pair] = []
+    const ending = performance.now()
+    const runs = await Promise.all(closing.map(({ run }) => run))
+    phases.push(underOneLock(runs.map((run) => run.phases), performance.now() - ending))
+    if (keep) closing.forEach(({ name }, i) => ended[name].push(runs[i]!.outcome))
   }
 
   // Every side's host starts at once (a new solution ends the host of the last one and starts a fresh one): one at a
@@ -213,12 +250,12 @@ export async function runPairedCase(
     const short = (['base', 'head'] as const).find((name) => failed[name]?.status === 'error' && failed[name].errorName === 'OutOfMemory')
     if (pair > 0 && short) {
       delete failed[short]
-      await end(pair, 'paired-limit', false)
+      await end([pair], 'paired-limit', false)
     }
     break
   }
 
-  const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, dropped: 0, pairs: used.length }
+  const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, perSide: 2, dropped: 0, pairs: used.length }
   let stopReason: StopReason = 'paired-limit'
   const start = performance.now()
   /** `count` rounds on one side of `pair`, after a move when `spacerBytes` is given; undefined once a side failed. */
@@ -231,21 +268,25 @@ export async function runPairedCase(
     // The sizing round: one call per side, to size the rounds; not used.
     const baseRound = await roundsOn(used[0]!, 'base', 1)
     const headRound = baseRound && (await roundsOn(used[0]!, 'head', 1))
-    if (baseRound && headRound) rounds.calls = roundCalls(Math.max(baseRound[0]!.wallMs, headRound[0]!.wallMs), settings.roundMs)
+    if (baseRound && headRound) {
+      rounds.calls = roundCalls(Math.max(baseRound[0]!.wallMs, headRound[0]!.wallMs), settings.roundMs)
+      rounds.perSide = roundsPerSide([baseRound[0]!, headRound[0]!])
+    }
   }
   for (let block = 0; running(); block++) {
     const pair = used[block % used.length]!
     const [first, second] = blockOrder(block, used.length)
     // A pair's first block stands where it opened; each later one at a new place.
     const spacer = () => (block >= used.length ? drawSpacer() : undefined)
-    // first: move, round; second: move, round, round; first: round. Each side's first round comes right after its own
-    // move and priming call, and a drift within the block falls on both sides alike.
+    // first: move, round; second: move, round (and a second round); first: (its second round). Each side's first round
+    // comes right after its own move and priming call, and with two rounds a side a drift within the block falls on
+    // both sides alike (with one, on the side that goes first in every other block of the pair).
     const opening = await roundsOn(pair, first, 1, spacer())
-    const middle = opening && (await roundsOn(pair, second, 2, spacer()))
-    const closing = middle && (await roundsOn(pair, first, 1))
+    const middle = opening && (await roundsOn(pair, second, rounds.perSide, spacer()))
+    const closing = middle && (rounds.perSide === 2 ? await roundsOn(pair, first, 1) : [])
     if (!opening || !middle || !closing) break
-    const sides = { [first]: [opening[0]!, closing[0]!], [second]: middle } as Record<SideName, PairRound[]>
-    for (let i = 0; i < 2; i++) {
+    const sides = { [first]: [opening[0]!, ...closing], [second]: middle } as Record<SideName, PairRound[]>
+    for (let i = 0; i < rounds.perSide; i++) {
       const [baseRound, headRound] = [sides.base[i]!, sides.head[i]!]
       if (baseRound.samplesMs.length === 0 || headRound.samplesMs.length === 0) rounds.dropped++
       else {
@@ -264,7 +305,7 @@ export async function runPairedCase(
   }
 
   // A side that failed has closed itself; every other verifies once more and closes.
-  for (let pair = 0; pair < pairs.length; pair++) await end(pair, stopReason)
+  await end([...pairs.keys()], stopReason)
   const notRun = (other: SideName): CaseOutcome => ({ status: 'error', errorName: 'NotRun', message: `the ${other} side of the paired case did not open` })
   const outcome = (name: SideName, other: SideName): CaseOutcome => failed[name] ?? (ended[name].length > 0 ? mergeSideOutcomes(ended[name]) : notRun(other))
   const run: PairedRun = { base: outcome('base', 'head'), head: outcome('head', 'base'), phases: sumPhases(phases) }
