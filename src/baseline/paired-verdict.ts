@@ -3,8 +3,8 @@
 // tolerance.
 import { formatFraction } from '../report/format.js'
 import { disturbedReason, tooDisturbed } from '../shared/disturbed-rounds.js'
-import { bimodalSplit, formatChangeInterval, formatLevel, judgeChange } from '../shared/median-change.js'
-import { pairedEstimate } from '../shared/paired-estimate.js'
+import { formatChangeInterval, formatLevel, judgeChange, type ChangeVerdict } from '../shared/median-change.js'
+import { lowerLevelChange, pairedEstimate, type LowerLevel } from '../shared/paired-estimate.js'
 import type { CaseVerdict, KernelBenchResult, PairedCase } from '../shared/results.js'
 
 type PairedSettings = NonNullable<KernelBenchResult['compare']>
@@ -25,20 +25,14 @@ function pairsNote(pairs: number, processSd: number, pairSpread: number | undefi
   return `${pairs} pairs of processes${apart}`
 }
 
-/**
- * Why an interval came out wide, where a side's rounds jump between two levels: each round's median then lands on
- * one or the other, and the blocks' ratios spread by the whole gap (the 2^30-element add on an H100 read 4.19 or
- * 4.77 ms a call).
- */
-function bimodalRounds(rounds: { base: readonly number[]; head: readonly number[] }): string | undefined {
-  for (const side of ['base', 'head'] as const) {
-    const modes = bimodalSplit(rounds[side])
-    if (!modes) continue
-    const share = Math.round(modes.lowerShare * 100)
-    const level = (ms: number) => `${ms.toPrecision(4)} ms`
-    return `the ${side} side's rounds are bimodal (${share}% near ${level(modes.lowerMean)}, ${100 - share}% near ${level(modes.upperMean)})`
-  }
-  return undefined
+/** The two levels of a kernel judged at the lower one, and how often each side's rounds were at the upper. */
+function levelsNote(level: LowerLevel): string {
+  const ms = (x: number) => `${x.toPrecision(4)} ms`
+  const share = (x: number) => `${Math.round(x * 100)}%`
+  return (
+    `its rounds fall on two levels, ${ms(level.levels.lower)} and ${ms(level.levels.upper)} (upper: base ${share(level.upperShare.base)}, ` +
+    `head ${share(level.upperShare.head)} of rounds)`
+  )
 }
 
 /** A paired case's verdict: a regression (it fails) when the whole interval is slower than the tolerance. */
@@ -54,15 +48,26 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
   const pairs = rounds.pairs ?? 1
   const blocks = split.blocks - split.leftOut
   // A disturbed case shows the change of its other blocks, but is not judged on them.
-  const judged = tooDisturbed(split) ? { kind: 'inconclusive' as const, reason: disturbedReason(split) } : judgeChange(estimate, compare.tolerance)
-  const interval = estimate.interval
-  const bimodal = judged.kind === 'inconclusive' && interval && !tooDisturbed(split) ? bimodalRounds(clean) : undefined
-  const reason = bimodal ? `${judged.reason}; ${bimodal}` : judged.reason
+  const blocksJudged = tooDisturbed(split) ? { kind: 'inconclusive' as const, reason: disturbedReason(split) } : judgeChange(estimate, compare.tolerance)
+  // A kernel whose calls read one of two times far apart: the blocks cannot judge it, its lower level can.
+  const level = blocksJudged.kind === 'inconclusive' && estimate.interval && !tooDisturbed(split) ? lowerLevelChange(clean, compare.confidence, processSd) : undefined
+  let judged: ChangeVerdict = blocksJudged
+  if (level?.estimate.interval) {
+    const atLevel = judgeChange(level.estimate, compare.tolerance)
+    judged = { kind: atLevel.kind, reason: `${atLevel.reason}, judged at the lower level: ${levelsNote(level)}` }
+  } else if (level) {
+    judged = { kind: 'inconclusive', reason: `${blocksJudged.reason}; ${levelsNote(level)}, and ${level.estimate.doubts.join('; ')}` }
+  }
+  const atLowerLevel = level?.estimate.interval !== undefined
+  const interval = level?.estimate.interval ?? estimate.interval
+  const rounded = `${clean.base.length} paired rounds of ${rounds.calls} call${rounds.calls === 1 ? '' : 's'}`
   const notes = [
     `tolerance ${formatFraction(compare.tolerance)}`,
     ...(processSd > 0 ? [`process spread ${formatFraction(processSd)}`] : []),
     ...(pairs > 1 ? [pairsNote(pairs, processSd, estimate.pairSpread)] : []),
-    `${formatLevel(compare.confidence)} interval over ${blocks} blocks, ${clean.base.length} paired rounds of ${rounds.calls} call${rounds.calls === 1 ? '' : 's'}`,
+    atLowerLevel
+      ? `${formatLevel(compare.confidence)} interval of the two sides' medians at the lower level, from ${blocks} blocks, ${rounded}`
+      : `${formatLevel(compare.confidence)} interval over ${blocks} blocks, ${rounded}`,
     ...(split.leftOut > 0 ? [`${split.leftOut} disturbed block${split.leftOut === 1 ? '' : 's'} left out`] : []),
     ...(rounds.dropped > 0 ? [`${rounds.dropped} rounds dropped`] : []),
   ].join('; ')
@@ -71,9 +76,9 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
     kind: judged.kind,
     against,
     ...(interval && { change: interval.change, interval: { low: interval.low, high: interval.high, confidence: interval.confidence } }),
-    reason,
+    reason: judged.reason,
     tolerance: compare.tolerance,
     fails: judged.kind === 'regression',
-    message: `${LEAD[judged.kind]} against ${against}: ${shown}: ${reason} (${notes})`,
+    message: `${LEAD[judged.kind]} against ${against}: ${shown}: ${judged.reason} (${notes})`,
   }
 }

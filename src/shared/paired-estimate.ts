@@ -2,7 +2,16 @@
 // blocks, widened by what the processes differ by. The verdict (src/baseline/paired-verdict.ts) and the engine's
 // stopping rule (src/engine/worker/paired-case.ts) read this one estimate, so a case stops on the verdict it is given.
 import { leaveOutDisturbed, type DisturbedRounds } from './disturbed-rounds.js'
-import { compareBlocks, processSpreadAt, type BlocksEstimate } from './median-change.js'
+import {
+  bimodalSplit,
+  changeFromLogRatio,
+  compareBlocks,
+  formatLevel,
+  medianEstimate,
+  processSpreadAt,
+  type BlocksEstimate,
+  type ChangeEstimate,
+} from './median-change.js'
 
 export interface PairedEstimate {
   /** The blocks judged and those a disturbance touched. */
@@ -25,4 +34,49 @@ export function pairedEstimate(
   const processSd = processSpreadAt(processSpread, rounds.base)
   const { clean } = split
   return { split, processSd, estimate: compareBlocks(clean.base, clean.head, clean.block, confidence, processSd, rounds.pairs ?? 1) }
+}
+
+/**
+ * Two levels of round times at least this far apart (upper over lower, less 1) are a kernel that reads one or the
+ * other from call to call, not the few percent a place moves a kernel by: on H100s (2026-11-27 and 28) the 2^29- and
+ * 2^30-element adds read 2.09 or 2.40 ms and 4.19 or 4.77 ms (14–15% apart) at random on either side, while the other
+ * cases whose rounds split did so by 1–5%.
+ */
+export const LEVEL_GAP = 0.1
+
+/** The change at the lower of two levels of round times (lowerLevelChange). */
+export interface LowerLevel {
+  /** The change of the two sides' medians of their rounds below the cut, process spread included. */
+  estimate: ChangeEstimate
+  /** Each side's share of rounds at the upper level. */
+  upperShare: { base: number; head: number }
+  /** The two levels (ms), from both sides' rounds together. */
+  levels: { lower: number; upper: number }
+}
+
+/**
+ * Where both sides' rounds together fall into two levels at least LEVEL_GAP apart, the change of the lower level: the
+ * median of each side's rounds below the midpoint between the levels, with the order-statistic interval of two
+ * streams (compareStreams' rule) widened by what the processes differ by. A round's median at such a kernel is a draw
+ * of which level its calls fell on, so the blocks' ratios spread by the whole gap and no interval of theirs reaches a
+ * 1% tolerance; the lower level is the kernel's own time, and the share of rounds at the upper level is shown beside
+ * it. The share is not judged: a change that made the upper level more frequent is not seen by this estimate, and the
+ * verdict says what the shares were. Undefined where the rounds do not fall into two such levels.
+ */
+export function lowerLevelChange(rounds: { base: readonly number[]; head: readonly number[] }, confidence: number, processSd: number): LowerLevel | undefined {
+  const modes = bimodalSplit([...rounds.base, ...rounds.head])
+  if (!modes || modes.upperMean / modes.lowerMean - 1 < LEVEL_GAP) return undefined
+  const cut = (modes.lowerMean + modes.upperMean) / 2
+  const below = (times: readonly number[]) => times.filter((ms) => ms < cut)
+  const lower = { base: below(rounds.base), head: below(rounds.head) }
+  const upperShare = { base: 1 - lower.base.length / rounds.base.length, head: 1 - lower.head.length / rounds.head.length }
+  const levels = { lower: modes.lowerMean, upper: modes.upperMean }
+  const base = medianEstimate(lower.base, confidence)
+  const head = medianEstimate(lower.head, confidence)
+  if (!base || !head) {
+    const doubt = `too few rounds at the lower level (base ${lower.base.length}, head ${lower.head.length}) for a ${formatLevel(confidence)} interval`
+    return { estimate: { doubts: [doubt] }, upperShare, levels }
+  }
+  const interval = changeFromLogRatio(Math.log(head.median / base.median), base.logSe ** 2 + head.logSe ** 2 + processSd ** 2, confidence)
+  return { estimate: { interval, doubts: [] }, upperShare, levels }
 }

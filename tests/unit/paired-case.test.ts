@@ -7,6 +7,7 @@ import type { DeviceHost } from '../../src/engine/worker/client.js'
 import { blockOrder, blocksState, decidedEnough, roundCalls, roundsPerSide, runPairedCase, sideBySide, underOneLock, type HostPair } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
 import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, PROCESS_SPREAD_WEIGHT, processSpreadAt } from '../../src/shared/median-change.js'
+import { lowerLevelChange } from '../../src/shared/paired-estimate.js'
 import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
 import { plan, standInHost } from '../helpers/stand-in-host.js'
 
@@ -381,25 +382,41 @@ describe('underOneLock', () => {
 })
 
 describe('the paired verdict on a kernel whose time jumps between two levels', () => {
-  it('says which side is bimodal where the interval is too wide to judge', () => {
-    // 24 blocks of one round a side of a 4.19 ms add that reads 4.77 ms in about a third of its calls, on either side
-    // and at random (as the 2^30-element add did on an H100): the blocks' ratios spread by the whole gap.
-    const slow = (b: number, side: number) => ((b * 7 + side * 3) % 11) % 3 === 0
-    const block = [...Array(24).keys()]
-    const jitter = (b: number) => 1 + 0.001 * (((b * 5) % 7) - 3)
-    const time = (b: number, side: number) => (slow(b, side) ? 4.77 : 4.19) * jitter(b + side)
-    const rounds = { base: block.map((b) => time(b, 0)), head: block.map((b) => time(b, 1)), block, calls: 1, dropped: 0, pairs: 1 }
-    const verdict = pairedVerdict({ base: { outcome: { status: 'ok', outputs: [], verificationSkipped: false } }, rounds }, { ...compare, processSpread: 0.013 })
-    expect(verdict.kind).toBe('inconclusive')
-    expect(verdict.reason).toMatch(/^the interval is too wide to judge .*; the base side's rounds are bimodal \(\d+% near 4\.1\d\d ms, \d+% near 4\.7\d\d ms\)$/)
-    expect(verdict.message).toContain("the base side's rounds are bimodal")
+  // 24 blocks of one round a side of a 4.19 ms add that reads 4.77 ms in some of its rounds, on either side and at
+  // random (as the 2^29- and 2^30-element adds did on H100s): the blocks' ratios spread by the whole gap.
+  const block = [...Array(24).keys()]
+  const jitter = (b: number) => 1 + 0.001 * (((b * 5) % 7) - 3)
+  /** `upper(b, side)`: whether that round is at the upper level; the head `slower` at both levels. */
+  const rounds = (upper: (b: number, side: number) => boolean, slower = 0) => {
+    const time = (b: number, side: number) => (upper(b, side) ? 4.77 : 4.19) * jitter(b + side) * (side === 1 ? 1 + slower : 1)
+    return { base: block.map((b) => time(b, 0)), head: block.map((b) => time(b, 1)), block, calls: 1, dropped: 0, pairs: 1 }
+  }
+  const aThird = (b: number, side: number) => ((b * 7 + side * 3) % 11) % 3 === 0
+  const judge = (r: ReturnType<typeof rounds>) =>
+    pairedVerdict({ base: { outcome: { status: 'ok', outputs: [], verificationSkipped: false } }, rounds: r }, { ...compare, processSpread: 0.013 })
+
+  it('judges it at the lower level, where the blocks are too wide, and says so with each side\'s share of the upper', () => {
+    const same = judge(rounds(aThird))
+    expect(same.kind).toBe('unchanged')
+    expect(same.reason).toMatch(/^the whole interval is within the tolerance 1\.0%, judged at the lower level: its rounds fall on two levels, 4\.1\d\d ms and 4\.7\d\d ms \(upper: base \d+%, head \d+% of rounds\)$/)
+    expect(same.interval!.high - same.interval!.low).toBeLessThan(0.01)
+    const slower = judge(rounds(aThird, 0.02))
+    expect(slower.kind).toBe('regression')
+    expect(slower.change!).toBeCloseTo(1 / 1.02 - 1, 3)
+    expect(slower.message).toContain("interval of the two sides' medians at the lower level, from 24 blocks")
   })
 
-  it('leaves a decided verdict as it is', () => {
-    const block = [...Array(16).keys()]
-    const rounds = { base: block.map((b) => (b % 3 === 0 ? 4.77 : 4.19)), head: block.map((b) => (b % 3 === 0 ? 4.77 : 4.19) * 1.001), block, calls: 1, dropped: 0, pairs: 1 }
-    const verdict = pairedVerdict({ base: { outcome: { status: 'ok', outputs: [], verificationSkipped: false } }, rounds }, compare)
-    expect(verdict.kind).toBe('unchanged')
-    expect(verdict.reason).not.toContain('bimodal')
+  it('stays inconclusive, saying why, with too few rounds at the lower level', () => {
+    // Five rounds a side at the lower level: a fifth of all, enough for two levels, too few for a side's interval.
+    const verdict = judge(rounds((b, side) => (side === 0 ? b >= 5 : b < 5 || b >= 10)))
+    expect(verdict.kind).toBe('inconclusive')
+    expect(verdict.reason).toMatch(/^the interval is too wide to judge .*; its rounds fall on two levels, .*, and too few rounds at the lower level \(base 5, head 5\) for a 95% interval$/)
+  })
+
+  it('leaves a decided verdict as it is, and levels a few percent apart to the blocks', () => {
+    const near = judge({ ...rounds(aThird), head: rounds(aThird).base.map((ms) => ms * 1.001) })
+    expect(near.kind).toBe('unchanged')
+    expect(near.reason).not.toContain('level')
+    expect(lowerLevelChange({ base: [...Array(30)].map((_, i) => (i % 3 === 0 ? 1.04 : 1) * jitter(i)), head: [...Array(30)].map((_, i) => (i % 3 === 1 ? 1.04 : 1) * jitter(i + 1)) }, 0.95, 0)).toBeUndefined()
   })
 })
