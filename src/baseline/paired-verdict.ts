@@ -25,7 +25,7 @@ function pairsNote(pairs: number, processSd: number, pairSpread: number | undefi
   return `${pairs} pairs of processes${apart}`
 }
 
-/** The two levels of a kernel judged at the lower one, and how often each side's rounds were at the upper. */
+/** A kernel's two levels of round times, and how often each side's rounds were at the upper one. */
 function levelsNote(level: LowerLevel): string {
   const ms = (x: number) => `${x.toPrecision(4)} ms`
   const share = (x: number) => `${Math.round(x * 100)}%`
@@ -49,23 +49,28 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
   const blocks = split.blocks - split.leftOut
   // A disturbed case shows the change of its other blocks, but is not judged on them.
   const blocksJudged = tooDisturbed(split) ? { kind: 'inconclusive' as const, reason: disturbedReason(split) } : judgeChange(estimate, compare.tolerance)
-  // A kernel whose calls read one of two times far apart: the blocks cannot judge it, its lower level can.
+  // A kernel whose calls read one of two times far apart: the blocks cannot judge it, its lower level can show a
+  // regression. Not that it is unchanged: how often each side is at the upper level moves its whole time, and a few
+  // dozen rounds cannot bound that within the tolerance (a quarter of the rounds moved up adds 3.5% to the adds).
   const level = blocksJudged.kind === 'inconclusive' && estimate.interval && !tooDisturbed(split) ? lowerLevelChange(clean, compare.confidence, processSd) : undefined
+  const regressionAtLevel =
+    level?.estimate.interval && judgeChange(level.estimate, compare.tolerance).kind === 'regression' && !(level.sharesDiffer && level.upperShare.head < level.upperShare.base)
+      ? level
+      : undefined
   let judged: ChangeVerdict = blocksJudged
-  if (level?.estimate.interval) {
-    const atLevel = judgeChange(level.estimate, compare.tolerance)
-    judged = { kind: atLevel.kind, reason: `${atLevel.reason}, judged at the lower level: ${levelsNote(level)}` }
+  if (regressionAtLevel) {
+    judged = { kind: 'regression', reason: `the lower level's interval is slower than the tolerance ${formatFraction(compare.tolerance)}: ${levelsNote(regressionAtLevel)}` }
   } else if (level) {
-    judged = { kind: 'inconclusive', reason: `${blocksJudged.reason}; ${levelsNote(level)}, and ${level.estimate.doubts.join('; ')}` }
+    const reading = level.estimate.interval ? `the lower level reads ${formatChangeInterval(level.estimate.interval)}` : level.estimate.doubts.join('; ')
+    judged = { kind: 'inconclusive', reason: `${blocksJudged.reason}; ${levelsNote(level)}, ${reading}, and only a regression is judged there` }
   }
-  const atLowerLevel = level?.estimate.interval !== undefined
-  const interval = level?.estimate.interval ?? estimate.interval
+  const interval = regressionAtLevel?.estimate.interval ?? estimate.interval
   const rounded = `${clean.base.length} paired rounds of ${rounds.calls} call${rounds.calls === 1 ? '' : 's'}`
   const notes = [
     `tolerance ${formatFraction(compare.tolerance)}`,
     ...(processSd > 0 ? [`process spread ${formatFraction(processSd)}`] : []),
     ...(pairs > 1 ? [pairsNote(pairs, processSd, estimate.pairSpread)] : []),
-    atLowerLevel
+    regressionAtLevel
       ? `${formatLevel(compare.confidence)} interval of the two sides' medians at the lower level, from ${blocks} blocks, ${rounded}`
       : `${formatLevel(compare.confidence)} interval over ${blocks} blocks, ${rounded}`,
     ...(split.leftOut > 0 ? [`${split.leftOut} disturbed block${split.leftOut === 1 ? '' : 's'} left out`] : []),

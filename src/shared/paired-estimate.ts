@@ -8,6 +8,7 @@ import {
   compareBlocks,
   formatLevel,
   medianEstimate,
+  normalQuantile,
   processSpreadAt,
   type BlocksEstimate,
   type ChangeEstimate,
@@ -50,6 +51,8 @@ export interface LowerLevel {
   estimate: ChangeEstimate
   /** Each side's share of rounds at the upper level. */
   upperShare: { base: number; head: number }
+  /** Whether the two shares differ beyond chance at the confidence (a two-proportion z test). */
+  sharesDiffer: boolean
   /** The two levels (ms), from both sides' rounds together. */
   levels: { lower: number; upper: number }
 }
@@ -60,8 +63,9 @@ export interface LowerLevel {
  * streams (compareStreams' rule) widened by what the processes differ by. A round's median at such a kernel is a draw
  * of which level its calls fell on, so the blocks' ratios spread by the whole gap and no interval of theirs reaches a
  * 1% tolerance; the lower level is the kernel's own time, and the share of rounds at the upper level is shown beside
- * it. The share is not judged: a change that made the upper level more frequent is not seen by this estimate, and the
- * verdict says what the shares were. Undefined where the rounds do not fall into two such levels.
+ * it. The lower level does not see how often each side was at the upper level, which moves the whole time too:
+ * `sharesDiffer` says whether the two sides' shares differ beyond chance. Undefined where the rounds do not fall into
+ * two such levels.
  */
 export function lowerLevelChange(rounds: { base: readonly number[]; head: readonly number[] }, confidence: number, processSd: number): LowerLevel | undefined {
   const modes = bimodalSplit([...rounds.base, ...rounds.head])
@@ -71,12 +75,20 @@ export function lowerLevelChange(rounds: { base: readonly number[]; head: readon
   const lower = { base: below(rounds.base), head: below(rounds.head) }
   const upperShare = { base: 1 - lower.base.length / rounds.base.length, head: 1 - lower.head.length / rounds.head.length }
   const levels = { lower: modes.lowerMean, upper: modes.upperMean }
+  const sharesDiffer = sharesDifferBeyondChance(rounds.base.length - lower.base.length, rounds.base.length, rounds.head.length - lower.head.length, rounds.head.length, confidence)
   const base = medianEstimate(lower.base, confidence)
   const head = medianEstimate(lower.head, confidence)
   if (!base || !head) {
     const doubt = `too few rounds at the lower level (base ${lower.base.length}, head ${lower.head.length}) for a ${formatLevel(confidence)} interval`
-    return { estimate: { doubts: [doubt] }, upperShare, levels }
+    return { estimate: { doubts: [doubt] }, upperShare, sharesDiffer, levels }
   }
   const interval = changeFromLogRatio(Math.log(head.median / base.median), base.logSe ** 2 + head.logSe ** 2 + processSd ** 2, confidence)
-  return { estimate: { interval, doubts: [] }, upperShare, levels }
+  return { estimate: { interval, doubts: [] }, upperShare, sharesDiffer, levels }
+}
+
+/** Whether a of n and b of m differ beyond chance at `confidence`: the two-proportion z test with the pooled share. */
+function sharesDifferBeyondChance(a: number, n: number, b: number, m: number, confidence: number): boolean {
+  const pooled = (a + b) / (n + m)
+  const se = Math.sqrt(pooled * (1 - pooled) * (1 / n + 1 / m))
+  return se > 0 && Math.abs(a / n - b / m) / se > normalQuantile(0.5 + confidence / 2)
 }

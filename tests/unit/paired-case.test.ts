@@ -395,22 +395,38 @@ describe('the paired verdict on a kernel whose time jumps between two levels', (
   const judge = (r: ReturnType<typeof rounds>) =>
     pairedVerdict({ base: { outcome: { status: 'ok', outputs: [], verificationSkipped: false } }, rounds: r }, { ...compare, processSpread: 0.013 })
 
-  it('judges it at the lower level, where the blocks are too wide, and says so with each side\'s share of the upper', () => {
-    const same = judge(rounds(aThird))
-    expect(same.kind).toBe('unchanged')
-    expect(same.reason).toMatch(/^the whole interval is within the tolerance 1\.0%, judged at the lower level: its rounds fall on two levels, 4\.1\d\d ms and 4\.7\d\d ms \(upper: base \d+%, head \d+% of rounds\)$/)
-    expect(same.interval!.high - same.interval!.low).toBeLessThan(0.01)
+  it('fails a regression at the lower level, where the blocks are too wide, with each side\'s share of the upper', () => {
     const slower = judge(rounds(aThird, 0.02))
     expect(slower.kind).toBe('regression')
+    expect(slower.fails).toBe(true)
     expect(slower.change!).toBeCloseTo(1 / 1.02 - 1, 3)
+    expect(slower.reason).toMatch(
+      /^the lower level's interval is slower than the tolerance 1\.0%: its rounds fall on two levels, 4\.\d{3} ms and 4\.\d{3} ms \(upper: base \d+%, head \d+% of rounds\)$/,
+    )
     expect(slower.message).toContain("interval of the two sides' medians at the lower level, from 24 blocks")
+  })
+
+  it('does not call it unchanged at the lower level: how often each side is at the upper level moves the whole', () => {
+    const same = judge(rounds(aThird))
+    expect(same.kind).toBe('inconclusive')
+    expect(same.reason).toMatch(/^the interval is too wide to judge .*; its rounds fall on two levels, .*, the lower level reads [+-]0\.0\d*% \[.*\], and only a regression is judged there$/)
+    // A quarter of the head's rounds more at the upper level (3.5% slower on the whole), too few rounds to tell apart.
+    expect(judge(rounds((b, side) => (side === 0 ? b % 4 === 0 : b % 2 === 1))).kind).toBe('inconclusive')
+  })
+
+  it('does not fail a lower level that is slower where the head is less often at the upper level', () => {
+    const verdict = judge(rounds((b, side) => (side === 1 ? b % 5 === 0 : b % 2 === 0), 0.02))
+    expect(verdict.kind).toBe('inconclusive')
+    expect(verdict.reason).toMatch(/upper: base 50%, head 21% of rounds\), the lower level reads -2\.0% \[/)
   })
 
   it('stays inconclusive, saying why, with too few rounds at the lower level', () => {
     // Five rounds a side at the lower level: a fifth of all, enough for two levels, too few for a side's interval.
     const verdict = judge(rounds((b, side) => (side === 0 ? b >= 5 : b < 5 || b >= 10)))
     expect(verdict.kind).toBe('inconclusive')
-    expect(verdict.reason).toMatch(/^the interval is too wide to judge .*; its rounds fall on two levels, .*, and too few rounds at the lower level \(base 5, head 5\) for a 95% interval$/)
+    expect(verdict.reason).toMatch(
+      /^the interval is too wide to judge .*; its rounds fall on two levels, .*, too few rounds at the lower level \(base 5, head 5\) for a 95% interval, and only a regression is judged there$/,
+    )
   })
 
   it('leaves a decided verdict as it is, and levels a few percent apart to the blocks', () => {
