@@ -1,6 +1,7 @@
 // What a paired A/B case's rounds say of the change (docs/ci-gate.md, "Paired A/B"): the estimate of its undisturbed
 // blocks, widened by what the processes differ by. The verdict (src/baseline/paired-verdict.ts) and the engine's
 // stopping rule (src/engine/worker/paired-case.ts) read this one estimate, so a case stops on the verdict it is given.
+// The lower of two levels of round times (lowerLevelChange) is the verdict's alone: such a case runs to its time limit.
 import { leaveOutDisturbed, type DisturbedRounds } from './disturbed-rounds.js'
 import {
   bimodalSplit,

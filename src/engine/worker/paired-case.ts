@@ -5,9 +5,9 @@
 // spacer of random size) and runs a round, the other side moves and runs two, the first runs one more (the side that
 // goes first alternates over a pair's blocks, blockOrder), so that each side's first round follows its own move and a
 // drift within the block falls on both sides alike; each side's step is one request. A kernel of 50 µs or more runs
-// one round a side per block (roundsPerSide): the first side moves and runs it, then the other. Where a buffer sits changes a
-// memory-bound kernel's time by a few percent, so one place per side would turn that into a bias; over many blocks it
-// is noise the interval sees. Two processes of the same code also differ by something no move reaches, for their whole
+// one round a side per block (roundsPerSide): the first side moves and runs it, then the other. Where a buffer sits
+// changes a memory-bound kernel's time by a few percent, so one place per side would turn that into a bias; over many
+// blocks it is noise the interval sees. Two processes of the same code also differ by something no move reaches, for their whole
 // life (measured: docs/measurements.md#what-two-processes-differ-by): several pairs average it and show it. A round's
 // median per side, and the ratio of the two, is one paired observation; each block's median ratio is one observation
 // of the change (compareBlocks). Blocks go on until the interval is narrow enough to judge against the tolerance
