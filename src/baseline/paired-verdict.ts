@@ -48,11 +48,12 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
   const pairs = rounds.pairs ?? 1
   const blocks = split.blocks - split.leftOut
   // A disturbed case shows the change of its other blocks, but is not judged on them.
-  const blocksJudged = tooDisturbed(split) ? { kind: 'inconclusive' as const, reason: disturbedReason(split) } : judgeChange(estimate, compare.tolerance)
+  const disturbed = tooDisturbed(split)
+  const blocksJudged = disturbed ? { kind: 'inconclusive' as const, reason: disturbedReason(split) } : judgeChange(estimate, compare.tolerance)
   // A kernel whose calls read one of two times far apart: the blocks cannot judge it, its lower level can show a
   // regression. Not that it is unchanged: how often each side is at the upper level moves its whole time, and a few
   // dozen rounds cannot bound that within the tolerance (a quarter of the rounds moved up adds 3.5% to the adds).
-  const level = blocksJudged.kind === 'inconclusive' && estimate.interval && !tooDisturbed(split) ? lowerLevelChange(clean, compare.confidence, processSd) : undefined
+  const level = blocksJudged.kind === 'inconclusive' && estimate.interval && !disturbed ? lowerLevelChange(clean, compare.confidence, processSd) : undefined
   const regressionAtLevel =
     level?.estimate.interval && judgeChange(level.estimate, compare.tolerance).kind === 'regression' && !(level.sharesDiffer && level.upperShare.head < level.upperShare.base)
       ? level

@@ -7,11 +7,11 @@
 // drift within the block falls on both sides alike; each side's step is one request. A kernel of 50 µs or more runs
 // one round a side per block (roundsPerSide): the first side moves and runs it, then the other. Where a buffer sits
 // changes a memory-bound kernel's time by a few percent, so one place per side would turn that into a bias; over many
-// blocks it is noise the interval sees. Two processes of the same code also differ by something no move reaches, for their whole
-// life (measured: docs/measurements.md#what-two-processes-differ-by): several pairs average it and show it. A round's
-// median per side, and the ratio of the two, is one paired observation; each block's median ratio is one observation
-// of the change (compareBlocks). Blocks go on until the interval is narrow enough to judge against the tolerance
-// (decidedEnough), or until the time limit; then every side verifies once more and closes.
+// blocks it is noise the interval sees. Two processes of the same code also differ by something no move reaches, for
+// their whole life (measured: docs/measurements.md#what-two-processes-differ-by): several pairs average it and show
+// it. A round's median per side, and the ratio of the two, is one paired observation; each block's median ratio is
+// one observation of the change (compareBlocks). Blocks go on until the interval is narrow enough to judge against the
+// tolerance (decidedEnough), or until the time limit; then every side verifies once more and closes.
 import { spacerBytes } from '../../shared/places.js'
 import type { CaseOutcome, CasePlan, ErrorOutcome, PairRound, PairRoundsOutcome, PairStartOutcome, TimingResult } from '../../shared/messages.js'
 import { tooDisturbed } from '../../shared/disturbed-rounds.js'
@@ -225,9 +225,9 @@ export async function runPairedCase(
    * `keep`: their outcomes are the case's (a pair left out before its first round has none to give).
    */
   const end = async (closed: readonly number[], stopReason: StopReason, keep = true) => {
+    const ending = performance.now()
     const closing = closed.flatMap((pair) => opened[pair]!.map((name) => ({ name, run: pairs[pair]![name].pairEnd(stopReason, plans[name]) })))
     for (const pair of closed) opened[pair] = []
-    const ending = performance.now()
     const runs = await Promise.all(closing.map(({ run }) => run))
     phases.push(underOneLock(runs.map((run) => run.phases), performance.now() - ending))
     if (keep) closing.forEach(({ name }, i) => ended[name].push(runs[i]!.outcome))
