@@ -10,6 +10,7 @@ import { DeviceStateChanged } from './device-state.js'
 import { contextLost, runCase, wrongAnswerOutcome } from './measure.js'
 import { PairedSide } from './paired-side.js'
 import type { CaseOutcome, CasePlan, ErrorOutcome, GpuListing, HostConfig, HostMessage, HostOpen, HostRequest } from '../../shared/messages.js'
+import { acquireGpuSetup } from '../../cache/gpu-lock.js'
 import { lockGpu, openSession, prepareSession, type PreparedSession } from './open-session.js'
 import { dieWhenOrphaned } from './orphan-watch.js'
 
@@ -90,9 +91,10 @@ function whenDisconnected(then: () => void): void {
 function serve(preparation: Preparation, warm: boolean): void {
   const session = open(preparation, warm)
   if (!session) process.exit(0)
-  // Tearing the context down is GPU work too: exit holding the lock (a lock whose owner has exited is taken over).
+  // Tearing the context down is GPU work too, but no timing: exit as a set-up of the lock, beside other hosts' set-ups
+  // and teardowns, never while anyone times (a marker whose process has exited counts no more).
   whenDisconnected(() => {
-    lockOwnGpu(session)
+    lockGpu(session.info.pciBusId, config.device, acquireGpuSetup)
     process.exit(0)
   })
   process.on('message', (request: HostRequest) => {

@@ -1,7 +1,7 @@
 // The device hosts of one `vitest` run, so that the run ends only once every one of them has: a folder per run
 // (named by KERNELBENCH_RUN_DIR, which the plugin sets in Vitest's main process and every worker inherits) holds a
 // file per host process, written by the worker that starts it. Vitest stops a worker with SIGTERM, and its hosts
-// then tear their contexts down holding the GPU lock (src/engine/host/host.ts) after the worker is gone; the main
+// then tear their contexts down while nobody times (src/engine/host/host.ts) after the worker is gone; the main
 // process waits for them at its close, and kills any that outlive a grace period, saying which.
 import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
