@@ -31,10 +31,9 @@ export interface CompareOptions {
    */
   processSpread?: number
   /**
-   * On how many pairs of device hosts (a base process and a head process each) a case of a kernel under 200 µs is
-   * timed, its blocks rotating over them (default 2, at most 4): what one process differs by stays for its life, so
-   * only several pairs average it and show it; each pair costs two more host starts per solution and its own opening
-   * of every such case. A kernel of 200 µs or more is timed on one pair.
+   * On how many pairs of device hosts (a base process and a head process each) a case is timed, its blocks rotating
+   * over them (default 2, at most 4): what one process differs by stays for its life, so only several pairs average it
+   * and show it; each pair costs two more host starts per solution and its own opening of every case.
    */
   processPairs?: number
 }

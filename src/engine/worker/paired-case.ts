@@ -1,8 +1,7 @@
 // A paired A/B case (docs/ci-gate.md, "Paired A/B"): the same case of two solutions, the base version and the current
 // one, each in device hosts of its own on the same GPU, timed in alternating rounds. Every host starts at once; the case
-// opens on the first pair of hosts (a base process and a head process: verified, warmed up, timer primed), sizes its
-// rounds, and opens on the other pairs for kernels under 200 µs (onePairEnough); then the worker runs blocks, block b
-// on pair b mod pairs: the side that goes first moves its buffers to a new place in memory (after a
+// opens on every pair of hosts (a base process and a head process: verified, warmed up, timer primed), then the worker
+// runs blocks, block b on pair b mod pairs: the side that goes first moves its buffers to a new place in memory (after a
 // spacer of random size) and runs a round, the other side moves and runs two, the first runs one more (the side that
 // goes first alternates over a pair's blocks, blockOrder), so that each side's first round follows its own move and a
 // drift within the block falls on both sides alike; each side's step is one request. A kernel of 50 µs or more runs
@@ -102,25 +101,8 @@ export const ONE_ROUND_FROM_MS = 0.05
  * more, else two (also when a sizing round kept no sample).
  */
 export function roundsPerSide(sizing: readonly PairRound[]): 1 | 2 {
-  return shortestKernelMs(sizing) >= ONE_ROUND_FROM_MS ? 1 : 2
-}
-
-/**
- * From this kernel time (ms) a case runs on the first pair of processes alone. What two processes of the same code
- * differ by shrinks with the kernel's time (the compare option processSpread: 0.09% at 200 µs, where the interval
- * allows for it with one pair as with several), while opening a pair and ending it cost each side a warm-up, two
- * verified calls and a priming call: for kernels of several ms, a quarter of the case.
- */
-export const ONE_PAIR_FROM_MS = 0.2
-
-/** Whether the first pair is enough, from the sizing round of each side: both sides' kernels took ONE_PAIR_FROM_MS or more. */
-export function onePairEnough(sizing: readonly PairRound[]): boolean {
-  return shortestKernelMs(sizing) >= ONE_PAIR_FROM_MS
-}
-
-/** The shorter of both sides' fastest sample in their sizing rounds; 0 when a side kept none. */
-function shortestKernelMs(sizing: readonly PairRound[]): number {
-  return Math.min(...sizing.map((round) => (round.samplesMs.length > 0 ? Math.min(...round.samplesMs) : 0)))
+  const kernelMs = Math.min(...sizing.map((round) => (round.samplesMs.length > 0 ? Math.min(...round.samplesMs) : 0)))
+  return kernelMs >= ONE_ROUND_FROM_MS ? 1 : 2
 }
 
 /** Calls per round: about `roundMs` of the slower side's calls, from the sizing round's wall time per call. */
@@ -251,36 +233,29 @@ export async function runPairedCase(
     if (keep) closing.forEach(({ name }, i) => ended[name].push(runs[i]!.outcome))
   }
 
+  // Every side's host starts at once (a new solution ends the host of the last one and starts a fresh one): one at a
+  // time, four hosts took 1.4–2.2 s a solution on an H100. The case then opens on them one at a time.
+  const starting = performance.now()
+  const starts = await Promise.all(pairs.flatMap((pair) => [pair.base.prepare(base), pair.head.prepare(head)]))
+  phases.push(sideBySide(starts, performance.now() - starting))
   /** The pairs the blocks rotate over: those that opened on both sides. */
   const used: number[] = []
-  /**
-   * Opens the case on pairs `from` to `to` - 1, in turn, until one fails to open. Their hosts start at once first (a
-   * new solution ends the hosts of the last one and starts fresh ones): their CUDA contexts are made one at a time all
-   * the same (four took 0.64–0.76 s together on an H100, one alone 0.15 s), so the other pairs' hosts start only when
-   * a case needs them.
-   */
-  const openPairs = async (from: number, to: number) => {
-    const starting = performance.now()
-    const starts = await Promise.all(pairs.slice(from, to).flatMap((pair) => [pair.base.prepare(base), pair.head.prepare(head)]))
-    phases.push(sideBySide(starts, performance.now() - starting))
-    for (let pair = from; pair < to; pair++) {
-      const started = await onSides(pair, ['base', 'head'], (host, name) => host.pairStart(plans[name], drawSpacer()))
-      opened[pair] = (['base', 'head'] as const).filter((name) => started[name])
-      if (started.base && started.head) {
-        used.push(pair)
-        continue
-      }
-      const short = (['base', 'head'] as const).find((name) => failed[name]?.status === 'error' && failed[name].errorName === 'OutOfMemory')
-      if (pair > 0 && short) {
-        delete failed[short]
-        await end([pair], 'paired-limit', false)
-      }
-      return
+  for (let pair = 0; pair < pairs.length; pair++) {
+    const started = await onSides(pair, ['base', 'head'], (host, name) => host.pairStart(plans[name], drawSpacer()))
+    opened[pair] = (['base', 'head'] as const).filter((name) => started[name])
+    if (started.base && started.head) {
+      used.push(pair)
+      continue
     }
+    const short = (['base', 'head'] as const).find((name) => failed[name]?.status === 'error' && failed[name].errorName === 'OutOfMemory')
+    if (pair > 0 && short) {
+      delete failed[short]
+      await end([pair], 'paired-limit', false)
+    }
+    break
   }
-  await openPairs(0, 1)
 
-  const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, perSide: 2, dropped: 0, pairs: 1 }
+  const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, perSide: 2, dropped: 0, pairs: used.length }
   let stopReason: StopReason = 'paired-limit'
   const start = performance.now()
   /** `count` rounds on one side of `pair`, after a move when `spacerBytes` is given; undefined once a side failed. */
@@ -296,10 +271,8 @@ export async function runPairedCase(
     if (baseRound && headRound) {
       rounds.calls = roundCalls(Math.max(baseRound[0]!.wallMs, headRound[0]!.wallMs), settings.roundMs)
       rounds.perSide = roundsPerSide([baseRound[0]!, headRound[0]!])
-      if (!onePairEnough([baseRound[0]!, headRound[0]!])) await openPairs(1, pairs.length)
     }
   }
-  rounds.pairs = Math.max(1, used.length)
   for (let block = 0; running(); block++) {
     const pair = used[block % used.length]!
     const [first, second] = blockOrder(block, used.length)
