@@ -10,6 +10,8 @@
 // A case timed on several pairs of processes draws block i from the stored blocks of pair i mod pairs, so each pair keeps
 // what its processes differ by. Disturbed blocks are left out first, as the verdict leaves them out.
 // A case's time: maxTimeMs (3 s) over the time one of its stored blocks took (its claimed time over its blocks).
+// It reports the blocks drawn against those stored, over all and by kernel band, and with --slow the case-trials caught
+// of 20 µs or more (the 2% bar) and under it.
 // With --cap-factor F, a case stops after F times the blocks its stored run took instead.
 // With --one-round-from US, the blocks of kernels of US µs or more keep their first round a side only (the first side's
 // round after its move and the second side's first round after its own), as the engine runs them from 50 µs up.
@@ -41,6 +43,8 @@ if (files.length === 0 || !['interval', 'decided'].includes(rule)) {
   console.error('usage: tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule interval|decided] [--slow F] [--tolerance T] [--process-spread S] [--trials N] [--cap-factor F] [--one-round-from US]')
   process.exit(2)
 }
+/** Where the kernel bands of the blocks' count begin (µs), as scripts/paired-cost.ts reports them. */
+const BANDS_US = [0, 20, 50, 200, 2000]
 /** Kernels this long or longer: the ones a 2% regression must be caught on (issue 34's bar). */
 const LONG_US = 20
 
@@ -77,8 +81,12 @@ for (const file of files) {
   let inconclusive = 0
   let long = 0
   let longCaught = 0
+  let short = 0
+  let shortCaught = 0
   let blocksUsed = 0
   let blocksStored = 0
+  /** Blocks drawn and stored, by kernel band. */
+  const bands = BANDS_US.map((fromUs) => ({ fromUs, used: 0, stored: 0 }))
   /** The false alarms per case, with the case's time. */
   const alarmed = new Map<string, number>()
   for (const [key, c] of casesByName<CaseResult>(file)) {
@@ -107,6 +115,9 @@ for (const file of files) {
       cases++
       blocksUsed += drawn
       blocksStored += blocks.length
+      const band = [...bands].reverse().find((b) => us >= b.fromUs)!
+      band.used += drawn
+      band.stored += blocks.length
       if (kind === 'inconclusive') inconclusive++
       if (slow === 0 && (kind === 'regression' || kind === 'improvement')) {
         alarms++
@@ -116,14 +127,21 @@ for (const file of files) {
       if (us >= LONG_US) {
         long++
         if (kind === 'regression') longCaught++
+      } else {
+        short++
+        if (kind === 'regression') shortCaught++
       }
     }
   }
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`
-  const seen = slow === 0 ? `${alarms} false alarms` : `${longCaught} of ${long} case-trials of ${LONG_US} µs or more caught (${pct(longCaught / long)})`
+  const seen =
+    slow === 0
+      ? `${alarms} false alarms`
+      : `${longCaught} of ${long} case-trials of ${LONG_US} µs or more caught (${pct(longCaught / long)}), ${shortCaught} of ${short} under it`
   console.log(
     `rule ${rule}, tolerance ${pct(tolerance)}, process spread ${pct(spreadAt1us)} at 1 µs, slower by ${pct(slow)}, ${file}: ` +
       `${cases} case-trials (${trials} per case): ${seen}, ${inconclusive} inconclusive; blocks ×${(blocksUsed / blocksStored).toFixed(2)} of the stored runs'`,
   )
+  console.log(`  blocks by kernel band: ${bands.map((b) => `from ${b.fromUs} µs ×${(b.used / b.stored).toFixed(2)}`).join(', ')}`)
   for (const [name, count] of alarmed) console.log(`  false alarm in ${count} of ${trials} trials: ${name}`)
 }

@@ -20,8 +20,8 @@ export interface CompareOptions {
    */
   roundMs?: number
   /**
-   * A case stops once its blocks' half-width is at most tolerance / 2 with a verdict other than inconclusive, or at most
-   * tolerance / 4, or after this long (ms, default 3000).
+   * A case stops once its blocks' half-width is at most tolerance / 2 with a verdict other than inconclusive (a kernel
+   * under 20 µs: whatever the verdict), or at most tolerance / 4, or after this long (ms, default 3000).
    */
   maxTimeMs?: number
   /**

@@ -202,6 +202,15 @@ describe('decidedEnough, the stopping rule', () => {
     expect(decidedEnough(rounds(0.01, 0.004), settings)).toBe(true)
   })
 
+  it('stops a kernel under 20 µs at half the tolerance whatever the verdict', () => {
+    const near = rounds(0.0125, 0.008)
+    const small = { ...near, base: near.base.map((ms) => (ms / 0.4) * 0.0199), head: near.head.map((ms) => (ms / 0.4) * 0.0199) }
+    expect(blocksState(small, settings)).toMatchObject({ verdict: 'inconclusive' })
+    expect(decidedEnough(small, settings)).toBe(true)
+    const wide = rounds(0.0125, 0.012)
+    expect(decidedEnough({ ...wide, base: wide.base.map((ms) => (ms / 0.4) * 0.0199), head: wide.head.map((ms) => (ms / 0.4) * 0.0199) }, settings)).toBe(false)
+  })
+
   it('does not stop on blocks wider than half the tolerance, nor on fewer than the least blocks', () => {
     expect(decidedEnough(rounds(0.05, 0.012), settings)).toBe(false)
     const few = rounds(0, 0.001)

@@ -329,8 +329,8 @@ export class DeviceHost {
     const starting = performance.now()
     const tenant = solutionKey(plan)
     // The old host tears its context down while the new one makes its own: both are set-ups of the GPU's lock, which
-    // overlap each other and no one's timing (gpu-lock.ts). Waiting for the teardown first took 0.1-0.4 s more per
-    // start of a paired side on an H100 (2026-11-28).
+    // overlap each other and no one's timing (gpu-lock.ts). A teardown took 0.1-0.4 s on an H100 (2026-11-28); the
+    // plain example suite's host starts came to 9.0-9.4 s overlapped, 11.1 s one after the other (other boards).
     const retiring = this.tenant !== undefined && this.tenant !== tenant ? this.retire() : undefined
     const fresh = this.tenant === undefined
     this.tenant = tenant

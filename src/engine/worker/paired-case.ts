@@ -75,17 +75,29 @@ export function blocksState(rounds: Pick<PairedRounds, 'base' | 'head' | 'block'
 
 /**
  * Whether a case has enough blocks to stop: their half-width at most tolerance / 2 and a verdict other than
- * inconclusive, or at most tolerance / 4 whatever the verdict. A change near the tolerance line gets more blocks
- * instead of an inconclusive verdict: replayed on the stored blocks of three runs of the example suite against itself
- * (H100s, 2026-11-27), with 2% added to every block, it caught 95–98% of the cases of 20 µs or more where stopping at
- * tolerance / 2 caught 92–95%, with no more false alarms, for 1.0–1.14× the blocks. What the processes differ by is no
- * reason to go on: no number of blocks shrinks it.
+ * inconclusive (or a kernel under DECIDED_FROM_MS), or at most tolerance / 4 whatever the verdict. A change near the
+ * tolerance line gets more blocks instead of an inconclusive verdict: replayed on the stored blocks of three runs of the
+ * example suite against itself (H100s, 2026-11-27), with 2% added to every block, it caught 95–98% of the cases of
+ * 20 µs or more where stopping at tolerance / 2 caught 92–95%, with no more false alarms, for 1.0–1.14× the blocks.
+ * What the processes differ by is no reason to go on: no number of blocks shrinks it.
  */
 export function decidedEnough(rounds: Pick<PairedRounds, 'base' | 'head' | 'block'> & { pairs?: number }, settings: CompareSettings): boolean {
   const state = blocksState(rounds, settings)
   if (!state) return false
-  return state.blocksHalfWidth <= settings.tolerance / 4 || (state.blocksHalfWidth <= settings.tolerance / 2 && state.verdict !== 'inconclusive')
+  if (state.blocksHalfWidth <= settings.tolerance / 4) return true
+  if (state.blocksHalfWidth > settings.tolerance / 2) return false
+  return state.verdict !== 'inconclusive' || summarize(rounds.base).median < DECIDED_FROM_MS
 }
+
+/**
+ * Under this kernel time (ms, the base side's median round) a case stops at tolerance / 2 whatever its verdict. There
+ * what two processes differ by (0.29% at 20 µs, 0.92% at 2 µs, before the pairs average it) takes up much of the
+ * tolerance, and going on rarely decides a case: replayed on the blocks of two runs of the example suite against
+ * itself (H100s, 2026-11-28), going on to tolerance / 4 decided a fifth of the case-trials under 20 µs that stopping
+ * at tolerance / 2 left inconclusive, for 1.4–1.9× their blocks, and stopping at tolerance / 2 still caught all of
+ * them made 5.3% slower, with no more false alarms.
+ */
+export const DECIDED_FROM_MS = 0.02
 
 /**
  * From this kernel time (ms) a block runs one round a side instead of two. On H100s (2026-11-27, three runs of the example
