@@ -13,7 +13,7 @@ import { argList } from './arguments.js'
 import { casesByName } from './results-file.js'
 
 /** Kernel sizes by the base side's median round, µs: [from, to). */
-const BANDS: readonly (readonly [number, number])[] = [
+export const BANDS: readonly (readonly [number, number])[] = [
   [0, 20],
   [20, 50],
   [50, 200],

@@ -25,6 +25,7 @@ import { summarize } from '../src/shared/stats.js'
 import { DEFAULT_COMPARE } from '../src/spec/compare.js'
 import { seededUniform } from '../tests/helpers/time-streams.js'
 import { argList } from './arguments.js'
+import { BANDS } from './paired-cost.js'
 import { casesByName } from './results-file.js'
 
 const firstFlag = process.argv.findIndex((arg, i) => i > 1 && arg.startsWith('--'))
@@ -43,8 +44,6 @@ if (files.length === 0 || !['interval', 'decided'].includes(rule)) {
   console.error('usage: tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule interval|decided] [--slow F] [--tolerance T] [--process-spread S] [--trials N] [--cap-factor F] [--one-round-from US]')
   process.exit(2)
 }
-/** Where the kernel bands of the blocks' count begin (µs), as scripts/paired-cost.ts reports them. */
-const BANDS_US = [0, 20, 50, 200, 2000]
 /** Kernels this long or longer: the ones a 2% regression must be caught on (issue 34's bar). */
 const LONG_US = 20
 
@@ -85,8 +84,8 @@ for (const file of files) {
   let shortCaught = 0
   let blocksUsed = 0
   let blocksStored = 0
-  /** Blocks drawn and stored, by kernel band. */
-  const bands = BANDS_US.map((fromUs) => ({ fromUs, used: 0, stored: 0 }))
+  /** Blocks drawn and stored, by kernel band (paired-cost.ts's bands). */
+  const bands = BANDS.map(([fromUs]) => ({ fromUs, used: 0, stored: 0 }))
   /** The false alarms per case, with the case's time. */
   const alarmed = new Map<string, number>()
   for (const [key, c] of casesByName<CaseResult>(file)) {
@@ -115,7 +114,7 @@ for (const file of files) {
       cases++
       blocksUsed += drawn
       blocksStored += blocks.length
-      const band = [...bands].reverse().find((b) => us >= b.fromUs)!
+      const band = bands[BANDS.findIndex(([from, to]) => us >= from && us < to)]!
       band.used += drawn
       band.stored += blocks.length
       if (kind === 'inconclusive') inconclusive++
