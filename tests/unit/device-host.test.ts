@@ -7,6 +7,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { endRun, liveHosts, registerHost } from '../../src/engine/worker/host-registry.js'
 import { tsxExecArgv } from '../../src/engine/worker/process-entry.js'
+import type { CasePlan } from '../../src/shared/messages.js'
 import { PACKAGE_ROOT } from '../../src/spec/paths.js'
 import { useScratch } from '../helpers/scratch.js'
 import { plan, standInHost } from '../helpers/stand-in-host.js'
@@ -63,6 +64,49 @@ describe('a device host as the worker sees it', () => {
     expect(outcome.status === 'error' && outcome.message).toMatch(/case 'hang' did not finish within 1 s \(stopped after \d+\.\d s: a kernel that never ends/)
     expect((await host.run(plan('b'))).outcome.status).toBe('ok')
   })
+})
+
+describe('the host of the next solution', () => {
+  const dir = useScratch('kb-next-')
+  afterEach(() => {
+    delete process.env.KB_STAND_IN_EVENTS
+    delete process.env.KB_STAND_IN_EXIT_AFTER
+  })
+
+  /** Resolves once `holds`, polling; fails after 20 s (the stand-ins' steps take well under a second each). */
+  async function until(holds: () => boolean, what: string): Promise<void> {
+    for (const giveUp = Date.now() + 20_000; !holds(); await new Promise((resolve) => setTimeout(resolve, 20))) {
+      if (Date.now() > giveUp) throw new Error(`not within 20 s: ${what}`)
+    }
+  }
+
+  it("opens while the last solution's host tears down, and gets its first case once that host is gone", async () => {
+    const events = path.join(dir(), 'events')
+    const go = path.join(dir(), 'go')
+    const lines = () => (fs.existsSync(events) ? fs.readFileSync(events, 'utf8').trim().split('\n') : [])
+    const pidOf = (event: string) => Number(lines().find((line) => line.endsWith(` ${event}`))?.split(' ')[0])
+    try {
+      const host = standInHost('answers', { KB_STAND_IN_EVENTS: events, KB_STAND_IN_EXIT_AFTER: go })
+      expect((await host.run(plan('a'))).outcome.status).toBe('ok')
+      // The host of case a, and the spare started on standby beside it.
+      await until(() => lines().filter((line) => line.endsWith(' started')).length === 2, 'a spare host')
+      const next = host.run({ ...plan('b'), solution: { library: '/stand-in/other.so', symbol: 'solution' } } as unknown as CasePlan)
+      await until(() => lines().some((line) => line.endsWith(' opened')), 'the spare opened')
+      const last = pidOf('case a')
+      // The last host is still tearing down (it waits for `go`), and nothing was sent to the new one yet.
+      expect(() => process.kill(last, 0)).not.toThrow()
+      expect(lines()).toContain(`${last} exiting`)
+      expect(lines().some((line) => line.endsWith(' case b'))).toBe(false)
+      fs.writeFileSync(go, '')
+      expect((await next).outcome.status).toBe('ok')
+      const order = lines()
+      expect(order.indexOf(`${last} exited`)).toBeGreaterThanOrEqual(0)
+      expect(order.indexOf(`${last} exited`)).toBeLessThan(order.findIndex((line) => line.endsWith(' case b')))
+      expect(pidOf('case b')).toBe(pidOf('opened'))
+    } finally {
+      fs.writeFileSync(go, '')
+    }
+  }, 60_000)
 })
 
 describe("a run's device hosts", () => {
