@@ -159,7 +159,7 @@ async function answer(session: DeviceSession, request: HostRequest): Promise<Rep
       const solution = await loadSolution(session, request.plan)
       try {
         // Steps 1–7, counted as a timed case's are (measure.ts).
-        paired = session.phases.during('timing', () => PairedSide.open(session, request.plan, solution, request.spacerBytes))
+        paired = session.phases.during('timing', () => PairedSide.open(session, request.plan, solution, request.spacerBytes, request.verify))
       } catch (error) {
         return { type: 'pair-started', id: request.id, outcome: wrongAnswerOutcome(error) }
       }

@@ -28,9 +28,12 @@ export class PairedSide {
     private readonly placed: PlacedCase,
   ) {}
 
-  /** Steps 1 to 7: verified, warmed up, the timer set up and its priming batch run. Throws WrongAnswer like runCase. */
-  static open(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number): PairedSide {
-    return new PairedSide(session, plan, PlacedCase.open(session, plan, solution, spacerBytes))
+  /**
+   * Steps 1 to 7: verified (unless `verify` is false: see OpeningSteps), warmed up, the timer set up and its priming
+   * batch run. Throws WrongAnswer like runCase.
+   */
+  static open(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number, verify: boolean): PairedSide {
+    return new PairedSide(session, plan, PlacedCase.open(session, plan, solution, spacerBytes, verify ? 'verify and warm up' : 'warm up'))
   }
 
   /**

@@ -9,7 +9,7 @@ import * as cuda from '../../native/cuda.js'
 import type { DevicePtr } from '../../native/cuda.js'
 import type { CasePlan, TimingResult } from '../../shared/messages.js'
 import type { DeviceSession } from './device-session.js'
-import { startCase, type StartedCase } from './start-case.js'
+import { startCase, type OpeningSteps, type StartedCase } from './start-case.js'
 import { timedIterations, type TimedIterations } from './timed-iteration.js'
 
 type Solution = (...args: unknown[]) => unknown
@@ -23,17 +23,14 @@ interface Place {
   started: StartedCase
 }
 
-/**
- * Steps 1 to 5 after a spacer of `spacerBytes`; the spacer is freed again when a step throws. `moving`: steps 4 and 5
- * are left out (the case was verified and warmed up at its first place).
- */
-function place(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number, moving: boolean): Place {
+/** Steps 1 to 5 (4 and 5 as `opening` says) after a spacer of `spacerBytes`; the spacer is freed again when a step throws. */
+function place(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number, opening: OpeningSteps): Place {
   // The flush buffer and padding matrices come again after the spacer and the case's buffers (at their next use):
   // where they sit against the case's buffers would otherwise be fixed for the life of the process.
   session.movePreWindowBuffers()
   const spacer = spacerBytes > 0 ? cuda.malloc(spacerBytes) : undefined
   try {
-    return { spacer, started: startCase(session, plan, solution, true, moving) }
+    return { spacer, started: startCase(session, plan, solution, true, opening) }
   } catch (error) {
     freeQuietly(spacer)
     throw error
@@ -54,11 +51,14 @@ function freeQuietly(spacer: DevicePtr | undefined): void {
   }
 }
 
-/** Protocol step 7: the priming batch, one call, untimed; returns its wall time less its check. */
-function prime(iterations: TimedIterations): number {
+/**
+ * Protocol step 7: the priming batch, one call, untimed; returns its wall time less its check. `checkClock`: step 10d's
+ * held kernel follows the call, judged with it (see move()).
+ */
+function prime(iterations: TimedIterations, checkClock = false): number {
   const start = performance.now()
   const checkingBefore = iterations.checkingMs
-  iterations.enqueue(1)
+  iterations.enqueue(1, checkClock)
   iterations.collect()
   return performance.now() - start - (iterations.checkingMs - checkingBefore)
 }
@@ -71,6 +71,14 @@ function disposeQuietly(iterations: TimedIterations): void {
     // See leave().
   }
 }
+
+/**
+ * From this priming call's time (ms) a move runs no priming call. What the first use of new memory cost where it was
+ * seen (2–4% of kernels of 0.1–0.5 ms over 256–768 MiB on an H100, up to 20 µs) is at most 0.2% of such a kernel, and
+ * a paired side's first round after its own move pays it on both sides alike; while in a paired block of such kernels,
+ * one call a side, the priming calls doubled the calls that were not timed.
+ */
+const PRIMED_MOVES_UNDER_MS = 10
 
 export class PlacedCase {
   private places = 1
@@ -89,11 +97,12 @@ export class PlacedCase {
   ) {}
 
   /**
-   * Steps 1 to 7 at a first place behind a spacer of `spacerBytes`: verified, warmed up, the timer set up and its
-   * priming batch run. Throws WrongAnswer when the first verification fails, with everything freed.
+   * Steps 1 to 7 at a first place behind a spacer of `spacerBytes`: verified (unless `opening` says warm up only),
+   * warmed up, the timer set up and its priming batch run. Throws WrongAnswer when the first verification fails, with
+   * everything freed.
    */
-  static open(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number): PlacedCase {
-    const first = place(session, plan, solution, spacerBytes, false)
+  static open(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number, opening: OpeningSteps = 'verify and warm up'): PlacedCase {
+    const first = place(session, plan, solution, spacerBytes, opening)
     let iterations: TimedIterations | undefined
     try {
       iterations = timedIterations(first.started.timed, !plan.options.skipVerification) // 6
@@ -112,23 +121,27 @@ export class PlacedCase {
 
   /**
    * Step 10c: the buffers freed and allocated again after a spacer of `spacerBytes` (steps 1 to 3), the timer's and
-   * checks' parts that belong to a place set up there, and the priming batch run (7). The checks' and the audit's
-   * schedules go on as they were: a new place forces no check, whose reference would cost a large case more than the
-   * place.
+   * checks' parts that belong to a place set up there, and the priming batch run (7) with the check of the place left
+   * (10d), or that check alone before the move when the first priming call took PRIMED_MOVES_UNDER_MS. The checks'
+   * and the audit's schedules go on as they were: a new place forces no check, whose reference would cost a large case
+   * more than the place.
    */
   move(spacerBytes: number): void {
+    const primes = this.primingMs < PRIMED_MOVES_UNDER_MS
     this.session.phases.during('moves', () => {
-      this.session.phases.during('checks', () => this.iterations.checkClock()) // 10d
+      if (!primes) this.session.phases.during('checks', () => this.iterations.checkClock()) // 10d
       this.iterations.leavePlace()
       leave(this.current)
       // Until the next place stands there is nothing to free: a place that fails to stand frees its own part.
       this.standing = false
-      this.current = place(this.session, this.plan, this.solution, spacerBytes, true)
+      this.current = place(this.session, this.plan, this.solution, spacerBytes, 'none')
       this.standing = true
       this.iterations.enterPlace(this.current.started.timed)
       // Step 7 again. Without it, on an H100 the base side of a paired A/A read 2–4% slower than the head on four
-      // kernels of 0.1–0.5 ms over 256–768 MiB: its first round came right after the other side's move.
-      prime(this.iterations)
+      // kernels of 0.1–0.5 ms over 256–768 MiB: its first round came right after the other side's move. Step 10d for
+      // the place left comes in the same batch: checked on its own, it took a second read of CUPTI's records, about
+      // 1 ms of each move.
+      if (primes) prime(this.iterations, true)
     })
     this.places++
   }

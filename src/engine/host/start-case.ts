@@ -35,13 +35,17 @@ export function globalWarmup(session: DeviceSession, options: MeasureOptions): v
   session.warmedUp = true
 }
 
-/** Protocol step 5: untimed calls, each on new inputs like the timed ones. */
-function warmUp({ session, plan, buffers, solution, nextDraw }: TimedCase): void {
-  const start = performance.now()
+/**
+ * Protocol step 5: untimed calls, each on new inputs like the timed ones. `verifiedSince`: when the verified call of
+ * step 4 started, where there was one: it was the solution's first call, and the warm-up's time counts from it.
+ */
+function warmUp({ session, plan, buffers, solution, nextDraw }: TimedCase, verifiedSince?: number): void {
+  const start = verifiedSince ?? performance.now()
   for (let i = 0; i < plan.options.warmupRuns; i++) {
     // The first call pays for lazy module loading; after it, calls of a long kernel add nothing but time: warming
-    // up ends once it has lasted minTimeMs.
-    if (i > 0 && performance.now() - start >= plan.options.minTimeMs) break
+    // up ends once it has lasted minTimeMs. A verified call was such a first call, and kept the GPU busy with the
+    // reference too: a case whose verification took minTimeMs needs no warm-up call.
+    if ((i > 0 || verifiedSince !== undefined) && performance.now() - start >= plan.options.minTimeMs) break
     fillInputs(session, plan, buffers, nextDraw())
     solution()
     session.checkState('solution()', 'after an untimed warm-up call')
@@ -60,17 +64,23 @@ export interface StartedCase {
 }
 
 /**
- * Protocol steps 1 to 5 (step 2 and 5 only when the case is timed). A paired side that moves its buffers (`moving`)
- * leaves out steps 4 and 5: it has warmed up already, and the first batch at the new place always has a call checked
- * against the reference (step 8a). Throws WrongAnswer when the first verification fails; the buffers are freed when
- * it throws.
+ * Which of steps 4 and 5 a case takes when it starts: both; the warm-up only (a paired side on a pair of processes
+ * after the first: the same library was verified in the first pair's process of its side, and this process's priming
+ * call, the case's first batch, is checked against the reference, step 8a); or neither (a case that moves its buffers, placement.ts:
+ * it has warmed up already, and checks go on on their schedule).
+ */
+export type OpeningSteps = 'verify and warm up' | 'warm up' | 'none'
+
+/**
+ * Protocol steps 1 to 5 (step 2 and 5 only when the case is timed; 4 and 5 as `opening` says). Throws WrongAnswer when
+ * the first verification fails; the buffers are freed when it throws.
  */
 export function startCase(
   session: DeviceSession,
   plan: CasePlan,
   solution: (...args: unknown[]) => unknown,
   timed: boolean,
-  moving = false,
+  opening: OpeningSteps = 'verify and warm up',
 ): StartedCase {
   const options = plan.options
   // 1: whatever ran since the last case (a host thread of the solution's) must have left the harness's state too, and
@@ -97,8 +107,10 @@ export function startCase(
     options.skipVerification ? [] : session.phases.during('verify', () => verifyCall(session, plan, buffers, call, nextDraw(), when))
   const timedCase: TimedCase = { session, plan, buffers, solution: call, nextDraw }
   try {
-    const outputs = moving ? [] : verify('before timing') // 4
-    if (timed && !moving) session.phases.during('warmup', () => warmUp(timedCase)) // 5
+    const verifying = performance.now()
+    const verified = opening === 'verify and warm up' && !options.skipVerification
+    const outputs = verified ? verify('before timing') : [] // 4
+    if (timed && opening !== 'none') session.phases.during('warmup', () => warmUp(timedCase, verified ? verifying : undefined)) // 5
     return { timed: timedCase, outputs, verify, free }
   } catch (error) {
     free()

@@ -26,6 +26,9 @@ export function timedIterations(timed: TimedCase, checkOutputs: boolean): TimedI
 }
 
 export class TimedIterations {
+  /** Whether the batch being queued or collected holds step 10d's kernel. */
+  private clockQueued = false
+
   constructor(
     private readonly nextDraw: () => number,
     private readonly checks: CallChecks,
@@ -43,8 +46,11 @@ export class TimedIterations {
     return { callsPerSample, checkedCalls: this.checks.checked, paddingFallback, streamAudit, auditedCalls }
   }
 
-  /** Protocol step 8: queues `count` iterations without waiting for the GPU. */
-  enqueue(count: number): void {
+  /**
+   * Protocol step 8: queues `count` iterations without waiting for the GPU. `checkClock`: step 10d's held kernel
+   * follows them, read and judged with the batch (collect).
+   */
+  enqueue(count: number, checkClock = false): void {
     const pick = this.checks.pick(count) // 8a
     this.timer.startBatch(count) // 8a
     try {
@@ -55,28 +61,40 @@ export class TimedIterations {
     } finally {
       this.timer.endBatch() // 8i
     }
+    if (checkClock) {
+      this.timer.queueHeld(CLOCK_CHECK_NS, this.nextDraw())
+      this.clockQueued = true
+    }
   }
 
   /**
    * Protocol steps 9b–9g: waits for the batch, audits it, checks its picked call, and returns its trusted samples (ms
-   * per call).
+   * per call). Throws TamperingDetected when the batch held step 10d's kernel and the timer read it short.
    */
   collect(): ScreenedBatch {
     cuda.synchronize() // 9b
     const read = this.timer.read() // 9c
+    if (this.clockQueued) {
+      this.clockQueued = false
+      this.judgeClock(this.timer.heldMs(read)) // 10d
+    }
     this.checks.checkPicked() // 9d
     return this.timer.samples(read) // 9e–9g
   }
 
-  /**
-   * Protocol step 10d, at the end of each place: the timer's reading of a harness kernel that holds the GPU for
-   * CLOCK_CHECK_NS of the GPU's own clock (%globaltimer) must be at least that long. Nothing in the process can rewrite
-   * that clock, so a shorter reading means the timer's readings were changed (a swapped or patched timer function, its
-   * results edited): no sample of the case can be trusted, and the host that ran it is not the harness's any more.
-   */
+  /** Protocol step 10d on its own, after the case's last batch was read (checkClock in enqueue puts it in a batch). */
   checkClock(): void {
+    this.judgeClock(this.timer.timeHeld(CLOCK_CHECK_NS, this.nextDraw()))
+  }
+
+  /**
+   * Protocol step 10d: the timer's reading of a harness kernel that holds the GPU for CLOCK_CHECK_NS of the GPU's own
+   * clock (%globaltimer) must be at least that long. Nothing in the process can rewrite that clock, so a shorter reading
+   * means the timer's readings were changed (a swapped or patched timer function, its results edited): no sample of the
+   * case can be trusted, and the host that ran it is not the harness's any more.
+   */
+  private judgeClock(readMs: number): void {
     const heldMs = CLOCK_CHECK_NS / 1e6
-    const readMs = this.timer.timeHeld(CLOCK_CHECK_NS, this.nextDraw())
     if (readMs >= heldMs * (1 - CLOCK_CHECK_SLACK)) return
     throw new TamperingDetected(
       `the timer read ${(readMs * 1000).toFixed(1)} µs for a harness kernel that held the GPU for ${heldMs * 1000} µs by the ` +

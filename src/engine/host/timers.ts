@@ -39,6 +39,13 @@ export interface CallTimer<Read = unknown> {
    * tagged as draw `draw` would be; the reading in ms.
    */
   timeHeld(ns: number, draw: number): number
+  /**
+   * Protocol step 10d inside a batch: after the batch's last call (and endBatch), queues the held kernel of timeHeld,
+   * read with the batch (read), where timing it on its own would take a read of its own; heldMs gives its reading.
+   */
+  queueHeld(ns: number, draw: number): void
+  /** After read(): the reading (ms) of the kernel queueHeld queued in this batch. */
+  heldMs(read: Read): number
   /** Protocol step 10c, before the buffers are freed: lets go of what holds them (a captured graph). */
   leavePlace(): void
   /**
@@ -112,6 +119,8 @@ class EventTimer implements CallTimer<void> {
   private readonly nvtxNames?: () => string[]
   /** The batch being queued or collected. */
   private batch: { events: cuda.EventHandle[]; audited: boolean; calls: EventCall[] } = { events: [], audited: false, calls: [] }
+  /** The events around the held kernel of step 10d, from its queueing to its reading. */
+  private held?: [bigint, bigint]
 
   constructor(private timed: TimedCase) {
     const options = timed.plan.options
@@ -197,12 +206,31 @@ class EventTimer implements CallTimer<void> {
 
   timeHeld(ns: number): number {
     // The events of a batch's windows: the held kernel's look like any call's.
-    const [start, end] = this.session.events(2) as [bigint, bigint]
-    cuda.eventRecord(start)
-    this.session.harness.hold(ns)
-    cuda.eventRecord(end)
+    this.held = this.holdBetween(this.session.events(2) as [bigint, bigint], ns, (hold) => hold())
     cuda.synchronize()
+    return this.heldMs()
+  }
+
+  queueHeld(ns: number, draw: number): void {
+    const { events, audited } = this.batch
+    // The two events after the batch's own; in an audited batch the kernel is tagged as the harness's work, since
+    // untagged work outside every window reads as work that escaped the timer.
+    const pair = this.session.events(events.length + 2).slice(-2) as [bigint, bigint]
+    this.held = this.holdBetween(pair, ns, (hold) => this.audit.tag(audited, draw, 'harness', hold))
+  }
+
+  heldMs(): number {
+    const [start, end] = this.held!
+    this.held = undefined
     return cuda.eventElapsedMs(start, end)
+  }
+
+  /** Records `events` around the held kernel, queued through `queue`. */
+  private holdBetween(events: [bigint, bigint], ns: number, queue: (hold: () => void) => void): [bigint, bigint] {
+    cuda.eventRecord(events[0])
+    queue(() => this.session.harness.hold(ns))
+    cuda.eventRecord(events[1])
+    return events
   }
 
   /** Protocol step 6d: what a timed call invokes, the solution itself or, in `graph` timing, a graph of its calls. */
@@ -256,6 +284,8 @@ interface IdleGpuTimer {
 class IdleGpuCalls implements CallTimer<Array<number | undefined>> {
   /** The batch's draws, in order. */
   private draws: number[] = []
+  /** The held kernel's draw (queueHeld), read after the batch's. */
+  private heldDraw?: number
 
   constructor(
     private timed: TimedCase,
@@ -281,7 +311,7 @@ class IdleGpuCalls implements CallTimer<Array<number | undefined>> {
   endBatch(): void {}
 
   read(): Array<number | undefined> {
-    return this.timer.read(this.draws) // 9c
+    return this.timer.read(this.heldDraw === undefined ? this.draws : [...this.draws, this.heldDraw]) // 9c
   }
 
   samples(samples: Array<number | undefined>): ScreenedBatch {
@@ -295,9 +325,20 @@ class IdleGpuCalls implements CallTimer<Array<number | undefined>> {
   }
 
   timeHeld(ns: number, draw: number): number {
-    cuda.synchronize()
+    this.startBatch()
+    this.queueHeld(ns, draw)
+    return this.heldMs(this.read())
+  }
+
+  queueHeld(ns: number, draw: number): void {
+    cuda.synchronize() // the picked call's copies (8g) end first: the held kernel's window is its own
     this.timer.time(draw, () => this.timed.session.harness.hold(ns))
-    return this.timer.read([draw])[0] ?? 0
+    this.heldDraw = draw
+  }
+
+  heldMs(samples: Array<number | undefined>): number {
+    this.heldDraw = undefined
+    return samples[this.draws.length] ?? 0
   }
 
   leavePlace(): void {}

@@ -257,11 +257,12 @@ export class DeviceHost {
 
   /**
    * Opens this host's side of a paired A/B case (src/engine/host/paired-side.ts) in a host serving the plan's
-   * solution, as run() does; pairRounds() and pairEnd() follow. Never rejects.
+   * solution, as run() does, with the verified call of protocol step 4 when `verify`; pairRounds() and pairEnd()
+   * follow. Never rejects.
    */
-  pairStart(plan: CasePlan, spacerBytes: number): Promise<{ outcome: PairStartOutcome | ErrorOutcome; phases: PhaseTimes }> {
+  pairStart(plan: CasePlan, spacerBytes: number, verify: boolean): Promise<{ outcome: PairStartOutcome | ErrorOutcome; phases: PhaseTimes }> {
     return this.exclusive(async () => {
-      const request = (id: number): HostRequest => ({ type: 'pair-start', id, plan, spacerBytes })
+      const request = (id: number): HostRequest => ({ type: 'pair-start', id, plan, spacerBytes, verify })
       const started = await this.sendToTenant<PairStartOutcome>(plan, request, `case '${plan.caseName}' (opening its paired side)`)
       this.pairedChild = started.outcome.status === 'ok' ? this.child : undefined
       return started
