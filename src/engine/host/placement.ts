@@ -72,14 +72,6 @@ function disposeQuietly(iterations: TimedIterations): void {
   }
 }
 
-/**
- * From this priming call's time (ms) a move runs no priming call. What the first use of new memory cost where it was
- * seen (2–4% of kernels of 0.1–0.5 ms over 256–768 MiB on an H100, up to 20 µs) is at most 0.2% of such a kernel, and
- * a paired side's first round after its own move pays it on both sides alike; while in a paired block of such kernels,
- * one call a side, the priming calls doubled the calls that were not timed.
- */
-const PRIMED_MOVES_UNDER_MS = 10
-
 export class PlacedCase {
   private places = 1
   /** False between leaving a place and standing at the next: what the current place held is freed already. */
@@ -122,14 +114,11 @@ export class PlacedCase {
   /**
    * Step 10c: the buffers freed and allocated again after a spacer of `spacerBytes` (steps 1 to 3), the timer's and
    * checks' parts that belong to a place set up there, and the priming batch run (7) with the check of the place left
-   * (10d), or that check alone before the move when the first priming call took PRIMED_MOVES_UNDER_MS. The checks'
-   * and the audit's schedules go on as they were: a new place forces no check, whose reference would cost a large case
-   * more than the place.
+   * (10d). The checks' and the audit's schedules go on as they were: a new place forces no check, whose reference
+   * would cost a large case more than the place.
    */
   move(spacerBytes: number): void {
-    const primes = this.primingMs < PRIMED_MOVES_UNDER_MS
     this.session.phases.during('moves', () => {
-      if (!primes) this.session.phases.during('checks', () => this.iterations.checkClock()) // 10d
       this.iterations.leavePlace()
       leave(this.current)
       // Until the next place stands there is nothing to free: a place that fails to stand frees its own part.
@@ -137,11 +126,12 @@ export class PlacedCase {
       this.current = place(this.session, this.plan, this.solution, spacerBytes, 'none')
       this.standing = true
       this.iterations.enterPlace(this.current.started.timed)
-      // Step 7 again. Without it, on an H100 the base side of a paired A/A read 2–4% slower than the head on four
-      // kernels of 0.1–0.5 ms over 256–768 MiB: its first round came right after the other side's move. Step 10d for
-      // the place left comes in the same batch: checked on its own, it took a second read of CUPTI's records, about
-      // 1 ms of each move.
-      if (primes) prime(this.iterations, true)
+      // Step 7 again, for every kernel. Without it, on an H100 the base side of a paired A/A read 2–4% slower than the
+      // head on four kernels of 0.1–0.5 ms over 256–768 MiB: its first round came right after the other side's move;
+      // and on an H200, kernels of 3–280 ms read 6× their time in about half of the first rounds after a move. Step 10d
+      // for the place left comes in the same batch: checked on its own, it took a second read of CUPTI's records,
+      // about 1 ms of each move.
+      prime(this.iterations, true)
     })
     this.places++
   }
