@@ -140,8 +140,23 @@ describe('runPairedCase with stand-in hosts', () => {
   })
 
   it('rotates the blocks over two pairs of processes and gives each side the samples of both of its hosts', async () => {
-    const pairs = standInPairs(2)
+    /** Whether each host, named by pair and side, was asked to run the verified call of step 4 when its side opened. */
+    const verifiedAtOpening: Record<string, boolean> = {}
+    const pairs = standInPairs(2).map((pair, index) => {
+      const askedToVerify = (host: DeviceHost, name: string) => {
+        const wrapped = Object.create(host) as DeviceHost
+        const pairStart = host.pairStart
+        wrapped.pairStart = function (plan, spacerBytes, verify) {
+          verifiedAtOpening[`${name} ${index}`] = verify
+          return pairStart.call(this, plan, spacerBytes, verify)
+        }
+        return wrapped
+      }
+      return { base: askedToVerify(pair.base, 'base'), head: askedToVerify(pair.head, 'head') }
+    })
     const run = await runPairedCase(pairs, sidePlan('1.00'), sidePlan('1.00'), untimed, seededSpacers(7))
+    // The second pair's processes load the same libraries: their priming call's check stands for the verified call.
+    expect(verifiedAtOpening).toEqual({ 'base 0': true, 'head 0': true, 'base 1': false, 'head 1': false })
     if (run.head.status !== 'ok' || run.base.status !== 'ok') throw new Error(`sides: ${JSON.stringify([run.head, run.base])}`)
     const rounds = run.rounds!
     expect(rounds.pairs).toBe(2)
