@@ -126,11 +126,11 @@ export class PlacedCase {
       this.current = place(this.session, this.plan, this.solution, spacerBytes, 'none')
       this.standing = true
       this.iterations.enterPlace(this.current.started.timed)
-      // Step 7 again, for every kernel. Without it, on an H100 the base side of a paired A/A read 2–4% slower than the
-      // head on four kernels of 0.1–0.5 ms over 256–768 MiB: its first round came right after the other side's move;
-      // and on an H200, kernels of 1.6–280 ms read 6× their time in about half of the first rounds after a move. Step 10d
-      // for the place left comes in the same batch: checked on its own, it took a second read of CUPTI's records,
-      // about 1 ms of each move.
+      // Step 7 again, for every kernel. Without it, on an H100 the base side of a paired A/A read 2–4% slower than
+      // the head on four kernels of 0.1–0.5 ms over 256–768 MiB: its first round came right after the other side's
+      // move; and on an H200, kernels of 1.6–280 ms read 6× their time in about half of the first rounds after a
+      // move. Step 10d for the place left comes in the same batch: checked on its own, it took a second read of
+      // CUPTI's records, about 1 ms of each move.
       prime(this.iterations, true)
     })
     this.places++
