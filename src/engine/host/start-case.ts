@@ -36,16 +36,24 @@ export function globalWarmup(session: DeviceSession, options: MeasureOptions): v
 }
 
 /**
+ * Whether protocol step 5 makes its call `i` (from 0), `elapsedMs` into the warm-up: at most `warmupRuns` calls. The
+ * first call pays for lazy module loading; after it, calls of a long kernel add nothing but time, so warming up ends
+ * once it has lasted `minTimeMs`. A verified call (`verified`: the warm-up's time counts from its start) was such a
+ * first call, and kept the GPU busy with the reference too: a case whose verification took `minTimeMs` needs no
+ * warm-up call.
+ */
+export function warmsUpAgain(i: number, elapsedMs: number, verified: boolean, options: Pick<MeasureOptions, 'warmupRuns' | 'minTimeMs'>): boolean {
+  if (i >= options.warmupRuns) return false
+  return !((i > 0 || verified) && elapsedMs >= options.minTimeMs)
+}
+
+/**
  * Protocol step 5: untimed calls, each on new inputs like the timed ones. `verifiedSince`: when the verified call of
  * step 4 started, where there was one: it was the solution's first call, and the warm-up's time counts from it.
  */
 function warmUp({ session, plan, buffers, solution, nextDraw }: TimedCase, verifiedSince?: number): void {
   const start = verifiedSince ?? performance.now()
-  for (let i = 0; i < plan.options.warmupRuns; i++) {
-    // The first call pays for lazy module loading; after it, calls of a long kernel add nothing but time: warming
-    // up ends once it has lasted minTimeMs. A verified call was such a first call, and kept the GPU busy with the
-    // reference too: a case whose verification took minTimeMs needs no warm-up call.
-    if ((i > 0 || verifiedSince !== undefined) && performance.now() - start >= plan.options.minTimeMs) break
+  for (let i = 0; warmsUpAgain(i, performance.now() - start, verifiedSince !== undefined, plan.options); i++) {
     fillInputs(session, plan, buffers, nextDraw())
     solution()
     session.checkState('solution()', 'after an untimed warm-up call')
