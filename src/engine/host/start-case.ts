@@ -74,8 +74,8 @@ export interface StartedCase {
 /**
  * Which of steps 4 and 5 a case takes when it starts: both; the warm-up only (a paired side on a pair of processes
  * after the first: the same library was verified in the first pair's process of its side, and this process's priming
- * call, the case's first batch, is checked against the reference, step 8a); or neither (a case that moves its buffers, placement.ts:
- * it has warmed up already, and checks go on on their schedule).
+ * call, the case's first batch, is checked against the reference, step 8a); or neither (a case that moves its
+ * buffers, placement.ts: it has warmed up already, and checks go on on their schedule).
  */
 export type OpeningSteps = 'verify and warm up' | 'warm up' | 'none'
 

@@ -204,9 +204,9 @@ class EventTimer implements CallTimer<void> {
     return screen
   }
 
-  timeHeld(ns: number): number {
+  timeHeld(ns: number, draw: number): number {
     // The events of a batch's windows: the held kernel's look like any call's.
-    this.held = this.holdBetween(this.session.events(2) as [bigint, bigint], ns, (hold) => hold())
+    this.held = this.holdBetween(this.session.events(2) as [bigint, bigint], ns, draw, false)
     cuda.synchronize()
     return this.heldMs()
   }
@@ -216,7 +216,7 @@ class EventTimer implements CallTimer<void> {
     // The two events after the batch's own; in an audited batch the kernel is tagged as the harness's work, since
     // untagged work outside every window reads as work that escaped the timer.
     const pair = this.session.events(events.length + 2).slice(-2) as [bigint, bigint]
-    this.held = this.holdBetween(pair, ns, (hold) => this.audit.tag(audited, draw, 'harness', hold))
+    this.held = this.holdBetween(pair, ns, draw, audited)
   }
 
   heldMs(): number {
@@ -225,10 +225,10 @@ class EventTimer implements CallTimer<void> {
     return cuda.eventElapsedMs(start, end)
   }
 
-  /** Records `events` around the held kernel, queued through `queue`. */
-  private holdBetween(events: [bigint, bigint], ns: number, queue: (hold: () => void) => void): [bigint, bigint] {
+  /** Records `events` around the held kernel, tagged as the harness's work of draw `draw` when `audited`. */
+  private holdBetween(events: [bigint, bigint], ns: number, draw: number, audited: boolean): [bigint, bigint] {
     cuda.eventRecord(events[0])
-    queue(() => this.session.harness.hold(ns))
+    this.audit.tag(audited, draw, 'harness', () => this.session.harness.hold(ns))
     cuda.eventRecord(events[1])
     return events
   }

@@ -255,8 +255,8 @@ export async function runPairedCase(
   const used: number[] = []
   for (let pair = 0; pair < pairs.length; pair++) {
     // Only the first pair's processes run the verified call of step 4: the others load the same libraries, and their
-    // priming call (step 7, the case's first batch) is checked against the reference all the same. On an H100, the verified calls of every
-    // process were an eighth of a paired run of the example suite (2026-11-28).
+    // priming call (step 7, the case's first batch) is checked against the reference all the same. On an H100, the
+    // verified calls of every process were an eighth of a paired run of the example suite (2026-11-28).
     const started = await onSides(pair, ['base', 'head'], (host, name) => host.pairStart(plans[name], drawSpacer(), pair === 0))
     opened[pair] = (['base', 'head'] as const).filter((name) => started[name])
     if (started.base && started.head) {
