@@ -1,10 +1,9 @@
-// The verdict on a paired A/B case (docs/ci-gate.md, "Paired A/B"): the change of speed from the base to the current
-// solution, read off the ratios of the rounds' medians block by block (compareBlocks), judged against the compare
-// tolerance.
+// The verdict on a paired A/B case (docs/ci-gate.md, "Paired A/B"), as the reports show it: the change of speed from
+// the base to the current solution, read off the ratios of the rounds' medians block by block and judged against the
+// compare tolerance (judgePairedRounds), with what it was read from.
 import { formatFraction } from '../report/format.js'
-import { disturbedReason, tooDisturbed } from '../shared/disturbed-rounds.js'
-import { formatChangeInterval, formatLevel, judgeChange, type ChangeVerdict } from '../shared/median-change.js'
-import { lowerLevelChange, pairedEstimate, type LowerLevel } from '../shared/paired-estimate.js'
+import { formatChangeInterval, formatLevel } from '../shared/median-change.js'
+import { judgePairedRounds } from '../shared/paired-estimate.js'
 import type { CaseVerdict, KernelBenchResult, PairedCase } from '../shared/results.js'
 
 type PairedSettings = NonNullable<KernelBenchResult['compare']>
@@ -19,20 +18,13 @@ function noRounds(paired: PairedCase): string {
   return 'the rounds did not run to the end'
 }
 
-/** The pairs of processes, and how far apart they read where that is more than the process spread allows for. */
-function pairsNote(pairs: number, processSd: number, pairSpread: number | undefined): string {
+/**
+ * The pairs of processes (the last on fresh processes, where one confirmed a change), and how far apart they read
+ * where that is more than the process spread allows for.
+ */
+function pairsNote(pairs: number, processSd: number, pairSpread: number | undefined, freshPair: number | undefined): string {
   const apart = pairSpread !== undefined && pairSpread > processSd ? `, read ${formatFraction(pairSpread)} apart (pooled with the process spread)` : ''
-  return `${pairs} pairs of processes${apart}`
-}
-
-/** A kernel's two levels of round times, and how often each side's rounds were at the upper one. */
-function levelsNote(level: LowerLevel): string {
-  const ms = (x: number) => `${x.toPrecision(4)} ms`
-  const share = (x: number) => `${Math.round(x * 100)}%`
-  return (
-    `its rounds fall on two levels, ${ms(level.levels.lower)} and ${ms(level.levels.upper)} (upper: base ${share(level.upperShare.base)}, ` +
-    `head ${share(level.upperShare.head)} of rounds)`
-  )
+  return `${pairs} pairs of processes${freshPair !== undefined ? ' (one opened fresh to confirm the change)' : ''}${apart}`
 }
 
 /** A paired case's verdict: a regression (it fails) when the whole interval is slower than the tolerance. */
@@ -43,34 +35,20 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
     const reason = noRounds(paired)
     return { kind: 'inconclusive', against, reason, tolerance: compare.tolerance, fails: false, message: `inconclusive against ${against}: ${reason}` }
   }
-  const { split, processSd, estimate } = pairedEstimate(rounds, compare.confidence, compare.processSpread ?? 0)
+  const { split, processSd, estimate, judged, interval, regressionAtLevel, fresh } = judgePairedRounds(rounds, {
+    tolerance: compare.tolerance,
+    confidence: compare.confidence,
+    processSpread: compare.processSpread ?? 0,
+  })
   const { clean } = split
   const pairs = rounds.pairs ?? 1
   const blocks = split.blocks - split.leftOut
-  // A disturbed case shows the change of its other blocks, but is not judged on them.
-  const disturbed = tooDisturbed(split)
-  const blocksJudged = disturbed ? { kind: 'inconclusive' as const, reason: disturbedReason(split) } : judgeChange(estimate, compare.tolerance)
-  // A kernel whose calls read one of two times far apart: the blocks cannot judge it, its lower level can show a
-  // regression. Not that it is unchanged: how often each side is at the upper level moves its whole time, and a few
-  // dozen rounds cannot bound that within the tolerance (a quarter of the rounds moved up adds 3.5% to the adds).
-  const level = blocksJudged.kind === 'inconclusive' && estimate.interval && !disturbed ? lowerLevelChange(clean, compare.confidence, processSd) : undefined
-  const regressionAtLevel =
-    level?.estimate.interval && judgeChange(level.estimate, compare.tolerance).kind === 'regression' && !(level.sharesDiffer && level.upperShare.head < level.upperShare.base)
-      ? level
-      : undefined
-  let judged: ChangeVerdict = blocksJudged
-  if (regressionAtLevel) {
-    judged = { kind: 'regression', reason: `the lower level's interval is slower than the tolerance ${formatFraction(compare.tolerance)}: ${levelsNote(regressionAtLevel)}` }
-  } else if (level) {
-    const reading = level.estimate.interval ? `the lower level reads ${formatChangeInterval(level.estimate.interval)}` : level.estimate.doubts.join('; ')
-    judged = { kind: 'inconclusive', reason: `${blocksJudged.reason}; ${levelsNote(level)}, ${reading}, and only a regression is judged there` }
-  }
-  const interval = regressionAtLevel?.estimate.interval ?? estimate.interval
   const rounded = `${clean.base.length} paired rounds of ${rounds.calls} call${rounds.calls === 1 ? '' : 's'}`
   const notes = [
     `tolerance ${formatFraction(compare.tolerance)}`,
     ...(processSd > 0 ? [`process spread ${formatFraction(processSd)}`] : []),
-    ...(pairs > 1 ? [pairsNote(pairs, processSd, estimate.pairSpread)] : []),
+    ...(pairs > 1 ? [pairsNote(pairs, processSd, estimate.pairSpread, rounds.freshPair)] : []),
+    ...(fresh?.interval && judged.kind !== 'inconclusive' ? [`the fresh processes read ${formatChangeInterval(fresh.interval)}`] : []),
     regressionAtLevel
       ? `${formatLevel(compare.confidence)} interval of the two sides' medians at the lower level, from ${blocks} blocks, ${rounded}`
       : `${formatLevel(compare.confidence)} interval over ${blocks} blocks, ${rounded}`,

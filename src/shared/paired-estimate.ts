@@ -1,19 +1,38 @@
 // What a paired A/B case's rounds say of the change (docs/ci-gate.md, "Paired A/B"): the estimate of its undisturbed
-// blocks, widened by what the processes differ by. The verdict (src/baseline/paired-verdict.ts) and the engine's
-// stopping rule (src/engine/worker/paired-case.ts) read this one estimate, so a case stops on the verdict it is given.
-// The lower of two levels of round times (lowerLevelChange) is the verdict's alone: such a case runs to its time limit.
-import { leaveOutDisturbed, type DisturbedRounds } from './disturbed-rounds.js'
+// blocks, widened by what the processes differ by, and the judgement on it. The verdict (src/baseline/paired-verdict.ts)
+// and the engine (src/engine/worker/paired-case.ts: its stopping rule, and whether a change must be confirmed on fresh
+// processes) read this one estimate, so a case runs on the verdict it is given. The lower of two levels of round times
+// (lowerLevelChange) does not stop a case: such a case runs to its time limit.
+import { disturbedReason, leaveOutDisturbed, tooDisturbed, type DisturbedRounds } from './disturbed-rounds.js'
+import { formatFraction } from './fraction.js'
 import {
   bimodalSplit,
   changeFromLogRatio,
   compareBlocks,
+  formatChangeInterval,
   formatLevel,
+  judgeChange,
   medianEstimate,
   normalQuantile,
   processSpreadAt,
   type BlocksEstimate,
   type ChangeEstimate,
+  type ChangeInterval,
+  type ChangeVerdict,
 } from './median-change.js'
+
+/** Each round's median on each side, its block, and the pairs of processes the blocks rotated over (one where absent). */
+export interface RoundsOfPairs {
+  base: readonly number[]
+  head: readonly number[]
+  block: readonly number[]
+  pairs?: number
+  /**
+   * The pair opened on fresh processes once the others read a change (blocks b with b mod pairs = freshPair); absent
+   * where none was.
+   */
+  freshPair?: number
+}
 
 export interface PairedEstimate {
   /** The blocks judged and those a disturbance touched. */
@@ -27,11 +46,7 @@ export interface PairedEstimate {
  * The change read off `rounds` (each round's median on each side, its block, and the pairs of processes the blocks
  * rotated over: one where absent), at `confidence`, with `processSpread` (the compare option, for a 1 µs kernel).
  */
-export function pairedEstimate(
-  rounds: { base: readonly number[]; head: readonly number[]; block: readonly number[]; pairs?: number },
-  confidence: number,
-  processSpread: number,
-): PairedEstimate {
+export function pairedEstimate(rounds: RoundsOfPairs, confidence: number, processSpread: number): PairedEstimate {
   const split = leaveOutDisturbed(rounds)
   const processSd = processSpreadAt(processSpread, rounds.base)
   const { clean } = split
@@ -66,10 +81,15 @@ export interface LowerLevel {
  * 1% tolerance; the lower level is the kernel's own time, and the share of rounds at the upper level is shown beside
  * it. The lower level does not see how often each side was at the upper level, which moves the whole time too:
  * `sharesDiffer` says whether the two sides' shares differ beyond chance. Undefined where the rounds do not fall into
- * two such levels.
+ * two such levels. `given`: the two levels found in more rounds (a fresh pair's few rounds are read at the case's).
  */
-export function lowerLevelChange(rounds: { base: readonly number[]; head: readonly number[] }, confidence: number, processSd: number): LowerLevel | undefined {
-  const modes = bimodalSplit([...rounds.base, ...rounds.head])
+export function lowerLevelChange(
+  rounds: { base: readonly number[]; head: readonly number[] },
+  confidence: number,
+  processSd: number,
+  given?: LowerLevel['levels'],
+): LowerLevel | undefined {
+  const modes = given ? { lowerMean: given.lower, upperMean: given.upper } : bimodalSplit([...rounds.base, ...rounds.head])
   if (!modes || modes.upperMean / modes.lowerMean - 1 < LEVEL_GAP) return undefined
   const cut = (modes.lowerMean + modes.upperMean) / 2
   const below = (times: readonly number[]) => times.filter((ms) => ms < cut)
@@ -92,4 +112,96 @@ function sharesDifferBeyondChance(a: number, n: number, b: number, m: number, co
   const pooled = (a + b) / (n + m)
   const se = Math.sqrt(pooled * (1 - pooled) * (1 / n + 1 / m))
   return se > 0 && Math.abs(a / n - b / m) / se > normalQuantile(0.5 + confidence / 2)
+}
+
+/** What the verdict is judged with: the compare options. */
+export interface JudgementSettings {
+  tolerance: number
+  confidence: number
+  processSpread: number
+}
+
+/** The judgement on a paired case's rounds (judgePairedRounds). */
+export interface PairedJudgement extends PairedEstimate {
+  judged: ChangeVerdict
+  /** The interval the verdict shows: the lower level's where it gave the regression, else the blocks'. */
+  interval?: ChangeInterval
+  /** Where the kernel's rounds fall on two levels and its blocks could not judge it: the lower level's change. */
+  level?: LowerLevel
+  /** Whether the lower level gave the regression. */
+  regressionAtLevel: boolean
+  /** What the fresh pair's blocks alone read, where the pairs before it read a change. */
+  fresh?: ChangeEstimate
+}
+
+/** A kernel's two levels of round times, and how often each side's rounds were at the upper one. */
+export function levelsNote(level: LowerLevel): string {
+  const ms = (x: number) => `${x.toPrecision(4)} ms`
+  const share = (x: number) => `${Math.round(x * 100)}%`
+  return (
+    `its rounds fall on two levels, ${ms(level.levels.lower)} and ${ms(level.levels.upper)} (upper: base ${share(level.upperShare.base)}, ` +
+    `head ${share(level.upperShare.head)} of rounds)`
+  )
+}
+
+/**
+ * The change the fresh pair's undisturbed blocks read alone (compareBlocks on one pair, without the process spread), or
+ * where the lower of two levels gave the change, its rounds' change at that level: whether it points the same way as
+ * the other pairs' is the question, not its size.
+ */
+export function freshPairChange(clean: DisturbedRounds['clean'], pairs: number, freshPair: number, confidence: number, level?: LowerLevel): ChangeEstimate {
+  const mine = clean.block.flatMap((block, i) => (block % pairs === freshPair ? [i] : []))
+  const pick = (times: readonly number[]) => mine.map((i) => times[i]!)
+  const fresh = { base: pick(clean.base), head: pick(clean.head) }
+  if (!level) return compareBlocks(fresh.base, fresh.head, pick(clean.block), confidence)
+  return lowerLevelChange(fresh, confidence, 0, level.levels)?.estimate ?? { doubts: ['their rounds gave no lower level'] }
+}
+
+/**
+ * The verdict on a paired case's rounds:
+ * - too many disturbed blocks: inconclusive;
+ * - else judgeChange on the blocks' estimate, process spread included;
+ * - a kernel whose rounds fall on two levels far apart and whose blocks are inconclusive: a regression where the lower
+ *   level's interval is slower than the tolerance (and the head was not at the upper level less often), else
+ *   inconclusive with what the lower level reads;
+ * - a regression or an improvement stands only where the pair opened on fresh processes (`freshPair`), judged alone,
+ *   reads the change the same way with its interval clear of zero; otherwise it is inconclusive. A process may read
+ *   a few percent off for its whole life (docs/measurements.md, the rms-norm's two levels), and when the base processes
+ *   of every pair do, nothing else in the run tells it from a change. Where no fresh pair ran, the change stands: the
+ *   engine opens one for every case whose rounds read a change.
+ */
+export function judgePairedRounds(rounds: RoundsOfPairs, settings: JudgementSettings): PairedJudgement {
+  const paired = pairedEstimate(rounds, settings.confidence, settings.processSpread)
+  const { split, processSd, estimate } = paired
+  const disturbed = tooDisturbed(split)
+  const blocksJudged: ChangeVerdict = disturbed ? { kind: 'inconclusive', reason: disturbedReason(split) } : judgeChange(estimate, settings.tolerance)
+  // A kernel whose calls read one of two times far apart: the blocks cannot judge it, its lower level can show a
+  // regression. Not that it is unchanged: how often each side is at the upper level moves its whole time, and a few
+  // dozen rounds cannot bound that within the tolerance (a quarter of the rounds moved up adds 3.5% to the adds).
+  const level = blocksJudged.kind === 'inconclusive' && estimate.interval && !disturbed ? lowerLevelChange(split.clean, settings.confidence, processSd) : undefined
+  const regressionAtLevel =
+    level?.estimate.interval !== undefined &&
+    judgeChange(level.estimate, settings.tolerance).kind === 'regression' &&
+    !(level.sharesDiffer && level.upperShare.head < level.upperShare.base)
+  let judged = blocksJudged
+  if (regressionAtLevel) {
+    judged = { kind: 'regression', reason: `the lower level's interval is slower than the tolerance ${formatFraction(settings.tolerance)}: ${levelsNote(level!)}` }
+  } else if (level) {
+    const reading = level.estimate.interval ? `the lower level reads ${formatChangeInterval(level.estimate.interval)}` : level.estimate.doubts.join('; ')
+    judged = { kind: 'inconclusive', reason: `${blocksJudged.reason}; ${levelsNote(level)}, ${reading}, and only a regression is judged there` }
+  }
+  const interval = regressionAtLevel ? level!.estimate.interval : estimate.interval
+  const isChange = judged.kind === 'regression' || judged.kind === 'improvement'
+  const fresh =
+    isChange && rounds.freshPair !== undefined
+      ? freshPairChange(split.clean, rounds.pairs ?? 1, rounds.freshPair, settings.confidence, regressionAtLevel ? level : undefined)
+      : undefined
+  if (fresh) {
+    const agrees = fresh.interval !== undefined && (judged.kind === 'regression' ? fresh.interval.high < 0 : fresh.interval.low > 0)
+    if (!agrees) {
+      const read = fresh.interval ? `they read ${formatChangeInterval(fresh.interval)}` : fresh.doubts.join('; ')
+      judged = { kind: 'inconclusive', reason: `${judged.reason}, but the change did not repeat on fresh processes (${read})` }
+    }
+  }
+  return { ...paired, judged, ...(interval && { interval }), ...(level && { level }), regressionAtLevel, ...(fresh && { fresh }) }
 }

@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest'
 import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
 import type { DeviceHost } from '../../src/engine/worker/client.js'
-import { blockOrder, blocksState, decidedEnough, roundCalls, roundsPerSide, runPairedCase, sideBySide, underOneLock, type HostPair } from '../../src/engine/worker/paired-case.js'
+import { blockOrder, blocksState, confirmingBlocks, decidedEnough, roundCalls, roundsPerSide, runPairedCase, sideBySide, underOneLock, type HostPair } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
 import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, PROCESS_SPREAD_WEIGHT, processSpreadAt } from '../../src/shared/median-change.js'
-import { lowerLevelChange } from '../../src/shared/paired-estimate.js'
+import { judgePairedRounds, lowerLevelChange } from '../../src/shared/paired-estimate.js'
 import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
 import { plan, standInHost } from '../helpers/stand-in-host.js'
 
@@ -104,13 +104,35 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(log.length).toBe(2 + 2 * blocks)
   })
 
-  it('catches a side 6% slower as a regression that fails', async () => {
+  it('catches a side 6% slower as a regression that fails, once fresh processes read it too', async () => {
     const run = await runPairedCase(standInPairs(1), sidePlan('1.06'), sidePlan('1.00'), untimed, seededSpacers(42))
-    const verdict = pairedVerdict({ base: { outcome: run.base }, rounds: run.rounds! }, compare)
+    const rounds = run.rounds!
+    // The one pair's blocks read the change, so a fresh pair (numbered as the second) ran at least an interval's worth.
+    expect(rounds).toMatchObject({ pairs: 2, freshPair: 1 })
+    const freshBlocks = new Set(rounds.block.filter((b) => b % 2 === 1)).size
+    expect(freshBlocks).toBeGreaterThanOrEqual(MIN_INTERVAL_BLOCKS)
+    expect(freshBlocks).toBe(confirmingBlocks(rounds.block.filter((b) => b % 2 === 0).map((b) => b / 2), 1).count)
+    const verdict = pairedVerdict({ base: { outcome: run.base }, rounds }, compare)
     expect(verdict.kind).toBe('regression')
     expect(verdict.fails).toBe(true)
     expect(verdict.change!).toBeCloseTo(1 / 1.06 - 1, 2)
     expect(verdict.interval!.high).toBeLessThan(-compare.tolerance)
+    expect(verdict.message).toMatch(/2 pairs of processes \(one opened fresh to confirm the change\).*the fresh processes read -5\.\d+% \[/)
+  })
+
+  it('does not fail identical code whose head processes both read 4% slower for their whole life: fresh processes do not repeat it', async () => {
+    // 'stepped-': a process started as the host reads 4% slower; the fresh ones (the hosts' spares) do not.
+    const run = await runPairedCase(standInPairs(2), sidePlan('stepped-1.00'), sidePlan('1.00'), untimed, seededSpacers(7))
+    const rounds = run.rounds!
+    expect(rounds).toMatchObject({ pairs: 3, freshPair: 2 })
+    // Without the fresh pair's blocks, the two pairs read a regression far beyond their interval.
+    const before = rounds.block.flatMap((b, i) => (b % 3 === 2 ? [] : [i]))
+    const pick = (xs: number[]) => before.map((i) => xs[i]!)
+    const unconfirmed = { ...rounds, base: pick(rounds.base), head: pick(rounds.head), block: pick(rounds.block), freshPair: undefined }
+    expect(pairedVerdict({ base: { outcome: run.base }, rounds: unconfirmed }, compare).kind).toBe('regression')
+    // With the fresh pair, the three pairs read too far apart to judge (how a verdict that the fresh pair alone
+    // overturns reads: 'the fresh processes' below).
+    expect(pairedVerdict({ base: { outcome: run.base }, rounds }, compare)).toMatchObject({ kind: 'inconclusive', fails: false })
   })
 
   it('ends at the time limit with the reason when the interval stays wide', async () => {
@@ -297,6 +319,53 @@ describe('the process spread', () => {
     const withSpread = pairedVerdict(paired, { ...compare, tolerance: 0.01, processSpread: 0.013 })
     expect(withSpread.kind).toBe('inconclusive')
     expect(withSpread.message).toContain('process spread 0.3%')
+  })
+})
+
+describe('the fresh processes', () => {
+  // A 3.7 µs kernel (process spread 0.68%) on three pairs of six blocks each: the first two read the head `first`
+  // slower, the fresh pair (the third) `fresh`, each block within ±0.2%.
+  const rounds = (first: number, fresh: number) => {
+    const block = [...Array(18).keys()]
+    const base = block.map(() => 0.0037)
+    const head = block.map((b) => 0.0037 * (1 + (b % 3 === 2 ? fresh : first)) * (1 + 0.002 * Math.sin(b)))
+    return { base, head, block, pairs: 3, freshPair: 2, calls: 64, dropped: 0 }
+  }
+  const settings = { tolerance: 0.01, confidence: 0.95, processSpread: DEFAULT_COMPARE.processSpread }
+
+  it('confirm a change they read the same way, clear of zero', () => {
+    const judged = judgePairedRounds(rounds(0.047, 0.02), settings)
+    expect(judged.judged.kind).toBe('regression')
+    expect(judged.fresh!.interval!.high).toBeLessThan(-0.01)
+  })
+
+  it('overturn a change that the pooled pairs still read, when they read no change or the other way', () => {
+    const unconfirmed = { ...rounds(0.047, 0), freshPair: undefined }
+    // Pooled, the fresh pair's disagreement only widens the interval: the three pairs still read a regression.
+    expect(judgePairedRounds(unconfirmed, settings).judged.kind).toBe('regression')
+    const judged = judgePairedRounds(rounds(0.047, 0), settings)
+    expect(judged.judged.kind).toBe('inconclusive')
+    expect(judged.judged.reason).toMatch(/^the whole interval is slower than the tolerance 1(\.0)?%, but the change did not repeat on fresh processes \(they read [+-]0\.\d+% \[/)
+    expect(judgePairedRounds(rounds(0.047, -0.01), settings).judged.kind).toBe('inconclusive')
+    const message = pairedVerdict({ base: { outcome: { status: 'ok', outputs: [] } as never }, rounds: rounds(0.047, 0) }, { ...compare, processSpread: settings.processSpread }).message
+    expect(message).toMatch(/^inconclusive against .*did not repeat on fresh processes.*3 pairs of processes \(one opened fresh to confirm the change\)/)
+  })
+
+  it('are asked nothing where the pairs read no change', () => {
+    expect(judgePairedRounds(rounds(0.001, 0.005), settings)).toMatchObject({ judged: { kind: 'unchanged' } })
+    expect(judgePairedRounds(rounds(0.001, 0.005), settings).fresh).toBeUndefined()
+  })
+})
+
+describe('confirmingBlocks', () => {
+  it('numbers the blocks as those of one pair more, the fresh pair last, and asks for as many blocks as a pair ran', () => {
+    const fresh = confirmingBlocks([0, 1, 2, 3, 4, 5, 6], 2)
+    expect(fresh.renumbered).toEqual([0, 1, 3, 4, 6, 7, 9])
+    expect(fresh.renumbered.map((b) => b % 3)).toEqual([0, 1, 0, 1, 0, 1, 0])
+    expect([0, 1, 2].map(fresh.label)).toEqual([2, 5, 8])
+    expect(fresh.count).toBe(4)
+    expect(confirmingBlocks([0, 1, 2, 3], 2).count).toBe(MIN_INTERVAL_BLOCKS)
+    expect(confirmingBlocks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 1)).toMatchObject({ renumbered: [0, 2, 4, 6, 8, 10, 12, 14, 16, 18], count: 10 })
   })
 })
 

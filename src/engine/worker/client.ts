@@ -310,6 +310,14 @@ export class DeviceHost {
     return this.exclusive(async () => (await this.serveTenant(plan)).phases)
   }
 
+  /**
+   * As prepare(), but ends the current host even when it serves the plan's solution: a paired case confirms a change on
+   * processes that have not timed it (paired-case.ts). The fresh one is the spare where it stands by. Never rejects.
+   */
+  renew(plan: CasePlan): Promise<PhaseTimes> {
+    return this.exclusive(async () => (await this.serveTenant(plan, true)).phases)
+  }
+
   /** Sends a request about `plan`'s case to a host serving its solution: a fresh one if the current one served another. */
   private async sendToTenant<T extends CaseOutcome | PairStartOutcome>(plan: CasePlan, request: (id: number) => HostRequest, task: string): Promise<{ outcome: T | ErrorOutcome; phases: PhaseTimes }> {
     const served = await this.serveTenant(plan)
@@ -324,7 +332,7 @@ export class DeviceHost {
    * A host serving `plan`'s solution, the current one or a fresh one: how long its start took (`hostStart`, and
    * `gpuWait` for the GPU's lock), or why there is none (`refusal`).
    */
-  private async serveTenant(plan: CasePlan): Promise<{ refusal?: ErrorOutcome; phases: PhaseTimes }> {
+  private async serveTenant(plan: CasePlan, renew = false): Promise<{ refusal?: ErrorOutcome; phases: PhaseTimes }> {
     const refused = workerStateRefusal('before')
     if (refused) return { refusal: refused, phases: {} }
     const starting = performance.now()
@@ -332,7 +340,7 @@ export class DeviceHost {
     // The old host tears its context down while the new one makes its own: both are set-ups of the GPU's lock, which
     // overlap each other and no one's timing (gpu-lock.ts). A teardown took 0.1-0.4 s on an H100 (2026-11-28); the
     // plain example suite's host starts came to 9.0-9.4 s overlapped, 11.1 s one after the other (other boards).
-    const retiring = this.tenant !== undefined && this.tenant !== tenant ? this.retire() : undefined
+    const retiring = this.tenant !== undefined && (renew || this.tenant !== tenant) ? this.retire() : undefined
     const fresh = this.tenant === undefined
     this.tenant = tenant
     const status = await this.readyWithin(plan.options.caseTimeoutMs)

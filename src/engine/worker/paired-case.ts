@@ -11,13 +11,15 @@
 // something no move reaches, for their whole life (measured: docs/measurements.md#what-two-processes-differ-by):
 // several pairs average it and show it. A round's median per side, and the ratio of the two, is one paired
 // observation; each block's median ratio is one observation of the change (compareBlocks). Blocks go on until the
-// interval is narrow enough to judge against the tolerance (decidedEnough), or until the time limit; then every side
-// verifies once more and closes.
+// interval is narrow enough to judge against the tolerance (decidedEnough), or until the time limit. Where they read a
+// change, the first pair's processes make way for fresh ones, which run as many blocks again: a process may read a few
+// percent off for its whole life, and the change stands only if the fresh pair reads it too. Then every side verifies
+// once more and closes.
 import { spacerBytes } from '../../shared/places.js'
 import type { CaseOutcome, CasePlan, ErrorOutcome, PairRound, PairRoundsOutcome, PairStartOutcome, TimingResult } from '../../shared/messages.js'
 import { tooDisturbed } from '../../shared/disturbed-rounds.js'
 import { judgeChange, MIN_INTERVAL_BLOCKS, type ChangeVerdict } from '../../shared/median-change.js'
-import { pairedEstimate } from '../../shared/paired-estimate.js'
+import { judgePairedRounds, pairedEstimate } from '../../shared/paired-estimate.js'
 import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
 import { summarize } from '../../shared/stats.js'
 import type { StopReason } from '../../shared/stopping.js'
@@ -41,6 +43,8 @@ export interface PairedRounds {
   dropped: number
   /** The pairs of processes the blocks rotated over: block b ran on pair b mod pairs. */
   pairs: number
+  /** The pair opened on fresh processes once the others read a change: its blocks alone must read it too. */
+  freshPair?: number
 }
 
 /**
@@ -132,6 +136,24 @@ export function roundCalls(wallPerCallMs: number, roundMs: number): number {
  */
 export function blockOrder(block: number, pairs: number): readonly [SideName, SideName] {
   return Math.floor(block / pairs) % 2 === 0 ? ['base', 'head'] : ['head', 'base']
+}
+
+/** Whether the rounds read a regression or an improvement, which fresh processes must then confirm. */
+export function readsAChange(rounds: PairedRounds, settings: CompareSettings): boolean {
+  const { kind } = judgePairedRounds(rounds, settings).judged
+  return kind === 'regression' || kind === 'improvement'
+}
+
+/**
+ * The blocks of `pairs` pairs numbered as blocks of one pair more, whose last pair is the fresh one: block b of pair
+ * b mod pairs becomes block (pairs + 1)·⌊b / pairs⌋ + b mod pairs, and the fresh pair's block j is
+ * (pairs + 1)·j + pairs. Every block still ran on pair b mod (pairs + 1), which is all the estimate reads off the
+ * numbers. `count`: the fresh pair's blocks, as many as a pair ran before and at least an interval's worth.
+ */
+export function confirmingBlocks(block: readonly number[], pairs: number): { renumbered: number[]; label: (j: number) => number; count: number } {
+  const renumbered = block.map((b) => (pairs + 1) * Math.floor(b / pairs) + (b % pairs))
+  const count = Math.max(MIN_INTERVAL_BLOCKS, Math.ceil(new Set(block).size / pairs))
+  return { renumbered, label: (j) => (pairs + 1) * j + pairs, count }
 }
 
 /** A base host and a head host of one GPU: two device host processes of their own. */
@@ -289,18 +311,18 @@ export async function runPairedCase(
       rounds.perSide = roundsPerSide([baseRound[0]!, headRound[0]!])
     }
   }
-  for (let block = 0; running(); block++) {
-    const pair = used[block % used.length]!
-    const [first, second] = blockOrder(block, used.length)
-    // A pair's first block stands where it opened; each later one at a new place.
-    const spacer = () => (block >= used.length ? drawSpacer() : undefined)
-    // first: move, round; second: move, round (and a second round); first: (its second round). Each side's first round
-    // comes right after its own move and priming call, and with two rounds a side a drift within the block falls on
-    // both sides alike (with one, on the side that goes first in every other block of the pair).
+  /**
+   * One block on `pair`, recorded as block `label`: the side that goes first moves (when `move`) and runs a round, the
+   * other moves and runs its rounds, the first runs its second. Each side's first round comes right after its own move
+   * and priming call, and with two rounds a side a drift within the block falls on both sides alike (with one, on the
+   * side that goes first in every other block of the pair). False once a side failed.
+   */
+  const runBlock = async (pair: number, [first, second]: readonly [SideName, SideName], move: boolean, label: number): Promise<boolean> => {
+    const spacer = () => (move ? drawSpacer() : undefined)
     const opening = await roundsOn(pair, first, 1, spacer())
     const middle = opening && (await roundsOn(pair, second, rounds.perSide, spacer()))
     const closing = middle && (rounds.perSide === 2 ? await roundsOn(pair, first, 1) : [])
-    if (!opening || !middle || !closing) break
+    if (!opening || !middle || !closing) return false
     const sides = { [first]: [opening[0]!, ...closing], [second]: middle } as Record<SideName, PairRound[]>
     for (let i = 0; i < rounds.perSide; i++) {
       const [baseRound, headRound] = [sides.base[i]!, sides.head[i]!]
@@ -308,9 +330,14 @@ export async function runPairedCase(
       else {
         rounds.base.push(summarize(baseRound.samplesMs).median)
         rounds.head.push(summarize(headRound.samplesMs).median)
-        rounds.block.push(block)
+        rounds.block.push(label)
       }
     }
+    return true
+  }
+  for (let block = 0; running(); block++) {
+    // A pair's first block stands where it opened; each later one at a new place.
+    if (!(await runBlock(used[block % used.length]!, blockOrder(block, used.length), block >= used.length, block))) break
     if (decidedEnough(rounds, settings)) {
       stopReason = 'paired-interval'
       break
@@ -318,6 +345,30 @@ export async function runPairedCase(
     // The time limit never ends the rounds before they can give an interval: a 0.4 s kernel fitted two blocks into
     // 3 s, and no change however large could be judged.
     if (performance.now() - start >= settings.maxTimeMs && new Set(rounds.block).size >= leastBlocks(used.length)) break
+  }
+
+  // A change must repeat on processes that have not timed the case: the first pair's sides close, its hosts make way
+  // for fresh ones, and the case opens on them for as many blocks as a pair ran (at least an interval's worth). Their
+  // blocks are numbered as those of one more pair (confirmingBlocks), and the verdict asks them alone (judgePairedRounds).
+  if (running() && readsAChange(rounds, settings)) {
+    const renewed = used[0]!
+    await end([renewed], stopReason)
+    // A side whose last verification failed has failed the case: nothing is left to confirm.
+    const closedWell = [...ended.base, ...ended.head].every((outcome) => outcome.status === 'ok')
+    const renewing = performance.now()
+    const starts = closedWell ? await Promise.all([pairs[renewed]!.base.renew(base), pairs[renewed]!.head.renew(head)]) : []
+    phases.push(sideBySide(starts, performance.now() - renewing))
+    const started = closedWell ? await onSides(renewed, ['base', 'head'], (host, name) => host.pairStart(plans[name], drawSpacer(), false)) : {}
+    opened[renewed] = (['base', 'head'] as const).filter((name) => started[name])
+    if (started.base && started.head) {
+      const fresh = confirmingBlocks(rounds.block, used.length)
+      Object.assign(rounds, { block: fresh.renumbered, pairs: used.length + 1, freshPair: used.length })
+      const confirming = performance.now()
+      for (let j = 0; running(); j++) {
+        if (!(await runBlock(renewed, blockOrder(j, 1), j > 0, fresh.label(j)))) break
+        if (j + 1 >= fresh.count || (performance.now() - confirming >= settings.maxTimeMs && j + 1 >= MIN_INTERVAL_BLOCKS)) break
+      }
+    }
   }
 
   // A side that failed has closed itself; every other verifies once more and closes.
