@@ -321,18 +321,9 @@ export function compareBlocks(
   pairs = 1,
 ): BlocksEstimate {
   checkConfidence(confidence)
-  if (!(Number.isInteger(pairs) && pairs >= 1)) throw new RangeError(`compareBlocks: pairs must be an integer >= 1, got ${pairs}`)
-  const blocks = blockLogRatios(reference, candidate, blockOf)
-  const k = blocks.length
-  if (k < MIN_INTERVAL_BLOCKS) return { doubts: [`too few blocks of rounds (${k}) for an interval of the change`] }
-  const byPair = [...Array(pairs)].map(() => [] as number[])
-  for (const { block, logRatio } of blocks) byPair[block % pairs]!.push(logRatio)
-  const pairRatios = byPair.filter((ratios) => ratios.length > 0)
-  // Within each pair: a pair's blocks share its processes, so only their spread about the pair's own mean is noise.
-  const withinDf = k - pairRatios.length
-  if (withinDf < 1) return { doubts: [`too few blocks of rounds (${k}) on ${pairRatios.length} pairs of processes for an interval of the change`] }
-  const pairMeans = pairRatios.map(average)
-  const withinVariance = pairRatios.reduce((sum, ratios, p) => sum + ratios.reduce((s, x) => s + (x - pairMeans[p]!) ** 2, 0), 0) / withinDf
+  const within = blocksWithinPairs(reference, candidate, blockOf, pairs)
+  if ('doubts' in within) return within
+  const { k, pairRatios, pairMeans, withinVariance, withinDf } = within
   const change = average(pairMeans)
   const blocksHalfWidth = tQuantile(0.5 + confidence / 2, withinDf) * Math.sqrt(withinVariance / k)
   let pairSpread: number | undefined
@@ -347,6 +338,58 @@ export function compareBlocks(
   const processPart = Math.sqrt(pooled / pairRatios.length)
   const halfWidth = Math.hypot(blocksHalfWidth, normalQuantile(0.5 + confidence / 2) * processPart)
   return { interval: speedInterval(change, halfWidth, confidence), doubts: [], blocksHalfWidth, ...(pairSpread !== undefined && { pairSpread }) }
+}
+
+/** The blocks' log ratios by pair (block b on pair b mod `pairs`), and their spread within the pairs. */
+interface BlocksByPair {
+  k: number
+  /** Each pair's blocks, by pair (empty for a pair that ran none). */
+  byPair: number[][]
+  /** The pairs that ran blocks: their blocks and their means. */
+  pairRatios: number[][]
+  pairMeans: number[]
+  /** The blocks' variance about their own pair's mean, with k − pairs degrees of freedom. */
+  withinVariance: number
+  withinDf: number
+}
+
+function blocksWithinPairs(reference: readonly number[], candidate: readonly number[], blockOf: readonly number[], pairs: number): BlocksByPair | { doubts: string[] } {
+  if (!(Number.isInteger(pairs) && pairs >= 1)) throw new RangeError(`compareBlocks: pairs must be an integer >= 1, got ${pairs}`)
+  const blocks = blockLogRatios(reference, candidate, blockOf)
+  const k = blocks.length
+  if (k < MIN_INTERVAL_BLOCKS) return { doubts: [`too few blocks of rounds (${k}) for an interval of the change`] }
+  const byPair = [...Array(pairs)].map(() => [] as number[])
+  for (const { block, logRatio } of blocks) byPair[block % pairs]!.push(logRatio)
+  const pairRatios = byPair.filter((ratios) => ratios.length > 0)
+  // Within each pair: a pair's blocks share its processes, so only their spread about the pair's own mean is noise.
+  const withinDf = k - pairRatios.length
+  if (withinDf < 1) return { doubts: [`too few blocks of rounds (${k}) on ${pairRatios.length} pairs of processes for an interval of the change`] }
+  const pairMeans = pairRatios.map(average)
+  const withinVariance = pairRatios.reduce((sum, ratios, p) => sum + ratios.reduce((s, x) => s + (x - pairMeans[p]!) ** 2, 0), 0) / withinDf
+  return { k, byPair, pairRatios, pairMeans, withinVariance, withinDf }
+}
+
+/**
+ * The change one pair of processes (`pair` of `pairs`, as compareBlocks numbers them) reads alone: the mean of its
+ * blocks' log ratios, with Student's t interval from the blocks' spread within every pair (what moves a block from
+ * place to place is the case's, whichever processes run it; what the pair's processes differ by is in its mean, and
+ * not added). A pair of two blocks or fewer gives no interval.
+ */
+export function onePairChange(
+  reference: readonly number[],
+  candidate: readonly number[],
+  blockOf: readonly number[],
+  pairs: number,
+  pair: number,
+  confidence = 0.95,
+): ChangeEstimate {
+  checkConfidence(confidence)
+  const within = blocksWithinPairs(reference, candidate, blockOf, pairs)
+  if ('doubts' in within) return within
+  const mine = within.byPair[pair] ?? []
+  if (mine.length < MIN_INTERVAL_BLOCKS) return { doubts: [`too few blocks of rounds (${mine.length}) on that pair for an interval of its change`] }
+  const halfWidth = tQuantile(0.5 + confidence / 2, within.withinDf) * Math.sqrt(within.withinVariance / mine.length)
+  return { interval: speedInterval(average(mine), halfWidth, confidence), doubts: [] }
 }
 
 /**

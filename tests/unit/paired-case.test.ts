@@ -6,7 +6,7 @@ import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
 import type { DeviceHost } from '../../src/engine/worker/client.js'
 import { blockOrder, blocksState, confirmingBlocks, decidedEnough, roundCalls, roundsPerSide, runPairedCase, sideBySide, underOneLock, type HostPair } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
-import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, PROCESS_SPREAD_WEIGHT, processSpreadAt } from '../../src/shared/median-change.js'
+import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, onePairChange, PROCESS_SPREAD_WEIGHT, processSpreadAt } from '../../src/shared/median-change.js'
 import { judgePairedRounds, lowerLevelChange } from '../../src/shared/paired-estimate.js'
 import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
 import { plan, standInHost } from '../helpers/stand-in-host.js'
@@ -326,6 +326,12 @@ describe('the process spread', () => {
   })
 })
 
+/** The rounds of one pair of `rounds`, as compareBlocks' first three arguments. */
+function pickPair(rounds: { base: number[]; head: number[]; block: number[]; pairs: number }, pair: number): [number[], number[], number[]] {
+  const mine = rounds.block.flatMap((b, i) => (b % rounds.pairs === pair ? [i] : []))
+  return [mine.map((i) => rounds.base[i]!), mine.map((i) => rounds.head[i]!), mine.map((i) => rounds.block[i]!)]
+}
+
 describe('the fresh processes', () => {
   // A 3.7 µs kernel (process spread 0.68%) on three pairs of six blocks each: the first two read the head `first`
   // slower, the fresh pair (the third) `fresh`, each block within ±0.2%.
@@ -353,6 +359,24 @@ describe('the fresh processes', () => {
     expect(judgePairedRounds(rounds(0.047, -0.01), settings).judged.kind).toBe('inconclusive')
     const message = pairedVerdict({ base: { outcome: { status: 'ok', outputs: [] } as never }, rounds: rounds(0.047, 0) }, { ...compare, processSpread: settings.processSpread }).message
     expect(message).toMatch(/^inconclusive against .*did not repeat on fresh processes.*3 pairs of processes \(one opened fresh to confirm the change\)/)
+  })
+
+  it('confirm with the spread of every pair\'s blocks where one odd block widens their own, and with their own where the other pairs\' blocks spread widely', () => {
+    // Four blocks a pair, the head 5% slower; the fresh pair's third block reads 20% slower.
+    const block = [...Array(12).keys()]
+    const base = block.map(() => 0.036)
+    const odd = block.map((b) => 0.036 * (b === 8 ? 1.2 : 1.05) * (1 + 0.002 * Math.sin(b)))
+    const oddRounds = { base, head: odd, block, pairs: 3, freshPair: 2 }
+    const oddJudged = judgePairedRounds(oddRounds, settings)
+    expect(compareBlocks(...pickPair(oddRounds, 2), 0.95).interval!.high).toBeGreaterThan(0)
+    expect(oddJudged.judged.kind).toBe('regression')
+    expect(oddJudged.fresh!.interval!.high).toBeLessThan(0)
+    // The first two pairs' blocks read 5% or 25% slower by turns, the fresh pair's 8% in each.
+    const jumpy = block.map((b) => 0.036 * (b % 3 === 2 ? 1.08 : b % 2 === 0 ? 1.25 : 1.05) * (1 + 0.002 * Math.sin(b)))
+    const jumpyRounds = { base, head: jumpy, block, pairs: 3, freshPair: 2 }
+    expect(onePairChange(base, jumpy, block, 3, 2).interval!.high).toBeGreaterThan(0)
+    expect(judgePairedRounds({ ...jumpyRounds, freshPair: undefined }, settings).judged.kind).toBe('regression')
+    expect(judgePairedRounds(jumpyRounds, settings).judged.kind).toBe('regression')
   })
 
   it('are asked nothing where the pairs read no change', () => {
