@@ -136,7 +136,7 @@ export interface PairedJudgement extends PairedEstimate {
 }
 
 /** A kernel's two levels of round times, and how often each side's rounds were at the upper one. */
-export function levelsNote(level: LowerLevel): string {
+function levelsNote(level: LowerLevel): string {
   const ms = (x: number) => `${x.toPrecision(4)} ms`
   const share = (x: number) => `${Math.round(x * 100)}%`
   return (
@@ -171,10 +171,10 @@ export function freshPairReadings(clean: DisturbedRounds['clean'], pairs: number
  *   level's interval is slower than the tolerance (and the head was not at the upper level less often), else
  *   inconclusive with what the lower level reads;
  * - a regression or an improvement stands only where the pair opened on fresh processes (`freshPair`), judged alone
- *   (freshPairReadings), reads the change the same way with its interval clear of zero; otherwise it is inconclusive. A process may read
- *   a few percent off for its whole life (docs/measurements.md, the rms-norm's two levels), and when the base processes
- *   of every pair do, nothing else in the run tells it from a change. Where no fresh pair ran, the change stands: the
- *   engine opens one for every case whose rounds read a change.
+ *   (freshPairReadings), reads the change the same way with its interval clear of zero; otherwise it is inconclusive.
+ *   A process may read a few percent off for its whole life (docs/measurements.md, the rms-norm's two levels), and when
+ *   the base processes of every pair do, nothing else in the run tells it from a change. Where no fresh pair ran, the
+ *   change stands: the engine opens one for every case whose rounds read a change.
  */
 export function judgePairedRounds(rounds: RoundsOfPairs, settings: JudgementSettings): PairedJudgement {
   const paired = pairedEstimate(rounds, settings.confidence, settings.processSpread)
