@@ -4,7 +4,8 @@
 // run of identical code every change read by one pair is false, and the share the other pair confirms is how often a
 // fresh pair repeats a false change; on a planted run, how often it confirms a real one.
 //   tsx scripts/paired-fresh-replay.ts <a.json> [<b.json> …] [--tolerance 0.01] [--process-spread 0.013]
-import { judgePairedRounds, type RoundsOfPairs } from '../src/shared/paired-estimate.js'
+import { isChange } from '../src/shared/median-change.js'
+import { judgePairedRounds, roundsOfPair, type RoundsOfPairs } from '../src/shared/paired-estimate.js'
 import type { CaseResult } from '../src/shared/results.js'
 import { summarize } from '../src/shared/stats.js'
 import { argList } from './arguments.js'
@@ -24,17 +25,11 @@ if (files.length === 0) {
 
 type Rounds = NonNullable<NonNullable<CaseResult['paired']>['rounds']>
 
-/** The rounds of `pair` of two, numbered as blocks of `as` of `pairs` (block k of the pair becomes pairs·k + as). */
+/** The rounds of `pair` of two, numbered as blocks of pair `as` of `pairs` (block k of the pair becomes pairs·k + as). */
 function pairRounds(rounds: Rounds, pair: number, as: number, pairs: number): { base: number[]; head: number[]; block: number[] } {
-  const mine = rounds.block.flatMap((block, i) => (block % 2 === pair ? [i] : []))
-  return {
-    base: mine.map((i) => rounds.base[i]!),
-    head: mine.map((i) => rounds.head[i]!),
-    block: mine.map((i) => pairs * Math.floor(rounds.block[i]! / 2) + as),
-  }
+  const mine = roundsOfPair(rounds, 2, pair)
+  return { ...mine, block: mine.block.map((block) => pairs * Math.floor(block / 2) + as) }
 }
-
-const isChange = (kind: string) => kind === 'regression' || kind === 'improvement'
 
 for (const file of files) {
   let trials = 0

@@ -45,6 +45,11 @@ export interface RunSpread {
 
 export type ChangeVerdictKind = 'regression' | 'improvement' | 'unchanged' | 'inconclusive'
 
+/** Whether a verdict says the speed changed: a regression or an improvement. */
+export function isChange(kind: ChangeVerdictKind): boolean {
+  return kind === 'regression' || kind === 'improvement'
+}
+
 export interface ChangeVerdict {
   kind: ChangeVerdictKind
   /** Why, in words: the interval against the tolerance, or the doubts. */

@@ -12,6 +12,7 @@ import {
   onePairChange,
   formatChangeInterval,
   formatLevel,
+  isChange,
   judgeChange,
   medianEstimate,
   normalQuantile,
@@ -156,11 +157,16 @@ function levelsNote(level: LowerLevel): string {
  * pair's three blocks, all at the lower of its two levels, while its other pairs' blocks jumped between the levels.
  */
 export function freshPairReadings(clean: DisturbedRounds['clean'], pairs: number, freshPair: number, confidence: number, level?: LowerLevel): ChangeEstimate[] {
-  const mine = clean.block.flatMap((block, i) => (block % pairs === freshPair ? [i] : []))
-  const pick = (times: readonly number[]) => mine.map((i) => times[i]!)
-  const fresh = { base: pick(clean.base), head: pick(clean.head) }
+  const fresh = roundsOfPair(clean, pairs, freshPair)
   if (level) return [lowerLevelChange(fresh, confidence, 0, level.levels)?.estimate ?? { doubts: ['their rounds gave no lower level'] }]
-  return [compareBlocks(fresh.base, fresh.head, pick(clean.block), confidence), onePairChange(clean.base, clean.head, clean.block, pairs, freshPair, confidence)]
+  return [compareBlocks(fresh.base, fresh.head, fresh.block, confidence), onePairChange(clean.base, clean.head, clean.block, pairs, freshPair, confidence)]
+}
+
+/** The rounds that ran on pair `pair` of `pairs` (block b on pair b mod pairs), in order, with their blocks. */
+export function roundsOfPair(rounds: Pick<RoundsOfPairs, 'base' | 'head' | 'block'>, pairs: number, pair: number): { base: number[]; head: number[]; block: number[] } {
+  const mine = rounds.block.flatMap((block, i) => (block % pairs === pair ? [i] : []))
+  const pick = (values: readonly number[]) => mine.map((i) => values[i]!)
+  return { base: pick(rounds.base), head: pick(rounds.head), block: pick(rounds.block) }
 }
 
 /**
@@ -197,9 +203,8 @@ export function judgePairedRounds(rounds: RoundsOfPairs, settings: JudgementSett
     judged = { kind: 'inconclusive', reason: `${blocksJudged.reason}; ${levelsNote(level)}, ${reading}, and only a regression is judged there` }
   }
   const interval = regressionAtLevel ? level!.estimate.interval : estimate.interval
-  const isChange = judged.kind === 'regression' || judged.kind === 'improvement'
   const readings =
-    isChange && rounds.freshPair !== undefined
+    isChange(judged.kind) && rounds.freshPair !== undefined
       ? freshPairReadings(split.clean, rounds.pairs ?? 1, rounds.freshPair, settings.confidence, regressionAtLevel ? level : undefined)
       : []
   const agrees = ({ interval }: ChangeEstimate) => interval !== undefined && (judged.kind === 'regression' ? interval.high < 0 : interval.low > 0)

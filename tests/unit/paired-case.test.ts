@@ -7,7 +7,7 @@ import type { DeviceHost } from '../../src/engine/worker/client.js'
 import { blockOrder, blocksState, confirmingBlocks, decidedEnough, roundCalls, roundsPerSide, runPairedCase, sideBySide, underOneLock, type HostPair } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
 import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, onePairChange, PROCESS_SPREAD_WEIGHT, processSpreadAt } from '../../src/shared/median-change.js'
-import { judgePairedRounds, lowerLevelChange } from '../../src/shared/paired-estimate.js'
+import { judgePairedRounds, lowerLevelChange, roundsOfPair } from '../../src/shared/paired-estimate.js'
 import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
 import { plan, standInHost } from '../helpers/stand-in-host.js'
 
@@ -328,8 +328,8 @@ describe('the process spread', () => {
 
 /** The rounds of one pair of `rounds`, as compareBlocks' first three arguments. */
 function pickPair(rounds: { base: number[]; head: number[]; block: number[]; pairs: number }, pair: number): [number[], number[], number[]] {
-  const mine = rounds.block.flatMap((b, i) => (b % rounds.pairs === pair ? [i] : []))
-  return [mine.map((i) => rounds.base[i]!), mine.map((i) => rounds.head[i]!), mine.map((i) => rounds.block[i]!)]
+  const { base, head, block } = roundsOfPair(rounds, rounds.pairs, pair)
+  return [base, head, block]
 }
 
 describe('the fresh processes', () => {

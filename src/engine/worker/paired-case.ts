@@ -14,12 +14,11 @@
 // interval is narrow enough to judge against the tolerance (decidedEnough), or until the time limit. Where they read a
 // change, the first pair's processes make way for fresh ones, which run blocks until they confirm it, or as many as a
 // pair ran: a process may read a few percent off for its whole life, and the change stands only if the fresh pair
-// reads it too. Then every side verifies
-// once more and closes.
+// reads it too. Then every side verifies once more and closes.
 import { spacerBytes } from '../../shared/places.js'
 import type { CaseOutcome, CasePlan, ErrorOutcome, PairRound, PairRoundsOutcome, PairStartOutcome, TimingResult } from '../../shared/messages.js'
 import { tooDisturbed } from '../../shared/disturbed-rounds.js'
-import { judgeChange, MIN_INTERVAL_BLOCKS, type ChangeVerdict } from '../../shared/median-change.js'
+import { isChange, judgeChange, MIN_INTERVAL_BLOCKS, type ChangeVerdict } from '../../shared/median-change.js'
 import { judgePairedRounds, pairedEstimate } from '../../shared/paired-estimate.js'
 import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
 import { summarize } from '../../shared/stats.js'
@@ -141,8 +140,7 @@ export function blockOrder(block: number, pairs: number): readonly [SideName, Si
 
 /** Whether the rounds read a regression or an improvement, which fresh processes must then confirm. */
 export function readsAChange(rounds: PairedRounds, settings: CompareSettings): boolean {
-  const { kind } = judgePairedRounds(rounds, settings).judged
-  return kind === 'regression' || kind === 'improvement'
+  return isChange(judgePairedRounds(rounds, settings).judged.kind)
 }
 
 /**
