@@ -56,9 +56,13 @@ export const PAIRED_TIMING = 'cupti' as const
 
 /**
  * The fewest blocks of rounds before the interval is looked at: each block has both sides' buffers at a new place, and
- * the interval is Student's t over the blocks (7 degrees of freedom at 8 blocks: t = 2.36 at 95%).
+ * the interval is Student's t over the blocks' spread within the pairs (4 degrees of freedom at 6 blocks on two pairs:
+ * t = 2.78 at 95%). Most cases of 50 µs or more stop at the fewest blocks with half-widths far inside tolerance / 4.
+ * Replayed on the blocks of five runs of the example suite against itself (H100s, 2026-11-27 and 28), 6 instead of 8
+ * took 0.88–0.93× the blocks (0.77–0.83× from 200 µs up) and caught as many case-trials made 2% and 5.3% slower; the
+ * replay has no fresh pair to confirm a change, and read 20 false ones in 10,650 case-trials where 8 blocks read 16.
  */
-export const MIN_PAIRED_BLOCKS = 8
+export const MIN_PAIRED_BLOCKS = 6
 
 /** The most pairs of processes a case may rotate over: each holds the case's buffers on both sides at once. */
 export const MAX_PROCESS_PAIRS = 4

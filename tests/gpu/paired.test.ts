@@ -29,7 +29,7 @@ async function judged(spec: KernelBenchSpec) {
 }
 
 describe.skipIf(!gpu.available)(onGpuTitle('paired A/B on the GPU'), { timeout: 300_000 }, () => {
-  it('finds no regression in the example add against itself, each case with both sides verified, timed with cupti over 8 blocks or more', async () => {
+  it(`finds no regression in the example add against itself, each case with both sides verified, timed with cupti over ${MIN_PAIRED_BLOCKS} blocks or more`, async () => {
     const result = await judged({ problem: vectorAddition, solution: example, compareWith: example, cases: large })
     expect(result.compare).toMatchObject({ base: example, tolerance: DEFAULT_COMPARE.tolerance })
     expect(result.cases.length).toBeGreaterThan(0)
