@@ -11,7 +11,7 @@ import { RangeProfiler } from '../../native/range-profiler.js'
 import { loadTsSolution, type LoadedTsSolution } from './ts-solution.js'
 import { CodeIntegrity } from './code-integrity.js'
 import { checkState, readState, type HarnessState } from './device-state.js'
-import { CuptiOwnership } from './cupti-ownership.js'
+import type { CuptiOwnership } from './cupti-ownership.js'
 import { PhaseClock } from '../../shared/phases.js'
 import type { CallTarget, DeviceInfo, MeasuredOn, ModuleTarget } from '../../shared/messages.js'
 
@@ -31,6 +31,10 @@ export interface SessionLibraries {
   /** The GPU's NVML handle, or why NVML cannot be used. */
   nvml: NvmlDevice | { error: string }
   shims: ShimBuilders
+  /** The activity-API shim, loaded, or why it could not load. */
+  cupti: Cupti | string
+  /** CUPTI's callback subscriber, taken by the harness before any solution loads. */
+  cuptiOwnership: CuptiOwnership
 }
 
 export class DeviceSession {
@@ -73,16 +77,8 @@ export class DeviceSession {
     this.maxSmClockMHz = this.nvml?.maxSmClockMHz() ?? this.info.maxSmClockMHz
     this.harnessState = readState()
     this.integrity = new CodeIntegrity()
-    // Before any solution loads: CUPTI's one callback subscriber is the harness's.
-    this.cuptiOwnership = new CuptiOwnership(this.cuptiOrWhyNot())
-  }
-
-  private cuptiOrWhyNot(): Cupti | string {
-    try {
-      return this.cupti()
-    } catch (error) {
-      return `CUPTI could not load (${(error as Error).message.split('\n')[0]})`
-    }
+    if (typeof libraries.cupti !== 'string') this.cuptiShim = libraries.cupti
+    this.cuptiOwnership = libraries.cuptiOwnership
   }
 
   /** Fails the case (and retires this host) when code or built-ins of this process were changed since it started. */
