@@ -225,13 +225,13 @@ export type HostRequest =
    * A paired A/B case (docs/ci-gate.md), one side per host process: 'pair-start' runs the protocol up to the priming
    * batch and keeps the case open, its buffers allocated after a spacer of `spacerBytes`; each 'pair-rounds' times
    * `rounds` rounds of `count` calls, after moving the buffers behind a new spacer of `spacerBytes` when given (so that
-   * each block of rounds finds them at another place in memory); 'pair-end' verifies again and closes it. `verify`:
-   * whether 'pair-start' runs the verified call of step 4 (on the first pair of processes only; see OpeningSteps in
-   * src/engine/host/start-case.ts).
+   * each block of rounds finds them at another place in memory); 'pair-end' closes it. `verify`: whether 'pair-start'
+   * runs the verified call of step 4 (on the first pair of processes only; see OpeningSteps in
+   * src/engine/host/start-case.ts), and whether 'pair-end' runs that of step 12 (on the first pair only).
    */
   | { type: 'pair-start'; id: number; plan: CasePlan; spacerBytes: number; verify: boolean }
   | { type: 'pair-rounds'; id: number; rounds: number; count: number; spacerBytes?: number }
-  | { type: 'pair-end'; id: number; stopReason: StopReason }
+  | { type: 'pair-end'; id: number; stopReason: StopReason; verify: boolean }
 
 /**
  * Opens the session of a host started on standby (client.ts): until then it has loaded its code but made no CUDA

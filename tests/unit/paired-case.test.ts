@@ -166,15 +166,20 @@ describe('runPairedCase with stand-in hosts', () => {
   })
 
   it('rotates the blocks over two pairs of processes and gives each side the samples of both of its hosts', async () => {
-    /** Whether each host, named by pair and side, was asked to run the verified call of step 4 when its side opened. */
+    /** Whether each host, named by pair and side, was asked to run the verified call of step 4 (12) when its side opened (ended). */
     const verifiedAtOpening: Record<string, boolean> = {}
+    const verifiedAtEnd: Record<string, boolean> = {}
     const pairs = standInPairs(2).map((pair, index) => {
       const askedToVerify = (host: DeviceHost, name: string) => {
         const wrapped = Object.create(host) as DeviceHost
-        const pairStart = host.pairStart
+        const { pairStart, pairEnd } = host
         wrapped.pairStart = function (plan, spacerBytes, verify) {
           verifiedAtOpening[`${name} ${index}`] = verify
           return pairStart.call(this, plan, spacerBytes, verify)
+        }
+        wrapped.pairEnd = function (stopReason, plan, verify) {
+          verifiedAtEnd[`${name} ${index}`] = verify
+          return pairEnd.call(this, stopReason, plan, verify)
         }
         return wrapped
       }
@@ -183,6 +188,8 @@ describe('runPairedCase with stand-in hosts', () => {
     const run = await runPairedCase(pairs, sidePlan('1.00'), sidePlan('1.00'), untimed, seededSpacers(7))
     // The second pair's processes load the same libraries: their priming call's check stands for the verified call.
     expect(verifiedAtOpening).toEqual({ 'base 0': true, 'head 0': true, 'base 1': false, 'head 1': false })
+    // Their calls were checked at random during the rounds: only the first pair verifies again after timing.
+    expect(verifiedAtEnd).toEqual({ 'base 0': true, 'head 0': true, 'base 1': false, 'head 1': false })
     if (run.head.status !== 'ok' || run.base.status !== 'ok') throw new Error(`sides: ${JSON.stringify([run.head, run.base])}`)
     const rounds = run.rounds!
     expect(rounds.pairs).toBe(2)

@@ -183,7 +183,7 @@ async function answer(session: DeviceSession, request: HostRequest): Promise<Rep
       paired = undefined
       let outcome: CaseOutcome
       try {
-        outcome = session.phases.during('timing', () => side.end(request.stopReason))
+        outcome = session.phases.during('timing', () => side.end(request.stopReason, request.verify))
       } catch (error) {
         outcome = wrongAnswerOutcome(error)
       }

@@ -284,13 +284,16 @@ export class DeviceHost {
     })
   }
 
-  /** Ends the open paired side: the timer off, verified once more; its outcome with all its kept samples. Never rejects. */
-  pairEnd(stopReason: StopReason, plan: CasePlan): Promise<CaseRun> {
+  /**
+   * Ends the open paired side: the timer off, verified once more when `verify` (protocol step 12); its outcome with all
+   * its kept samples. Never rejects.
+   */
+  pairEnd(stopReason: StopReason, plan: CasePlan, verify: boolean): Promise<CaseRun> {
     return this.exclusive(async () => {
       const lost = this.pairLost(plan)
       this.pairedChild = undefined
       if (lost) return { outcome: lost, phases: {} }
-      return this.request<CaseOutcome>((id) => ({ type: 'pair-end', id, stopReason }), `the end of case '${plan.caseName}'`, plan.options.caseTimeoutMs)
+      return this.request<CaseOutcome>((id) => ({ type: 'pair-end', id, stopReason, verify }), `the end of case '${plan.caseName}'`, plan.options.caseTimeoutMs)
     })
   }
 

@@ -14,7 +14,7 @@
 // interval is narrow enough to judge against the tolerance (decidedEnough), or until the time limit. Where they read a
 // change, the first pair's processes make way for fresh ones, which run blocks until they confirm it, or as many as a
 // pair ran: a process may read a few percent off for its whole life, and the change stands only if the fresh pair
-// reads it too. Then every side verifies once more and closes.
+// reads it too. Then the first pair's sides verify once more, and every side closes.
 import { spacerBytes } from '../../shared/places.js'
 import type { CaseOutcome, CasePlan, ErrorOutcome, PairRound, PairRoundsOutcome, PairStartOutcome, TimingResult } from '../../shared/messages.js'
 import { tooDisturbed } from '../../shared/disturbed-rounds.js'
@@ -254,13 +254,16 @@ export async function runPairedCase(
   }
   const ended: Record<SideName, CaseOutcome[]> = { base: [], head: [] }
   /**
-   * Closes the sides open on `closed` pairs, all at once: their last verified calls take the GPU's lock in turn, and
-   * each host's check of its own code (protocol step 13, once it has let go of the lock) runs beside the others' work.
+   * Closes the sides open on `closed` pairs, all at once: the first pair's sides (the original processes or fresh ones)
+   * run the verified call of step 12, taking the GPU's lock in turn, and each host's check of its own code (protocol
+   * step 13, once it has let go of the lock) runs beside the others' work. The other pairs' calls were checked against
+   * the reference at random during their rounds, their first batch always (step 8a), as in any bench; their verified
+   * calls after timing were two of a case's six, and a process cannot tell which pair it is in until its side ends.
    * `keep`: their outcomes are the case's (a pair left out before its first round has none to give).
    */
   const end = async (closed: readonly number[], stopReason: StopReason, keep = true) => {
     const ending = performance.now()
-    const closing = closed.flatMap((pair) => opened[pair]!.map((name) => ({ name, run: pairs[pair]![name].pairEnd(stopReason, plans[name]) })))
+    const closing = closed.flatMap((pair) => opened[pair]!.map((name) => ({ name, run: pairs[pair]![name].pairEnd(stopReason, plans[name], pair === 0) })))
     for (const pair of closed) opened[pair] = []
     const runs = await Promise.all(closing.map(({ run }) => run))
     phases.push(underOneLock(runs.map((run) => run.phases), performance.now() - ending))
@@ -374,7 +377,7 @@ export async function runPairedCase(
     }
   }
 
-  // A side that failed has closed itself; every other verifies once more and closes.
+  // A side that failed has closed itself; every other closes, the first pair's after one more verified call.
   await end([...pairs.keys()], stopReason)
   const notRun = (other: SideName): CaseOutcome => ({ status: 'error', errorName: 'NotRun', message: `the ${other} side of the paired case did not open` })
   const outcome = (name: SideName, other: SideName): CaseOutcome => failed[name] ?? (ended[name].length > 0 ? mergeSideOutcomes(ended[name]) : notRun(other))
