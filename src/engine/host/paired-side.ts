@@ -29,11 +29,11 @@ export class PairedSide {
   ) {}
 
   /**
-   * Steps 1 to 7: verified (unless `verify` is false: see OpeningSteps), warmed up, the timer set up and its priming
+   * Steps 1 to 7: verified and warmed up (neither unless `verify`: see OpeningSteps), the timer set up and its priming
    * batch run. Throws WrongAnswer like runCase.
    */
   static open(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number, verify: boolean): PairedSide {
-    return new PairedSide(session, plan, PlacedCase.open(session, plan, solution, spacerBytes, verify ? 'verify and warm up' : 'warm up'))
+    return new PairedSide(session, plan, PlacedCase.open(session, plan, solution, spacerBytes, verify ? 'verify and warm up' : 'none'))
   }
 
   /**

@@ -89,8 +89,8 @@ export class PlacedCase {
   ) {}
 
   /**
-   * Steps 1 to 7 at a first place behind a spacer of `spacerBytes`: verified (unless `opening` says warm up only),
-   * warmed up, the timer set up and its priming batch run. Throws WrongAnswer when the first verification fails, with
+   * Steps 1 to 7 at a first place behind a spacer of `spacerBytes`: verified and warmed up (unless `opening` says
+   * neither), the timer set up and its priming batch run. Throws WrongAnswer when the first verification fails, with
    * everything freed.
    */
   static open(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number, opening: OpeningSteps = 'verify and warm up'): PlacedCase {

@@ -72,12 +72,13 @@ export interface StartedCase {
 }
 
 /**
- * Which of steps 4 and 5 a case takes when it starts: both; the warm-up only (a paired side on a pair of processes
- * after the first: the same library was verified in the first pair's process of its side, and this process's priming
- * call, the case's first batch, is checked against the reference, step 8a); or neither (a case that moves its
- * buffers, placement.ts: it has warmed up already, and checks go on on their schedule).
+ * Which of steps 4 and 5 a case takes when it starts: both; or neither: a case that moves its buffers (placement.ts:
+ * it has warmed up already, and checks go on on their schedule), and a paired side on a pair of processes after the
+ * first (the same library was verified in the first pair's process of its side; this process's priming call, step 7,
+ * is its first call, paying for lazy module loading as a warm-up call would, and as the case's first batch it is
+ * checked against the reference, step 8a).
  */
-export type OpeningSteps = 'verify and warm up' | 'warm up' | 'none'
+export type OpeningSteps = 'verify and warm up' | 'none'
 
 /**
  * Protocol steps 1 to 5 (step 2 and 5 only when the case is timed; 4 and 5 as `opening` says). Throws WrongAnswer when
