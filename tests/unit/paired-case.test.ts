@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
 import type { DeviceHost } from '../../src/engine/worker/client.js'
-import { blockOrder, blocksState, confirmingBlocks, decidedEnough, roundCalls, roundsPerSide, runPairedCase, sideBySide, underOneLock, type HostPair } from '../../src/engine/worker/paired-case.js'
+import { blockOrder, blocksState, confirmingBlocks, decidedEnough, freshPairDone, roundCalls, roundsPerSide, runPairedCase, sideBySide, underOneLock, type HostPair, type PairedRounds } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
 import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, onePairChange, PROCESS_SPREAD_WEIGHT, processSpreadAt } from '../../src/shared/median-change.js'
 import { judgePairedRounds, lowerLevelChange, roundsOfPair } from '../../src/shared/paired-estimate.js'
@@ -384,6 +384,34 @@ describe('the fresh processes', () => {
     expect(onePairChange(base, jumpy, block, 3, 2).interval!.high).toBeGreaterThan(0)
     expect(judgePairedRounds({ ...jumpyRounds, freshPair: undefined }, settings).judged.kind).toBe('regression')
     expect(judgePairedRounds(jumpyRounds, settings).judged.kind).toBe('regression')
+  })
+
+  it('go on past their count while one odd block leaves the case too wide to judge, and stop once they confirm or the case is decided', () => {
+    // The 2^29-element add made 5% slower (H100, 2026-11-28): six blocks on two pairs, then three on the fresh pair,
+    // whose second had the base at the upper of the kernel's two levels and the head at the lower.
+    const measured: PairedRounds = {
+      base: [2.093, 2.094, 2.094, 2.407, 2.097, 2.362, 2.092, 2.359, 2.092],
+      head: [2.194, 2.197, 2.213, 2.528, 2.21, 2.499, 2.196, 2.211, 2.195],
+      block: [0, 1, 3, 4, 6, 7, 2, 5, 8],
+      calls: 1,
+      perSide: 1,
+      dropped: 0,
+      pairs: 3,
+      freshPair: 2,
+    }
+    const compareSettings = { ...DEFAULT_COMPARE, tolerance: 0.01 }
+    expect(judgePairedRounds(measured, compareSettings).judged.reason).toMatch(/^the interval is too wide to judge/)
+    expect(freshPairDone(measured, 3, 3, compareSettings)).toBe(false)
+    // Had its second block read as the others did, three blocks would have confirmed it.
+    const even = { ...measured, base: measured.base.map((ms, i) => (i === 7 ? 2.092 : ms)) }
+    expect(freshPairDone(even, 3, 3, compareSettings)).toBe(true)
+    expect(freshPairDone(even, 2, 3, compareSettings)).toBe(false)
+    // Identical code whose first two pairs read 4.7% slower and whose fresh pair reads nothing, every block within
+    // ±0.2%: the case is decided (inconclusive, the change not repeated), and more fresh blocks would not change that.
+    const unrepeated = { ...rounds(0.047, 0), perSide: 1 as const }
+    expect(judgePairedRounds(unrepeated, settings).judged.kind).toBe('inconclusive')
+    expect(freshPairDone(unrepeated, 6, 6, compareSettings)).toBe(true)
+    expect(freshPairDone(unrepeated, 5, 6, compareSettings)).toBe(false)
   })
 
   it('are asked nothing where the pairs read no change', () => {
