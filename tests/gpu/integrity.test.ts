@@ -224,6 +224,15 @@ describe.skipIf(!gpu.available)(onGpuTitle('integrity on the GPU'), { timeout: 3
     expect(s.summary.median / m.summary.median).toBeLessThan(1.1)
   })
 
+  it("the honest add under spin padding is audited and timed: the spin that holds the stream is the harness's work", async () => {
+    const result = await bench({ solution: honest, cases: size(16), padding: 'spin' })
+    expect(failureMessage(result)).toBeUndefined()
+    const { timing } = timedCase(result.cases[0])
+    expect(timing.streamAudit).toBe('batches at random')
+    expect(timing.auditedCalls).toBeGreaterThan(0)
+    expect(timing.paddingFallback).toBeUndefined()
+  })
+
   it('the honest add is timed, audited in batches drawn at random and checked on calls picked at random', async () => {
     const result = await bench({ solution: honest, cases: size(24), maxTimeMs: 10_000 })
     expect(failureMessage(result)).toBeUndefined()

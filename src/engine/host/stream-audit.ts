@@ -24,6 +24,8 @@ const AUDIT_ONE_IN = 4
 const AUDIT_ROLES = ['work', 'before', 'after', 'harness'] as const
 type AuditRole = (typeof AUDIT_ROLES)[number]
 const auditId = (draw: number, role: AuditRole): number => AUDIT_ROLES.length * draw + AUDIT_ROLES.indexOf(role)
+/** The tag of the harness's work for a whole batch (spin padding's hold on the stream): an id no call's part takes. */
+const BATCH_ID = Number.MAX_SAFE_INTEGER
 
 /**
  * Events on the legacy stream only time work that the legacy stream waits for. In audited batches all of every
@@ -70,6 +72,15 @@ export class StreamAudit {
   /** Protocol steps 8c–8h: runs `work`, the `role` part of draw `draw`'s iteration, tagged when the batch is audited. */
   tag(audited: boolean, draw: number, role: Exclude<AuditRole, 'after'>, work: () => void): void {
     if (audited) tagged(this.cupti!, auditId(draw, role), work)
+    else work()
+  }
+
+  /**
+   * Runs `work`, the harness's work for the whole batch (spin padding's hold on the stream, step 8a), tagged when the
+   * batch is audited: untagged work outside every window reads as another host thread's.
+   */
+  tagBatch(audited: boolean, work: () => void): void {
+    if (audited) tagged(this.cupti!, BATCH_ID, work)
     else work()
   }
 

@@ -148,7 +148,9 @@ class EventTimer implements CallTimer<void> {
     // 8a: whether the batch is audited; with spin padding, the stream held until the whole batch is queued.
     const audited = this.audit.startBatch()
     this.batch = { events, audited, calls: [] }
-    if (this.padding.kind === 'spin') hold(this.session, BATCH_SPIN_TIMEOUT_NS)
+    // Without the tag, an audited batch's spin refused the honest add at 64 Ki floats on an H100 (2026-11-28):
+    // `2 pieces of GPU work launched from another host thread ran outside every timed window`.
+    if (this.padding.kind === 'spin') this.audit.tagBatch(audited, () => hold(this.session, BATCH_SPIN_TIMEOUT_NS))
   }
 
   timeCall(draw: number, after: () => void): void {
