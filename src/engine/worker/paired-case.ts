@@ -13,8 +13,8 @@
 // observation; each block's median ratio is one observation of the change (compareBlocks). Blocks go on until the
 // interval is narrow enough to judge against the tolerance (decidedEnough), or until the time limit. Where they read a
 // change, the first pair's processes make way for fresh ones, which run blocks until they confirm it, or as many as a
-// pair ran: a process may read a few percent off for its whole life, and the change stands only if the fresh pair
-// reads it too. Then the first pair's sides verify once more, and every side closes.
+// pair ran and until the case is decided: a process may read a few percent off for its whole life, and the change
+// stands only if the fresh pair reads it too. Then the first pair's sides verify once more, and every side closes.
 import { spacerBytes } from '../../shared/places.js'
 import type { CaseOutcome, CasePlan, ErrorOutcome, PairRound, PairRoundsOutcome, PairStartOutcome, TimingResult } from '../../shared/messages.js'
 import { tooDisturbed } from '../../shared/disturbed-rounds.js'
