@@ -71,8 +71,7 @@ export class StreamAudit {
 
   /** Protocol steps 8c–8h: runs `work`, the `role` part of draw `draw`'s iteration, tagged when the batch is audited. */
   tag(audited: boolean, draw: number, role: Exclude<AuditRole, 'after'>, work: () => void): void {
-    if (audited) tagged(this.cupti!, auditId(draw, role), work)
-    else work()
+    this.tagIfAudited(audited, auditId(draw, role), work)
   }
 
   /**
@@ -80,7 +79,11 @@ export class StreamAudit {
    * batch is audited: untagged work outside every window reads as another host thread's.
    */
   tagBatch(audited: boolean, work: () => void): void {
-    if (audited) tagged(this.cupti!, BATCH_ID, work)
+    this.tagIfAudited(audited, BATCH_ID, work)
+  }
+
+  private tagIfAudited(audited: boolean, id: number, work: () => void): void {
+    if (audited) tagged(this.cupti!, id, work)
     else work()
   }
 
