@@ -204,28 +204,36 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(pairedVerdict({ base: { outcome: run.base }, rounds }, compare).message).toMatch(/2 pairs of processes/)
   })
 
-  it('times a kernel of ONE_PAIR_FROM_MS or more on the first pair alone, a shorter one on every pair', async () => {
-    /** The pairs each case opened on. */
-    const opened: number[] = []
-    const pairs = standInPairs(2).map((pair, index) => {
-      const wrapped = Object.create(pair.head) as DeviceHost
-      const { pairStart } = pair.head
-      wrapped.pairStart = function (plan, spacerBytes, verify) {
-        opened.push(index)
-        return pairStart.call(this, plan, spacerBytes, verify)
+  it('times a kernel of ONE_PAIR_FROM_MS or more on the first pair alone, and ends the other pairs\' hosts of another solution', async () => {
+    const pairs = standInPairs(2)
+    const started: string[] = []
+    const logged = pairs.map((pair, index) => {
+      const wrap = (host: DeviceHost, name: string) => {
+        const wrapped = Object.create(host) as DeviceHost
+        const { prepare } = host
+        wrapped.prepare = function (plan) {
+          started.push(`${name} ${index}`)
+          return prepare.call(this, plan)
+        }
+        return wrapped
       }
-      return { base: pair.base, head: wrapped }
+      return { base: wrap(pair.base, 'base'), head: wrap(pair.head, 'head') }
     })
-    const short = await runPairedCase(pairs, sidePlan('0.10'), sidePlan('0.10'), untimed, seededSpacers(3))
-    expect(opened).toEqual([0, 1])
-    expect(short.rounds!.pairs).toBe(2)
-    opened.length = 0
-    const long = await runPairedCase(pairs, sidePlan('1.00'), sidePlan('1.00'), untimed, seededSpacers(3))
-    expect(opened).toEqual([0])
-    expect(long.rounds!.pairs).toBe(1)
-    expect(new Set(long.rounds!.block).size).toBeGreaterThanOrEqual(MIN_PAIRED_BLOCKS)
-    expect(long.head.status).toBe('ok')
-    expect(long.base.status).toBe('ok')
+    // A 100 µs kernel of one solution opens on both pairs; a 1 ms kernel of another on the first pair only.
+    const small = sidePlan('0.10')
+    expect((await runPairedCase(logged, small, small, untimed, seededSpacers(3))).rounds!.pairs).toBe(2)
+    expect(started).toEqual(['base 0', 'head 0', 'base 1', 'head 1'])
+    // (The wrappers hold the hosts' state: each request went through them.)
+    expect(logged[1]!.head.serves(small)).toBe(true)
+    started.length = 0
+    const run = await runPairedCase(logged, sidePlan('1.00'), sidePlan('1.00'), untimed, seededSpacers(3))
+    expect(started).toEqual(['base 0', 'head 0'])
+    expect(run.rounds!.pairs).toBe(1)
+    expect(new Set(run.rounds!.block).size).toBeGreaterThanOrEqual(MIN_PAIRED_BLOCKS)
+    // The second pair's hosts of the first solution are gone, and none of the second solution started there.
+    expect(logged[1]!.head.serves(small)).toBe(false)
+    expect(logged[1]!.base.serves(small)).toBe(false)
+    expect(run.head.status).toBe('ok')
   })
 
   it('leaves out a later pair that finds no memory for the case, and times on the first', async () => {

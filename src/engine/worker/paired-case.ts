@@ -1,21 +1,21 @@
 // A paired A/B case (docs/ci-gate.md, "Paired A/B"): the same case of two solutions, the base version and the current
-// one, each in device hosts of its own on the same GPU, timed in alternating rounds. Every host starts at once; the
-// case opens on a first pair of hosts (a base process and a head process: verified, warmed up, timer primed), whose
-// sizing round reads the kernel's time, and a kernel under 200 µs on the other pairs too (pairsFor). Then the worker
-// runs blocks, block b on pair b mod pairs: the side that goes first moves its buffers to a new place in memory (after
-// a spacer of random size) and runs a round, the other side moves and runs two, the first runs one more (the side that
-// goes first alternates over a pair's blocks, blockOrder), so that each side's first round follows its own move and a
-// drift within the block falls on both sides alike; each side's step is one request. A kernel of 50 µs or more runs one
-// round a side per block (roundsPerSide): the first side moves and runs it, then the other. Where a buffer sits changes
-// a memory-bound kernel's time by a few percent, so one place per side would turn that into a bias; over many blocks it
-// is noise the interval sees. Two processes of the same code also differ by something no move reaches, for their whole
-// life (measured: docs/measurements.md#what-two-processes-differ-by): several pairs average it and show it, where it
-// matters against the tolerance. A round's median per side, and the ratio of the two, is one paired observation; each
-// block's median ratio is one observation of the change (compareBlocks). Blocks go on until the interval is narrow
-// enough to judge against the tolerance (decidedEnough), or until the time limit. Where they read a change, the first
-// pair's processes make way for fresh ones, which run blocks until they confirm it, or as many as a pair ran and until
-// the case is decided: a process may read a few percent off for its whole life, and the change stands only if the fresh
-// pair reads it too. Then the first pair's sides verify once more, and every side closes.
+// one, each in device hosts of its own on the same GPU, timed in alternating rounds. The case opens on a first pair of
+// hosts (a base process and a head process: verified, warmed up, timer primed), whose sizing round reads the kernel's
+// time; a kernel under 200 µs opens on the other pairs too (pairsFor). Then the worker runs blocks, block b on pair b
+// mod pairs: the side that goes first moves its buffers to a new
+// place in memory (after a spacer of random size) and runs a round, the other side moves and runs two, the first runs
+// one more (the side that goes first alternates over a pair's blocks, blockOrder), so that each side's first round
+// follows its own move and a drift within the block falls on both sides alike; each side's step is one request. A
+// kernel of 50 µs or more runs one round a side per block (roundsPerSide): the first side moves and runs it, then the
+// other. Where a buffer sits changes a memory-bound kernel's time by a few percent, so one place per side would turn
+// that into a bias; over many blocks it is noise the interval sees. Two processes of the same code also differ by
+// something no move reaches, for their whole life (measured: docs/measurements.md#what-two-processes-differ-by):
+// several pairs average it and show it, where it matters against the tolerance. A round's median per side, and the ratio of the two, is one paired
+// observation; each block's median ratio is one observation of the change (compareBlocks). Blocks go on until the
+// interval is narrow enough to judge against the tolerance (decidedEnough), or until the time limit. Where they read a
+// change, the first pair's processes make way for fresh ones, which run blocks until they confirm it, or as many as a
+// pair ran and until the case is decided: a process may read a few percent off for its whole life, and the change
+// stands only if the fresh pair reads it too. Then the first pair's sides verify once more, and every side closes.
 import { spacerBytes } from '../../shared/places.js'
 import type { CaseOutcome, CasePlan, ErrorOutcome, PairRound, PairRoundsOutcome, PairStartOutcome, TimingResult } from '../../shared/messages.js'
 import { tooDisturbed } from '../../shared/disturbed-rounds.js'
@@ -304,6 +304,12 @@ export async function runPairedCase(
     if (keep) closing.forEach(({ name }, i) => ended[name].push(runs[i]!.outcome))
   }
 
+  /** The sides' hosts on `chosen` pairs start side by side (a new solution ends the host of the last one and starts a fresh one). */
+  const startHosts = async (chosen: readonly HostPair[]) => {
+    const starting = performance.now()
+    const starts = await Promise.all(chosen.flatMap((pair) => [pair.base.prepare(base), pair.head.prepare(head)]))
+    phases.push(sideBySide(starts, performance.now() - starting))
+  }
   /** The pairs the blocks rotate over: those that opened on both sides. */
   const used: number[] = []
   /**
@@ -330,13 +336,10 @@ export async function runPairedCase(
   }
   const running = () => used.length > 0 && Object.keys(failed).length === 0
 
-  // Every side's host starts at once (a new solution ends the host of the last one and starts a fresh one): one at a
-  // time, four hosts took 1.4–2.2 s a solution on an H100. Also the hosts of pairs that a case of 200 µs or more does
-  // not open (pairsFor): a solution's first case cannot tell, and on an H200 starting the second pair's hosts after the
-  // first pair's sizing round took 0.27 s a solution more than starting all four at once (2026-11-28, seven solutions).
-  const starting = performance.now()
-  const starts = await Promise.all(pairs.flatMap((pair) => [pair.base.prepare(base), pair.head.prepare(head)]))
-  phases.push(sideBySide(starts, performance.now() - starting))
+  // The first pair's hosts start (four at once, one at a time, took 1.4–2.2 s a solution on an H100), while the other
+  // pairs' hosts end where they serve another solution: nothing of it may run beside this case. Those pairs start only
+  // for a case that needs them (pairsFor), once the first pair's sizing round has read the kernel's time.
+  await Promise.all([startHosts(pairs.slice(0, 1)), ...pairs.slice(1).flatMap((pair) => [pair.base.vacate(base), pair.head.vacate(head)])])
   await openPairs(0, 1)
   /** The rounds so far; `pairs` is set once every pair the case needs has opened. */
   const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, perSide: 2, dropped: 0, pairs: 1 }
@@ -357,7 +360,10 @@ export async function runPairedCase(
       wanted = pairsFor(sizing, pairs.length)
     }
   }
-  if (running() && wanted > 1) await openPairs(1, wanted)
+  if (running() && wanted > 1) {
+    await startHosts(pairs.slice(1, wanted))
+    await openPairs(1, wanted)
+  }
   rounds.pairs = used.length
   let stopReason: StopReason = 'paired-limit'
   const start = performance.now()
