@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
 import type { DeviceHost } from '../../src/engine/worker/client.js'
-import { blockOrder, blocksState, confirmingBlocks, decidedEnough, freshPairDone, ONE_PAIR_FROM_MS, pairsFor, roundCalls, roundsPerSide, runPairedCase, sideBySide, underOneLock, type HostPair, type PairedRounds } from '../../src/engine/worker/paired-case.js'
+import { blockOrder, blocksState, confirmingBlocks, decidedEnough, freshPairDone, roundCalls, roundsPerSide, runPairedCase, sideBySide, underOneLock, type HostPair, type PairedRounds } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan } from '../../src/shared/messages.js'
 import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, onePairChange, PROCESS_SPREAD_WEIGHT, processSpreadAt } from '../../src/shared/median-change.js'
 import { judgePairedRounds, lowerLevelChange, roundsOfPair } from '../../src/shared/paired-estimate.js'
@@ -123,7 +123,7 @@ describe('runPairedCase with stand-in hosts', () => {
 
   it('does not fail identical code whose head processes both read 4% slower for their whole life: fresh processes do not repeat it', async () => {
     // 'stepped-': a process started as the host reads 4% slower; the fresh ones (the hosts' spares) do not.
-    const run = await runPairedCase(standInPairs(2), sidePlan('stepped-0.10'), sidePlan('0.10'), untimed, seededSpacers(7))
+    const run = await runPairedCase(standInPairs(2), sidePlan('stepped-1.00'), sidePlan('1.00'), untimed, seededSpacers(7))
     const rounds = run.rounds!
     expect(rounds).toMatchObject({ pairs: 3, freshPair: 2 })
     // Unconfirmed, the fresh pair ran as many blocks as each pair before it.
@@ -185,8 +185,7 @@ describe('runPairedCase with stand-in hosts', () => {
       }
       return { base: askedToVerify(pair.base, 'base'), head: askedToVerify(pair.head, 'head') }
     })
-    // A 100 µs kernel: under ONE_PAIR_FROM_MS a case runs on every pair.
-    const run = await runPairedCase(pairs, sidePlan('0.10'), sidePlan('0.10'), untimed, seededSpacers(7))
+    const run = await runPairedCase(pairs, sidePlan('1.00'), sidePlan('1.00'), untimed, seededSpacers(7))
     // The second pair's processes load the same libraries: their priming call's check stands for the verified call.
     expect(verifiedAtOpening).toEqual({ 'base 0': true, 'head 0': true, 'base 1': false, 'head 1': false })
     // Their calls were checked at random during the rounds: only the first pair verifies again after timing.
@@ -204,43 +203,11 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(pairedVerdict({ base: { outcome: run.base }, rounds }, compare).message).toMatch(/2 pairs of processes/)
   })
 
-  it('times a kernel of ONE_PAIR_FROM_MS or more on the first pair alone, and ends the other pairs\' hosts of another solution', async () => {
-    const pairs = standInPairs(2)
-    const started: string[] = []
-    const logged = pairs.map((pair, index) => {
-      const wrap = (host: DeviceHost, name: string) => {
-        const wrapped = Object.create(host) as DeviceHost
-        const { prepare } = host
-        wrapped.prepare = function (plan) {
-          started.push(`${name} ${index}`)
-          return prepare.call(this, plan)
-        }
-        return wrapped
-      }
-      return { base: wrap(pair.base, 'base'), head: wrap(pair.head, 'head') }
-    })
-    // A 100 µs kernel of one solution opens on both pairs; a 1 ms kernel of another on the first pair only.
-    const small = sidePlan('0.10')
-    expect((await runPairedCase(logged, small, small, untimed, seededSpacers(3))).rounds!.pairs).toBe(2)
-    expect(started).toEqual(['base 0', 'head 0', 'base 1', 'head 1'])
-    // (The wrappers hold the hosts' state: each request went through them.)
-    expect(logged[1]!.head.serves(small)).toBe(true)
-    started.length = 0
-    const run = await runPairedCase(logged, sidePlan('1.00'), sidePlan('1.00'), untimed, seededSpacers(3))
-    expect(started).toEqual(['base 0', 'head 0'])
-    expect(run.rounds!.pairs).toBe(1)
-    expect(new Set(run.rounds!.block).size).toBeGreaterThanOrEqual(MIN_PAIRED_BLOCKS)
-    // The second pair's hosts of the first solution are gone, and none of the second solution started there.
-    expect(logged[1]!.head.serves(small)).toBe(false)
-    expect(logged[1]!.base.serves(small)).toBe(false)
-    expect(run.head.status).toBe('ok')
-  })
-
   it('leaves out a later pair that finds no memory for the case, and times on the first', async () => {
     const [first, second] = standInPairs(2) as [HostPair, HostPair]
     const short = Object.create(second.base) as DeviceHost
     short.pairStart = async () => ({ outcome: { status: 'error', errorName: 'OutOfMemory', message: 'stand-in: no memory left' }, phases: {} })
-    const run = await runPairedCase([first, { head: second.head, base: short }], sidePlan('0.10'), sidePlan('0.10'), untimed, seededSpacers(7))
+    const run = await runPairedCase([first, { head: second.head, base: short }], sidePlan('1.00'), sidePlan('1.00'), untimed, seededSpacers(7))
     expect(run.head.status).toBe('ok')
     expect(run.base.status).toBe('ok')
     expect(run.rounds!.pairs).toBe(1)
@@ -546,19 +513,13 @@ describe('sideBySide', () => {
   })
 })
 
-describe('roundsPerSide and pairsFor', () => {
+describe('roundsPerSide', () => {
   const sizing = (...ms: number[][]) => ms.map((samplesMs) => ({ samplesMs, smClockMHz: NaN, interference: 0, wallMs: 1 }))
   it('gives one round a side from 50 µs on both sides, two below or when a sizing round kept no sample', () => {
     expect(roundsPerSide(sizing([0.05], [0.2]))).toBe(1)
     expect(roundsPerSide(sizing([0.049], [0.2]))).toBe(2)
     expect(roundsPerSide(sizing([0.2], [0.049]))).toBe(2)
     expect(roundsPerSide(sizing([], [0.2]))).toBe(2)
-  })
-
-  it('and pairsFor: every pair under ONE_PAIR_FROM_MS on either side (or without a sample), else one', () => {
-    expect(pairsFor(sizing([ONE_PAIR_FROM_MS], [1]), 2)).toBe(1)
-    expect(pairsFor(sizing([1], [ONE_PAIR_FROM_MS * 0.99]), 3)).toBe(3)
-    expect(pairsFor(sizing([], [1]), 2)).toBe(2)
   })
 })
 

@@ -321,17 +321,6 @@ export class DeviceHost {
     return this.exclusive(async () => (await this.serveTenant(plan, true)).phases)
   }
 
-  /**
-   * Ends the current host where it serves a solution other than `plan`'s, and starts none: a paired case on fewer pairs
-   * of processes than the run has leaves no host of another solution beside its own, with whatever that solution may
-   * have left running on the GPU. Never rejects.
-   */
-  vacate(plan: CasePlan): Promise<void> {
-    return this.exclusive(async () => {
-      if (this.tenant !== undefined && this.tenant !== solutionKey(plan)) await this.retire()
-    })
-  }
-
   /** Sends a request about `plan`'s case to a host serving its solution: a fresh one if the current one served another. */
   private async sendToTenant<T extends CaseOutcome | PairStartOutcome>(plan: CasePlan, request: (id: number) => HostRequest, task: string): Promise<{ outcome: T | ErrorOutcome; phases: PhaseTimes }> {
     const served = await this.serveTenant(plan)

@@ -1,8 +1,7 @@
 // A paired A/B case (docs/ci-gate.md, "Paired A/B"): the same case of two solutions, the base version and the current
-// one, each in device hosts of its own on the same GPU, timed in alternating rounds. The case opens on a first pair of
-// hosts (a base process and a head process: verified, warmed up, timer primed), whose sizing round reads the kernel's
-// time; a kernel under 200 µs opens on the other pairs too (pairsFor). Then the worker runs blocks, block b on pair b
-// mod pairs: the side that goes first moves its buffers to a new
+// one, each in device hosts of its own on the same GPU, timed in alternating rounds. Every host starts at once; the case
+// opens on every pair of hosts (a base process and a head process: verified on the first pair, warmed up, timer
+// primed), then the worker runs blocks, block b on pair b mod pairs: the side that goes first moves its buffers to a new
 // place in memory (after a spacer of random size) and runs a round, the other side moves and runs two, the first runs
 // one more (the side that goes first alternates over a pair's blocks, blockOrder), so that each side's first round
 // follows its own move and a drift within the block falls on both sides alike; each side's step is one request. A
@@ -10,7 +9,7 @@
 // other. Where a buffer sits changes a memory-bound kernel's time by a few percent, so one place per side would turn
 // that into a bias; over many blocks it is noise the interval sees. Two processes of the same code also differ by
 // something no move reaches, for their whole life (measured: docs/measurements.md#what-two-processes-differ-by):
-// several pairs average it and show it, where it matters against the tolerance. A round's median per side, and the ratio of the two, is one paired
+// several pairs average it and show it. A round's median per side, and the ratio of the two, is one paired
 // observation; each block's median ratio is one observation of the change (compareBlocks). Blocks go on until the
 // interval is narrow enough to judge against the tolerance (decidedEnough), or until the time limit. Where they read a
 // change, the first pair's processes make way for fresh ones, which run blocks until they confirm it, or as many as a
@@ -114,32 +113,13 @@ export const DECIDED_FROM_MS = 0.02
  */
 export const ONE_ROUND_FROM_MS = 0.05
 
-/** The kernel's time (ms) as the sizing round of each side read it: the faster side's fastest call, 0 without a sample. */
-function sizedKernelMs(sizing: readonly PairRound[]): number {
-  return Math.min(...sizing.map((round) => (round.samplesMs.length > 0 ? Math.min(...round.samplesMs) : 0)))
-}
-
 /**
  * Rounds a side per block, from the sizing round of each side: one when both sides' kernels took ONE_ROUND_FROM_MS or
  * more, else two (also when a sizing round kept no sample).
  */
 export function roundsPerSide(sizing: readonly PairRound[]): 1 | 2 {
-  return sizedKernelMs(sizing) >= ONE_ROUND_FROM_MS ? 1 : 2
-}
-
-/**
- * From this kernel time (ms) a case runs on one pair of processes, whatever processPairs says. What two processes of the
- * same code differ by shrinks with the kernel's time: in two runs of the example suite against itself on H100s
- * (docs/measurements.md#what-two-processes-differ-by) it was 0.07% beyond 200 µs, against a tolerance of 1%, and the
- * process spread (processSpread / √t, 0.09% at 200 µs) stays in the interval of one pair in full. A second pair's
- * opening and end there cost a large case's buffers filled and a call primed twice more, and its hosts two CUDA
- * contexts more for a solution whose cases are all this long; a change is still confirmed on fresh processes.
- */
-export const ONE_PAIR_FROM_MS = 0.2
-
-/** How many of `pairs` pairs of processes a case runs on, from the sizing round of each side (ONE_PAIR_FROM_MS). */
-export function pairsFor(sizing: readonly PairRound[], pairs: number): number {
-  return sizedKernelMs(sizing) >= ONE_PAIR_FROM_MS ? 1 : pairs
+  const kernelMs = Math.min(...sizing.map((round) => (round.samplesMs.length > 0 ? Math.min(...round.samplesMs) : 0)))
+  return kernelMs >= ONE_ROUND_FROM_MS ? 1 : 2
 }
 
 /** Calls per round: about `roundMs` of the slower side's calls, from the sizing round's wall time per call. */
@@ -304,69 +284,49 @@ export async function runPairedCase(
     if (keep) closing.forEach(({ name }, i) => ended[name].push(runs[i]!.outcome))
   }
 
-  /** The sides' hosts on `chosen` pairs start side by side (a new solution ends the host of the last one and starts a fresh one). */
-  const startHosts = async (chosen: readonly HostPair[]) => {
-    const starting = performance.now()
-    const starts = await Promise.all(chosen.flatMap((pair) => [pair.base.prepare(base), pair.head.prepare(head)]))
-    phases.push(sideBySide(starts, performance.now() - starting))
-  }
+  // Every side's host starts at once (a new solution ends the host of the last one and starts a fresh one): one at a
+  // time, four hosts took 1.4–2.2 s a solution on an H100. The case then opens on them one at a time.
+  const starting = performance.now()
+  const starts = await Promise.all(pairs.flatMap((pair) => [pair.base.prepare(base), pair.head.prepare(head)]))
+  phases.push(sideBySide(starts, performance.now() - starting))
   /** The pairs the blocks rotate over: those that opened on both sides. */
   const used: number[] = []
-  /**
-   * Opens the case on pairs `from` to `to` (exclusive), one at a time, until one fails. Only the first pair's processes
-   * run the verified call of step 4: the others load the same libraries, and their priming call (step 7, the case's
-   * first batch) is checked against the reference all the same. On an H100, the verified calls of every process were
-   * an eighth of a paired run of the example suite (2026-11-28).
-   */
-  const openPairs = async (from: number, to: number) => {
-    for (let pair = from; pair < to; pair++) {
-      const started = await onSides(pair, ['base', 'head'], (host, name) => host.pairStart(plans[name], drawSpacer(), pair === 0))
-      opened[pair] = (['base', 'head'] as const).filter((name) => started[name])
-      if (started.base && started.head) {
-        used.push(pair)
-        continue
-      }
-      const short = (['base', 'head'] as const).find((name) => failed[name]?.status === 'error' && failed[name].errorName === 'OutOfMemory')
-      if (pair > 0 && short) {
-        delete failed[short]
-        await end([pair], 'paired-limit', false)
-      }
-      return
+  for (let pair = 0; pair < pairs.length; pair++) {
+    // Only the first pair's processes run the verified call of step 4: the others load the same libraries, and their
+    // priming call (step 7, the case's first batch) is checked against the reference all the same. On an H100, the
+    // verified calls of every process were an eighth of a paired run of the example suite (2026-11-28).
+    const started = await onSides(pair, ['base', 'head'], (host, name) => host.pairStart(plans[name], drawSpacer(), pair === 0))
+    opened[pair] = (['base', 'head'] as const).filter((name) => started[name])
+    if (started.base && started.head) {
+      used.push(pair)
+      continue
     }
+    const short = (['base', 'head'] as const).find((name) => failed[name]?.status === 'error' && failed[name].errorName === 'OutOfMemory')
+    if (pair > 0 && short) {
+      delete failed[short]
+      await end([pair], 'paired-limit', false)
+    }
+    break
   }
-  const running = () => used.length > 0 && Object.keys(failed).length === 0
 
-  // The first pair's hosts start (four at once, one at a time, took 1.4–2.2 s a solution on an H100), while the other
-  // pairs' hosts end where they serve another solution: nothing of it may run beside this case. Those pairs start only
-  // for a case that needs them (pairsFor), once the first pair's sizing round has read the kernel's time.
-  await Promise.all([startHosts(pairs.slice(0, 1)), ...pairs.slice(1).flatMap((pair) => [pair.base.vacate(base), pair.head.vacate(head)])])
-  await openPairs(0, 1)
-  /** The rounds so far; `pairs` is set once every pair the case needs has opened. */
-  const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, perSide: 2, dropped: 0, pairs: 1 }
+  const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, perSide: 2, dropped: 0, pairs: used.length }
+  let stopReason: StopReason = 'paired-limit'
+  const start = performance.now()
   /** `count` rounds on one side of `pair`, after a move when `spacerBytes` is given; undefined once a side failed. */
   const roundsOn = async (pair: number, name: SideName, count: number, spacerBytes?: number): Promise<PairRound[] | undefined> => {
     const step = { rounds: count, count: rounds.calls, ...(spacerBytes !== undefined && { spacerBytes }) }
     return (await onSides<PairRoundsOutcome>(pair, [name], (host) => host.pairRounds(step, plans[name])))[name]?.rounds
   }
-  let wanted = pairs.length
+  const running = () => used.length > 0 && Object.keys(failed).length === 0
   if (running()) {
     // The sizing round: one call per side, to size the rounds; not used.
-    const baseRound = await roundsOn(0, 'base', 1)
-    const headRound = baseRound && (await roundsOn(0, 'head', 1))
+    const baseRound = await roundsOn(used[0]!, 'base', 1)
+    const headRound = baseRound && (await roundsOn(used[0]!, 'head', 1))
     if (baseRound && headRound) {
-      const sizing = [baseRound[0]!, headRound[0]!]
-      rounds.calls = roundCalls(Math.max(sizing[0]!.wallMs, sizing[1]!.wallMs), settings.roundMs)
-      rounds.perSide = roundsPerSide(sizing)
-      wanted = pairsFor(sizing, pairs.length)
+      rounds.calls = roundCalls(Math.max(baseRound[0]!.wallMs, headRound[0]!.wallMs), settings.roundMs)
+      rounds.perSide = roundsPerSide([baseRound[0]!, headRound[0]!])
     }
   }
-  if (running() && wanted > 1) {
-    await startHosts(pairs.slice(1, wanted))
-    await openPairs(1, wanted)
-  }
-  rounds.pairs = used.length
-  let stopReason: StopReason = 'paired-limit'
-  const start = performance.now()
   /**
    * One block on `pair`, recorded as block `label`: the side that goes first moves (when `move`) and runs a round, the
    * other moves and runs its rounds, the first runs its second. Each side's first round comes right after its own move
