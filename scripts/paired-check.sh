@@ -15,6 +15,9 @@
 #   bias     small cases that read apart against themselves (rms-norm 1024², gemv 4096², two softmax shapes), each
 #            run KB_BIAS_RUNS times (default 5) in fresh processes, and each run's change per case: whether the
 #            difference between two processes keeps its sign from run to run             -> bias-<i>.json, bias.txt
+#   plain    the example suite without a base, twice: in the paired rounds' timing mode and in each bench's own
+#            (`events` unless it says otherwise); what a paired run costs against two benches of either
+#            (scripts/paired-cost.ts <same.json> --plain <plain-….json>)       -> plain-<mode>.json, plain-own.json
 # The tolerance is KB_TOLERANCE (default: the plugin's, 0.01); each run is killed after KB_RUN_LIMIT_S seconds (default 300).
 # The base of `same` and `plant` is a commit of the tree as it is, tracked or not (ignored files left out), made without
 # touching HEAD, the index or the files: the GPU host's copy may have no .git, or one whose HEAD is older than its
@@ -50,6 +53,11 @@ stages=${KB_STAGES:-same planted}
 
 if [[ " $stages " == *" same "* ]]; then
   run same env KERNELBENCH_COMPARE_REF="$tree_now" "${vitest[@]}" bench --run
+fi
+
+if [[ " $stages " == *" plain "* ]]; then
+  run "plain-$KERNELBENCH_TIMING" "${vitest[@]}" bench --run
+  run plain-own env -u KERNELBENCH_TIMING "${vitest[@]}" bench --run
 fi
 
 if [[ " $stages " == *" planted "* ]]; then
