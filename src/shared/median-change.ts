@@ -124,10 +124,11 @@ function medianOfSorted(sorted: readonly number[]): number {
 /**
  * A stream's median with the standard error of its logarithm, read off the order-statistic interval: its width in
  * logs over 2·z, where z is the normal quantile of the interval's actual coverage. Undefined when the stream is too
- * short for an interval at `confidence`. Times must be positive.
+ * short for an interval at `confidence` (an empty one included). Times must be positive.
  */
 export function medianEstimate(samples: readonly number[], confidence: number): MedianEstimate | undefined {
   const sorted = sortedCopy(samples)
+  if (sorted.length === 0) return undefined
   if (!(sorted[0]! > 0)) throw new RangeError(`medianEstimate: times must be positive, got ${sorted[0]}`)
   const ranks = medianRanks(sorted.length, confidence)
   if (!ranks) return undefined

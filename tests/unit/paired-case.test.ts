@@ -585,6 +585,14 @@ describe('the paired verdict on a kernel whose time jumps between two levels', (
     )
   })
 
+  it('says the lower level has too few rounds, and does not throw, where one side has none there', () => {
+    // Every base round at 4.19 ms, every head round at the upper level: the head 15% slower, its rounds a level up.
+    const verdict = judge(rounds((_, side) => side === 1))
+    expect(verdict.kind).not.toBe('unchanged')
+    const level = lowerLevelChange({ base: rounds(() => false).base, head: rounds(() => true).head }, 0.95, 0, { lower: 4.19, upper: 4.77 })
+    expect(level?.estimate.doubts[0]).toMatch(/^too few rounds at the lower level \(base 24, head 0\)/)
+  })
+
   it('leaves a decided verdict as it is, and levels a few percent apart to the blocks', () => {
     const near = judge({ ...rounds(aThird), head: rounds(aThird).base.map((ms) => ms * 1.001) })
     expect(near.kind).toBe('unchanged')
