@@ -9,7 +9,8 @@
 // holds or the case's time runs out (maxTimeMs over the time one of its stored blocks took). Where its verdict reads a
 // change, it draws a third pair as the fresh one and draws its blocks until freshPairDone holds or the time runs out,
 // then judges all three as the engine does (judgePairedRounds). Each block is one round a side: the base at the case's
-// median, the head at the ratio drawn. With --slow F every block is made F slower, for the share caught instead.
+// median, the head at the ratio drawn. With --slow F every block is made F slower: the share caught, and each case not
+// caught in every run.
 // The pool mixes boards and runs: what a pair reads against another is taken as a draw of what processes differ by.
 //   npx tsx scripts/paired-confirmation-sim.ts <same.json> [...] [--runs 200] [--slow 0.05]
 import { confirmingBlocks, decidedEnough, freshPairDone, leastBlocks, readsAChange, type PairedRounds } from '../src/engine/worker/paired-case.js'
@@ -118,18 +119,21 @@ for (const [key, pool] of pools) {
   const us = pool.baseMs * 1000
   let before = 0
   let after = 0
+  let regressions = 0
   for (let i = 0; i < runs; i++) {
     const verdict = simulatedRun(pool)
     simulated++
     if (isChange(verdict.before)) before++
     if (isChange(verdict.after)) after++
-    const band = us >= LONG_US ? caught.long : caught.short
-    band[0]!++
-    if (verdict.after === 'regression') band[1]!++
+    if (verdict.after === 'regression') regressions++
   }
+  const band = us >= LONG_US ? caught.long : caught.short
+  band[0]! += runs
+  band[1]! += regressions
   changed.before += before
   changed.after += after
   if (slow === 0 && before > 0) byCase.push(`  ${key} (${us.toFixed(1)} µs, ${pool.pairs.length} pairs): a change in ${before} of ${runs} runs, ${after} after confirmation`)
+  if (slow > 0 && regressions < runs) byCase.push(`  ${key} (${us.toFixed(1)} µs, ${pool.pairs.length} pairs): caught in ${regressions} of ${runs} runs`)
 }
 console.log(`${files.length} runs pooled: ${cases} cases with 3 pairs or more, ${runs} simulated runs each (${simulated}), ${slow > 0 ? `${pct(slow)} slower` : 'identical code'}`)
 if (slow === 0) {
@@ -140,4 +144,5 @@ if (slow === 0) {
   const [long, longCaught] = caught.long
   const [short, shortCaught] = caught.short
   console.log(`  caught: ${longCaught} of ${long} of ${LONG_US} µs or more (${pct(longCaught! / long!)}), ${shortCaught} of ${short} under it (${pct(shortCaught! / short!)})`)
+  for (const line of byCase) console.log(line)
 }
