@@ -1,4 +1,4 @@
-// Command-line arguments of the replay scripts (baseline-replay.ts, paired-replay.ts).
+// Command-line arguments of the replay and simulation scripts (baseline-replay.ts, paired-replay.ts, …).
 
 /** The arguments after `flag`, up to the next flag; empty when the flag is not given. */
 export function argList(flag: string): string[] {
@@ -6,4 +6,10 @@ export function argList(flag: string): string[] {
   if (start < 0) return []
   const end = process.argv.findIndex((arg, i) => i > start && arg.startsWith('--'))
   return process.argv.slice(start + 1, end < 0 ? undefined : end)
+}
+
+/** The arguments before the first flag: the results files a script reads. */
+export function leadingArgs(): string[] {
+  const firstFlag = process.argv.findIndex((arg, i) => i > 1 && arg.startsWith('--'))
+  return process.argv.slice(2, firstFlag < 0 ? undefined : firstFlag)
 }

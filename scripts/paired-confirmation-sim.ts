@@ -21,19 +21,17 @@ import type { CaseResult } from '../src/shared/results.js'
 import { summarize } from '../src/shared/stats.js'
 import { DEFAULT_COMPARE } from '../src/spec/compare.js'
 import { seededUniform } from '../tests/helpers/time-streams.js'
-import { argList } from './arguments.js'
+import { argList, leadingArgs } from './arguments.js'
+import { LONG_US } from './paired-cost.js'
 import { casesByName } from './results-file.js'
 
-const firstFlag = process.argv.findIndex((arg, i) => i > 1 && arg.startsWith('--'))
-const files = process.argv.slice(2, firstFlag < 0 ? undefined : firstFlag)
+const files = leadingArgs()
 const runs = Number(argList('--runs')[0] ?? '200')
 const slow = Number(argList('--slow')[0] ?? '0')
 if (files.length === 0 || !(runs > 0) || !(slow >= 0)) {
   console.error('usage: npx tsx scripts/paired-confirmation-sim.ts <same.json> [...] [--runs N] [--slow F]')
   process.exit(2)
 }
-/** Kernels this long or longer: the ones a 2% regression must be caught on (issue 34's bar). */
-const LONG_US = 20
 const settings = DEFAULT_COMPARE
 
 /** A case's pool: every stored pair's block log ratios, the base's median round, and the time one block took. */
@@ -108,10 +106,10 @@ function simulatedRun({ pairs, baseMs, blockMs }: Pool): { before: ChangeVerdict
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(2)}%`
-let simulated = 0
 let cases = 0
 const changed = { before: 0, after: 0 }
-const caught = { long: [0, 0], short: [0, 0] }
+/** Simulated runs and the regressions among them, of kernels of LONG_US or more and under it. */
+const caught = { long: { runs: 0, regressions: 0 }, short: { runs: 0, regressions: 0 } }
 const byCase: string[] = []
 for (const [key, pool] of pools) {
   if (pool.pairs.length < 3) continue
@@ -122,27 +120,28 @@ for (const [key, pool] of pools) {
   let regressions = 0
   for (let i = 0; i < runs; i++) {
     const verdict = simulatedRun(pool)
-    simulated++
     if (isChange(verdict.before)) before++
     if (isChange(verdict.after)) after++
     if (verdict.after === 'regression') regressions++
   }
   const band = us >= LONG_US ? caught.long : caught.short
-  band[0]! += runs
-  band[1]! += regressions
+  band.runs += runs
+  band.regressions += regressions
   changed.before += before
   changed.after += after
   if (slow === 0 && before > 0) byCase.push(`  ${key} (${us.toFixed(1)} µs, ${pool.pairs.length} pairs): a change in ${before} of ${runs} runs, ${after} after confirmation`)
   if (slow > 0 && regressions < runs) byCase.push(`  ${key} (${us.toFixed(1)} µs, ${pool.pairs.length} pairs): caught in ${regressions} of ${runs} runs`)
 }
-console.log(`${files.length} runs pooled: ${cases} cases with 3 pairs or more, ${runs} simulated runs each (${simulated}), ${slow > 0 ? `${pct(slow)} slower` : 'identical code'}`)
+console.log(`${files.length} runs pooled: ${cases} cases with 3 pairs or more, ${runs} simulated runs each (${cases * runs}), ${slow > 0 ? `${pct(slow)} slower` : 'identical code'}`)
 if (slow === 0) {
-  console.log(`  changes read: ${changed.before} before confirmation (${pct(changed.before / simulated)}), ${changed.after} after (${pct(changed.after / simulated)})`)
+  console.log(`  changes read: ${changed.before} before confirmation (${pct(changed.before / (cases * runs))}), ${changed.after} after (${pct(changed.after / (cases * runs))})`)
   console.log(`  false alarms a suite run: ${(changed.after / runs).toFixed(3)} (over its ${cases} cases)`)
   for (const line of byCase) console.log(line)
 } else {
-  const [long, longCaught] = caught.long
-  const [short, shortCaught] = caught.short
-  console.log(`  caught: ${longCaught} of ${long} of ${LONG_US} µs or more (${pct(longCaught! / long!)}), ${shortCaught} of ${short} under it (${pct(shortCaught! / short!)})`)
+  const { long, short } = caught
+  console.log(
+    `  caught: ${long.regressions} of ${long.runs} of ${LONG_US} µs or more (${pct(long.regressions / long.runs)}), ` +
+      `${short.regressions} of ${short.runs} under it (${pct(short.regressions / short.runs)})`,
+  )
   for (const line of byCase) console.log(line)
 }

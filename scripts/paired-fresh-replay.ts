@@ -8,11 +8,10 @@ import { isChange } from '../src/shared/median-change.js'
 import { judgePairedRounds, roundsOfPair, type RoundsOfPairs } from '../src/shared/paired-estimate.js'
 import type { CaseResult } from '../src/shared/results.js'
 import { summarize } from '../src/shared/stats.js'
-import { argList } from './arguments.js'
+import { argList, leadingArgs } from './arguments.js'
 import { casesByName } from './results-file.js'
 
-const firstFlag = process.argv.findIndex((arg, i) => i > 1 && arg.startsWith('--'))
-const files = process.argv.slice(2, firstFlag < 0 ? undefined : firstFlag)
+const files = leadingArgs()
 const settings = {
   tolerance: Number(argList('--tolerance')[0] ?? 0.01),
   confidence: 0.95,

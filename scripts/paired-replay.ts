@@ -8,11 +8,11 @@
 import { pairedVerdict } from '../src/baseline/paired-verdict.js'
 import type { CaseResult } from '../src/shared/results.js'
 import { summarize } from '../src/shared/stats.js'
-import { argList } from './arguments.js'
+import { argList, leadingArgs } from './arguments.js'
+import { LONG_US } from './paired-cost.js'
 import { casesByName } from './results-file.js'
 
-const firstFlag = process.argv.findIndex((arg, i) => i > 1 && arg.startsWith('--'))
-const files = process.argv.slice(2, firstFlag < 0 ? undefined : firstFlag)
+const files = leadingArgs()
 const numbers = (flag: string, fallback: string) => (argList(flag)[0] ?? fallback).split(',').map(Number)
 const tolerances = numbers('--tolerance', '0.01,0.02')
 const spreads = numbers('--process-spread', '0,0.013')
@@ -22,8 +22,6 @@ if (files.length === 0) {
   process.exit(2)
 }
 
-/** Kernels this long or longer: the ones a 2% regression must be caught on (issue 34's bar). */
-const LONG_US = 20
 const pct = (x: number) => `${(100 * x).toFixed(2)}%`
 
 for (const tolerance of tolerances) {

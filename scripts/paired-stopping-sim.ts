@@ -24,12 +24,11 @@ import type { CaseResult } from '../src/shared/results.js'
 import { summarize } from '../src/shared/stats.js'
 import { DEFAULT_COMPARE } from '../src/spec/compare.js'
 import { seededUniform } from '../tests/helpers/time-streams.js'
-import { argList } from './arguments.js'
-import { BANDS } from './paired-cost.js'
+import { argList, leadingArgs } from './arguments.js'
+import { BANDS, LONG_US } from './paired-cost.js'
 import { casesByName } from './results-file.js'
 
-const firstFlag = process.argv.findIndex((arg, i) => i > 1 && arg.startsWith('--'))
-const files = process.argv.slice(2, firstFlag < 0 ? undefined : firstFlag)
+const files = leadingArgs()
 const option = (flag: string, fallback: string) => argList(flag)[0] ?? fallback
 const rule = option('--rule', 'interval')
 const slow = Number(option('--slow', '0'))
@@ -44,8 +43,6 @@ if (files.length === 0 || !['interval', 'decided'].includes(rule)) {
   console.error('usage: tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule interval|decided] [--slow F] [--tolerance T] [--process-spread S] [--trials N] [--cap-factor F] [--one-round-from US]')
   process.exit(2)
 }
-/** Kernels this long or longer: the ones a 2% regression must be caught on (issue 34's bar). */
-const LONG_US = 20
 
 /** One trial: blocks drawn until the rule stops (or `cap`); the verdict and the blocks it took. */
 function trial(stored: readonly (readonly number[])[], baseMs: number, cap: number, random: () => number): { kind: string; blocks: number } {
