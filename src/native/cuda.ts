@@ -1,5 +1,6 @@
 // koffi bindings to the CUDA runtime. Every call is checked: a non-zero cudaError_t becomes a CudaError that
 // names the call and the error. Device pointers are koffi pointers (BigInt addresses).
+import koffi from 'koffi'
 import { CudaError } from './errors.js'
 import { loadLibrary, type LibrarySpec } from './library.js'
 import type { SmLimits } from '../shared/counters.js'
@@ -45,8 +46,14 @@ const HOST_ALLOC_MAPPED = 0x02
 /** cudaStreamCaptureModeRelaxed: the solution's host code may call anything that does not touch the stream. */
 const CAPTURE_MODE_RELAXED = 2
 
+/** cudaIpcMemHandle_t: 64 opaque bytes, passed by value to cudaIpcOpenMemHandle. */
+const IPC_HANDLE_BYTES = 64
+/** cudaIpcMemLazyEnablePeerAccess: the flag cudaIpcOpenMemHandle requires (peer access matters only across GPUs). */
+const IPC_LAZY_PEER_ACCESS = 1
+
 function bind() {
   const lib = loadLibrary(CUDA_RUNTIME)
+  koffi.struct('cudaIpcMemHandle_t', { reserved: koffi.array('uint8_t', IPC_HANDLE_BYTES, 'Typed') })
   return {
     getErrorName: lib.func('const char *cudaGetErrorName(int error)'),
     getErrorString: lib.func('const char *cudaGetErrorString(int error)'),
@@ -61,6 +68,9 @@ function bind() {
     driverGetVersion: lib.func('int cudaDriverGetVersion(_Out_ int *version)'),
     malloc: lib.func('int cudaMalloc(_Out_ void **ptr, size_t size)'),
     free: lib.func('int cudaFree(void *ptr)'),
+    ipcGetMemHandle: lib.func('int cudaIpcGetMemHandle(_Out_ uint8_t *handle, void *ptr)'),
+    ipcOpenMemHandle: lib.func('int cudaIpcOpenMemHandle(_Out_ void **ptr, cudaIpcMemHandle_t handle, unsigned int flags)'),
+    ipcCloseMemHandle: lib.func('int cudaIpcCloseMemHandle(void *ptr)'),
     hostAlloc: lib.func('int cudaHostAlloc(_Out_ void **ptr, size_t size, unsigned int flags)'),
     hostGetDevicePointer: lib.func('int cudaHostGetDevicePointer(_Out_ void **device, void *host, unsigned int flags)'),
     freeHost: lib.func('int cudaFreeHost(void *ptr)'),
@@ -197,6 +207,24 @@ export function malloc(bytes: number): DevicePtr {
 
 export function free(ptr: DevicePtr): void {
   check(cudart().free(ptr), 'cudaFree')
+}
+
+/** A handle to `ptr`'s allocation (from cudaMalloc) that another process on the same GPU opens: hex, to travel in a message. */
+export function ipcHandle(ptr: DevicePtr): string {
+  const handle = Buffer.alloc(IPC_HANDLE_BYTES)
+  check(cudart().ipcGetMemHandle(handle, ptr), 'cudaIpcGetMemHandle')
+  return handle.toString('hex')
+}
+
+/** Maps another process's allocation, named by ipcHandle(), into this one; closeIpc() unmaps it. */
+export function openIpc(handle: string): DevicePtr {
+  const reserved = new Uint8Array(Buffer.from(handle, 'hex'))
+  if (reserved.length !== IPC_HANDLE_BYTES) throw new RangeError(`openIpc: a handle is ${IPC_HANDLE_BYTES} bytes in hex, got ${reserved.length}`)
+  return out((s: bigint[]) => cudart().ipcOpenMemHandle(s, { reserved }, IPC_LAZY_PEER_ACCESS), 'cudaIpcOpenMemHandle', 0n)
+}
+
+export function closeIpc(ptr: DevicePtr): void {
+  check(cudart().ipcCloseMemHandle(ptr), 'cudaIpcCloseMemHandle')
 }
 
 /** Page-locked host memory mapped into the device's address space (for the spin kernel's flag). */

@@ -223,15 +223,31 @@ export type HostRequest =
   | { type: 'calibrate'; id: number }
   /**
    * A paired A/B case (docs/ci-gate.md), one side per host process: 'pair-start' runs the protocol up to the priming
-   * batch and keeps the case open, its buffers allocated after a spacer of `spacerBytes`; each 'pair-rounds' times
-   * `rounds` rounds of `count` calls, after moving the buffers behind a new spacer of `spacerBytes` when given (so that
-   * each block of rounds finds them at another place in memory); 'pair-end' closes it. `verify`: whether 'pair-start'
-   * runs the verified call of step 4 (on the first pair of processes only; see OpeningSteps in
-   * src/engine/host/start-case.ts), and whether 'pair-end' runs that of step 12 (on the first pair only).
+   * batch and keeps the case open, its buffers at `place`; each 'pair-rounds' times `rounds` rounds of `count` calls,
+   * after moving the buffers to `place` when given (so that each block of rounds finds them at another place in
+   * memory); 'pair-end' closes it. `verify`: whether 'pair-start' runs the verified call of step 4 (on the first pair
+   * of processes only; see OpeningSteps in src/engine/host/start-case.ts), and whether 'pair-end' runs that of step 12
+   * (on the first pair only).
    */
-  | { type: 'pair-start'; id: number; plan: CasePlan; spacerBytes: number; verify: boolean }
-  | { type: 'pair-rounds'; id: number; rounds: number; count: number; spacerBytes?: number }
+  | { type: 'pair-start'; id: number; plan: CasePlan; place: PairPlace; verify: boolean }
+  | { type: 'pair-rounds'; id: number; rounds: number; count: number; place?: PairPlace }
   | { type: 'pair-end'; id: number; stopReason: StopReason; verify: boolean }
+
+/**
+ * Where a paired side's buffers go: allocated afresh behind a spacer of `spacerBytes`, or the timed calls' buffers at
+ * `offsetBytes` into `region`, memory the worker allocated on the GPU and both sides of a pair open (a CUDA IPC handle,
+ * in hex), so that both time at the same place (docs/ci-gate.md, "Shared places").
+ */
+export type PairPlace = { spacerBytes: number } | { region: string; offsetBytes: number }
+
+/**
+ * The requests of the region host (src/engine/host/region-host.ts), which owns the memory both sides of a pair of
+ * paired processes share: a region of `bytes` allocated, or the region of `handle` freed.
+ */
+export type RegionRequest = { type: 'region-alloc'; id: number; bytes: number } | { type: 'region-free'; id: number; handle: string }
+
+/** Its answer: the region's CUDA IPC handle (hex) for an allocation, nothing for a free, or why it could not. */
+export type RegionReply = { id: number; handle?: string; error?: string }
 
 /**
  * Opens the session of a host started on standby (client.ts): until then it has loaded its code but made no CUDA

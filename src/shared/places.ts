@@ -1,6 +1,8 @@
 // Where a case's buffers sit in memory changes a memory-bound kernel's time by a few percent, fixed for as long as the
 // buffers live (docs/protocol.md, "Places"). A spacer allocated in front of them moves them to another place.
 import { randomInt } from 'node:crypto'
+import { DTYPE_BYTES } from '../spec/dtype.js'
+import type { CasePlan } from './messages.js'
 
 /** Spacers are whole 2 MiB pages (the allocation granule of large buffers), up to this many. */
 const SPACER_PAGES = 64
@@ -13,6 +15,21 @@ const SPACER_PAGE_BYTES = 2 * 2 ** 20
  */
 export function spacerBytes(): number {
   return randomInt(SPACER_PAGES) * SPACER_PAGE_BYTES
+}
+
+/** The largest spacer and a page: the range of offsets of a shared place (placedBytes). */
+export const SPACER_RANGE_BYTES = SPACER_PAGES * SPACER_PAGE_BYTES
+
+/** Buffers placed in a shared region each start at a 2 MiB page, as cudaMalloc puts large ones. */
+export const alignedToPage = (bytes: number): number => Math.ceil(bytes / SPACER_PAGE_BYTES) * SPACER_PAGE_BYTES
+
+/**
+ * The bytes of the buffers a timed call touches (the inputs and the solution's outputs), each at a 2 MiB page, in
+ * argument order, as the host lays them out in a region that both sides of a paired case share
+ * (src/engine/host/buffers.ts, allocate's `placedAt`).
+ */
+export function placedBytes(plan: CasePlan): number {
+  return plan.args.reduce((sum, arg) => (arg.kind === 'input' || arg.kind === 'output' ? sum + alignedToPage(arg.count * DTYPE_BYTES[arg.dtype]) : sum), 0)
 }
 
 /** A case is timed at this many places at least, so that its median is not one place's. */

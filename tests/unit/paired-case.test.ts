@@ -5,16 +5,26 @@ import { describe, expect, it } from 'vitest'
 import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
 import type { DeviceHost } from '../../src/engine/worker/client.js'
 import { blockOrder, blocksState, confirmingBlocks, decidedEnough, freshPairDone, roundCalls, roundsPerSide, runPairedCase, sideBySide, underOneLock, type HostPair, type PairedRounds } from '../../src/engine/worker/paired-case.js'
-import type { CasePlan } from '../../src/shared/messages.js'
+import type { CasePlan, PairPlace } from '../../src/shared/messages.js'
+import { placedBytes, SPACER_RANGE_BYTES } from '../../src/shared/places.js'
 import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, onePairChange, PROCESS_SPREAD_WEIGHT, processSpreadAt } from '../../src/shared/median-change.js'
 import { judgePairedRounds, lowerLevelChange, roundsOfPair } from '../../src/shared/paired-estimate.js'
 import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
 import { plan, standInHost } from '../helpers/stand-in-host.js'
 
-/** A case whose stand-in kernel takes `ms` (the library's name says so to the stand-in). */
+/**
+ * A case whose stand-in kernel takes `ms` (the library's name says so to the stand-in), with two inputs of 2^20 floats
+ * and one output of 3 MiB of floats.
+ */
 function sidePlan(library: string): CasePlan {
   const p = plan('n = 1024')
-  return { ...p, solution: { library: `/stand-in/${library}.so`, symbol: 'solution' } } as unknown as CasePlan
+  const args = [
+    { kind: 'input', name: 'a', dtype: 'float32', count: 2 ** 20 },
+    { kind: 'input', name: 'b', dtype: 'float32', count: 2 ** 20 },
+    { kind: 'output', name: 'c', dtype: 'float32', count: 3 * 2 ** 18 },
+    { kind: 'scalar', name: 'n', value: 2 ** 20 },
+  ]
+  return { ...p, args, solution: { library: `/stand-in/${library}.so`, symbol: 'solution' } } as unknown as CasePlan
 }
 
 /**
@@ -44,7 +54,7 @@ const untimed = { ...DEFAULT_COMPARE, maxTimeMs: 600_000 }
 describe('runPairedCase with stand-in hosts', () => {
   it('times identical sides to an unchanged verdict, in blocks of two rounds at new places, stopping once the interval is narrow', async () => {
     // A 20 µs kernel: under 50 µs a block runs two rounds a side.
-    const run = await runPairedCase(standInPairs(1), sidePlan('0.02'), sidePlan('0.02'), untimed, seededSpacers(42))
+    const run = await runPairedCase(standInPairs(1), sidePlan('0.02'), sidePlan('0.02'), untimed, { drawSpacer: seededSpacers(42) })
     expect(run.head.status).toBe('ok')
     expect(run.base.status).toBe('ok')
     const rounds = run.rounds!
@@ -80,12 +90,12 @@ describe('runPairedCase with stand-in hosts', () => {
       const wrapped = Object.create(host) as DeviceHost
       const pairRounds = host.pairRounds
       wrapped.pairRounds = function (step, plan) {
-        log.push(`${name} ${step.spacerBytes === undefined ? '' : 'move '}${step.rounds}`)
+        log.push(`${name} ${step.place === undefined ? '' : 'move '}${step.rounds}`)
         return pairRounds.call(this, step, plan)
       }
       return wrapped
     }
-    const run = await runPairedCase([{ base: logged(pair.base, 'base'), head: logged(pair.head, 'head') }], sidePlan(kernelMs), sidePlan(kernelMs), untimed, seededSpacers(42))
+    const run = await runPairedCase([{ base: logged(pair.base, 'base'), head: logged(pair.head, 'head') }], sidePlan(kernelMs), sidePlan(kernelMs), untimed, { drawSpacer: seededSpacers(42) })
     return { log, blocks: new Set(run.rounds!.block).size, perSide: run.rounds!.perSide }
   }
 
@@ -105,7 +115,7 @@ describe('runPairedCase with stand-in hosts', () => {
   })
 
   it('catches a side 6% slower as a regression that fails, once fresh processes read it too', async () => {
-    const run = await runPairedCase(standInPairs(1), sidePlan('1.06'), sidePlan('1.00'), untimed, seededSpacers(42))
+    const run = await runPairedCase(standInPairs(1), sidePlan('1.06'), sidePlan('1.00'), untimed, { drawSpacer: seededSpacers(42) })
     const rounds = run.rounds!
     // The one pair's blocks read the change, so a fresh pair (numbered as the second) ran an interval's worth of blocks,
     // which confirmed it: it stopped there, short of the blocks the first pair ran.
@@ -123,7 +133,7 @@ describe('runPairedCase with stand-in hosts', () => {
 
   it('does not fail identical code whose head processes both read 4% slower for their whole life: fresh processes do not repeat it', async () => {
     // 'stepped-': a process started as the host reads 4% slower; the fresh ones (the hosts' spares) do not.
-    const run = await runPairedCase(standInPairs(2), sidePlan('stepped-1.00'), sidePlan('1.00'), untimed, seededSpacers(7))
+    const run = await runPairedCase(standInPairs(2), sidePlan('stepped-1.00'), sidePlan('1.00'), untimed, { drawSpacer: seededSpacers(7) })
     const rounds = run.rounds!
     expect(rounds).toMatchObject({ pairs: 3, freshPair: 2 })
     // Unconfirmed, the fresh pair ran as many blocks as each pair before it.
@@ -141,14 +151,14 @@ describe('runPairedCase with stand-in hosts', () => {
 
   it('ends at the time limit with the reason when the interval stays wide', async () => {
     const settings = { ...DEFAULT_COMPARE, tolerance: 0.0001, maxTimeMs: 300 }
-    const run = await runPairedCase(standInPairs(1), sidePlan('1.00'), sidePlan('1.00'), settings, seededSpacers(42))
+    const run = await runPairedCase(standInPairs(1), sidePlan('1.00'), sidePlan('1.00'), settings, { drawSpacer: seededSpacers(42) })
     if (run.head.status !== 'ok') throw new Error(`head: ${JSON.stringify(run.head)}`)
     expect(run.head.timing!.stopReason).toBe('paired-limit')
   })
 
   it('runs past the time limit until the blocks can give an interval (a long kernel fitted two blocks into it)', async () => {
     const settings = { ...DEFAULT_COMPARE, tolerance: 0.0001, maxTimeMs: 1 }
-    const run = await runPairedCase(standInPairs(1), sidePlan('1.00'), sidePlan('1.00'), settings, seededSpacers(42))
+    const run = await runPairedCase(standInPairs(1), sidePlan('1.00'), sidePlan('1.00'), settings, { drawSpacer: seededSpacers(42) })
     if (run.head.status !== 'ok') throw new Error(`head: ${JSON.stringify(run.head)}`)
     expect(run.head.timing!.stopReason).toBe('paired-limit')
     expect(new Set(run.rounds!.block).size).toBe(MIN_INTERVAL_BLOCKS)
@@ -156,7 +166,7 @@ describe('runPairedCase with stand-in hosts', () => {
   })
 
   it('reports a base that answers wrongly, runs no round, and gives an inconclusive verdict that names it', async () => {
-    const run = await runPairedCase(standInPairs(1), sidePlan('1.00'), sidePlan('wrong-1.00'), untimed, seededSpacers(42))
+    const run = await runPairedCase(standInPairs(1), sidePlan('1.00'), sidePlan('wrong-1.00'), untimed, { drawSpacer: seededSpacers(42) })
     expect(run.base).toMatchObject({ status: 'wrong' })
     expect(run.head).toMatchObject({ status: 'error', errorName: 'NotRun', message: 'the base side of the paired case did not open' })
     expect(run.rounds).toBeUndefined()
@@ -185,7 +195,7 @@ describe('runPairedCase with stand-in hosts', () => {
       }
       return { base: askedToVerify(pair.base, 'base'), head: askedToVerify(pair.head, 'head') }
     })
-    const run = await runPairedCase(pairs, sidePlan('1.00'), sidePlan('1.00'), untimed, seededSpacers(7))
+    const run = await runPairedCase(pairs, sidePlan('1.00'), sidePlan('1.00'), untimed, { drawSpacer: seededSpacers(7) })
     // The second pair's processes load the same libraries: their priming call's check stands for the verified call.
     expect(verifiedAtOpening).toEqual({ 'base 0': true, 'head 0': true, 'base 1': false, 'head 1': false })
     // Their calls were checked at random during the rounds: only the first pair verifies again after timing.
@@ -203,11 +213,77 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(pairedVerdict({ base: { outcome: run.base }, rounds }, compare).message).toMatch(/2 pairs of processes/)
   })
 
+  it('places both sides of a pair at the same offset of a region of its own in every block, and frees each region once its sides ended', async () => {
+    const places: Array<{ pair: number; side: string; place: PairPlace }> = []
+    const regions: Array<{ handle: string; bytes: number; freedAfter?: number }> = []
+    const ended: string[] = []
+    const pairs = (standInPairs(2) as HostPair[]).map((pair, index) => {
+      const logged = (host: DeviceHost, side: string) => {
+        const wrapped = Object.create(host) as DeviceHost
+        const { pairStart, pairRounds, pairEnd } = host
+        wrapped.pairStart = function (plan, place, verify) {
+          places.push({ pair: index, side, place })
+          return pairStart.call(this, plan, place, verify)
+        }
+        wrapped.pairRounds = function (step, plan) {
+          if (step.place) places.push({ pair: index, side, place: step.place })
+          return pairRounds.call(this, step, plan)
+        }
+        wrapped.pairEnd = function (stopReason, plan, verify) {
+          ended.push(`${side} ${index}`)
+          return pairEnd.call(this, stopReason, plan, verify)
+        }
+        return wrapped
+      }
+      return { base: logged(pair.base, 'base'), head: logged(pair.head, 'head') }
+    })
+    const regionSource = async (bytes: number) => {
+      const region: { handle: string; bytes: number; freedAfter?: number } = { handle: `region-${regions.length}`, bytes }
+      regions.push(region)
+      return { handle: region.handle, free: async () => void (region.freedAfter = ended.length) }
+    }
+    const run = await runPairedCase(pairs, sidePlan('1.00'), sidePlan('1.00'), untimed, { drawSpacer: seededSpacers(7), regions: regionSource })
+    expect(run.head.status).toBe('ok')
+    // One region a pair, holding the case's inputs and output (each at a 2 MiB page) and the range of offsets.
+    expect(regions.map((r) => r.handle)).toEqual(['region-0', 'region-1'])
+    expect(placedBytes(sidePlan('1.00'))).toBe(3 * 4 * 2 ** 20)
+    expect(regions[0]!.bytes).toBe(placedBytes(sidePlan('1.00')) + SPACER_RANGE_BYTES)
+    // Each place the base is sent to, the head is sent to as well (its next step on that pair), in its pair's region.
+    for (const pair of [0, 1]) {
+      const onPair = places.filter((p) => p.pair === pair)
+      expect(onPair.length).toBeGreaterThan(4)
+      for (let i = 0; i < onPair.length; i += 2) {
+        expect(onPair[i]!.place).toEqual(onPair[i + 1]!.place)
+        expect(onPair[i]!.side).not.toBe(onPair[i + 1]!.side)
+        expect(onPair[i]!.place).toMatchObject({ region: `region-${pair}` })
+      }
+      expect(new Set(onPair.map((p) => ('offsetBytes' in p.place ? p.place.offsetBytes : -1))).size).toBeGreaterThan(1)
+    }
+    // Freed only once every side had ended: a side never times in memory that is gone.
+    expect(ended).toHaveLength(4)
+    expect(regions.map((r) => r.freedAfter)).toEqual([4, 4])
+  })
+
+  it('places each side behind a spacer of its own where no region can be had', async () => {
+    const places: PairPlace[] = []
+    const [pair] = standInPairs(1) as [HostPair]
+    const wrapped = Object.create(pair.head) as DeviceHost
+    const pairRounds = pair.head.pairRounds
+    wrapped.pairRounds = function (step, plan) {
+      if (step.place) places.push(step.place)
+      return pairRounds.call(this, step, plan)
+    }
+    const run = await runPairedCase([{ base: pair.base, head: wrapped }], sidePlan('1.00'), sidePlan('1.00'), untimed, { drawSpacer: seededSpacers(7), regions: async () => undefined })
+    expect(run.head.status).toBe('ok')
+    expect(places.length).toBeGreaterThan(0)
+    for (const place of places) expect(place).toHaveProperty('spacerBytes')
+  })
+
   it('leaves out a later pair that finds no memory for the case, and times on the first', async () => {
     const [first, second] = standInPairs(2) as [HostPair, HostPair]
     const short = Object.create(second.base) as DeviceHost
     short.pairStart = async () => ({ outcome: { status: 'error', errorName: 'OutOfMemory', message: 'stand-in: no memory left' }, phases: {} })
-    const run = await runPairedCase([first, { head: second.head, base: short }], sidePlan('1.00'), sidePlan('1.00'), untimed, seededSpacers(7))
+    const run = await runPairedCase([first, { head: second.head, base: short }], sidePlan('1.00'), sidePlan('1.00'), untimed, { drawSpacer: seededSpacers(7) })
     expect(run.head.status).toBe('ok')
     expect(run.base.status).toBe('ok')
     expect(run.rounds!.pairs).toBe(1)
@@ -215,7 +291,7 @@ describe('runPairedCase with stand-in hosts', () => {
   })
 
   it('ends the other side when one answers wrongly mid-rounds, keeping that side’s outcome', async () => {
-    const run = await runPairedCase(standInPairs(1), sidePlan('wrong-round-1.00'), sidePlan('1.00'), untimed, seededSpacers(42))
+    const run = await runPairedCase(standInPairs(1), sidePlan('wrong-round-1.00'), sidePlan('1.00'), untimed, { drawSpacer: seededSpacers(42) })
     expect(run.head).toMatchObject({ status: 'wrong' })
     expect(run.base.status).toBe('ok')
     expect(run.rounds).toBeUndefined()

@@ -6,6 +6,7 @@ import { DTYPE_BYTES, type Dtype } from '../../spec/dtype.js'
 import * as cuda from '../../native/cuda.js'
 import type { DeviceSession } from './device-session.js'
 import type { ArgPlan, CasePlan, PlanInteger } from '../../shared/messages.js'
+import { alignedToPage } from '../../shared/places.js'
 
 export interface Buffer {
   ptr: cuda.DevicePtr
@@ -57,8 +58,9 @@ export function caseBytes(plan: CasePlan): number {
 }
 
 /** Refuses a case that cannot fit, naming it, before anything is allocated. */
-export function checkFits(plan: CasePlan, freeBytes: number, deviceName: string): void {
-  const needed = caseBytes(plan)
+export function checkFits(plan: CasePlan, freeBytes: number, deviceName: string, placed = false): void {
+  // Placed buffers (allocate's `placedAt`) lie in memory allocated already.
+  const needed = caseBytes(plan) - (placed ? bytesOf(plan, 'input') + bytesOf(plan, 'output') : 0)
   if (needed > freeBytes) {
     throw new OutOfMemoryError(
       `case '${plan.caseName}' needs ${gib(needed)} of device memory (inputs, outputs, reference outputs and a checked ` +
@@ -86,15 +88,29 @@ export function inputSeed(plan: CasePlan, argIndex: number, draw: number, secret
   return digest.readUIntLE(0, 6) * 16 + (digest[6]! & 0xf)
 }
 
-export function allocate(session: DeviceSession, plan: CasePlan): CaseBuffers {
+/**
+ * The case's buffers. With `placedAt`, the inputs and the solution's outputs lie from there, in argument order (each at
+ * a 2 MiB page: placedBytes() in src/shared/places.ts), in memory that the caller owns and this never frees: a region that both sides of a
+ * paired case open at the same offset, so that where the buffers sit is the same for both (docs/ci-gate.md, "Shared
+ * places"). Everything else (reference outputs, checked copies, digests, arrays) is this process's own.
+ */
+export function allocate(session: DeviceSession, plan: CasePlan, placedAt?: cuda.DevicePtr): CaseBuffers {
   // Leave room for the flush buffer and padding matrices the session allocates later.
   const paddingBytes = 3 * plan.options.paddingSize ** 2 * 4
   const headroom = session.info.l2CacheBytes * plan.options.flushFactor + paddingBytes + 16 * 2 ** 20
-  checkFits(plan, cuda.freeMemoryBytes() - headroom, session.info.name)
+  checkFits(plan, cuda.freeMemoryBytes() - headroom, session.info.name, placedAt !== undefined)
   const buffers: CaseBuffers = { args: [], referenceArgs: [], savedArgs: [], outputs: [], inputs: [], device: [], pageLocked: [] }
   const alloc = (dtype: Dtype, count: number): Buffer => {
     const ptr = cuda.malloc(count * DTYPE_BYTES[dtype])
     buffers.device.push(ptr)
+    return { ptr, dtype, count }
+  }
+  let placedOffset = 0
+  /** A buffer a timed call touches: at the shared region's next page, or allocated like any other. */
+  const place = (dtype: Dtype, count: number): Buffer => {
+    if (placedAt === undefined) return alloc(dtype, count)
+    const ptr = placedAt + BigInt(placedOffset)
+    placedOffset += alignedToPage(count * DTYPE_BYTES[dtype])
     return { ptr, dtype, count }
   }
   try {
@@ -105,12 +121,12 @@ export function allocate(session: DeviceSession, plan: CasePlan): CaseBuffers {
       if (arg.kind === 'array') {
         arrays.set(index, allocateArray(arg, buffers))
       } else if (arg.kind === 'input') {
-        const buffer = alloc(arg.dtype, arg.count)
+        const buffer = place(arg.dtype, arg.count)
         inputs.set(index, buffer)
         const digests = alloc('float64', 2).ptr
         buffers.inputs.push({ index, name: arg.name, plan: arg, buffer, digests: [digests, digests + 8n] })
       } else if (arg.kind === 'output') {
-        const triple = { got: alloc(arg.dtype, arg.count), expected: alloc(arg.dtype, arg.count), saved: alloc(arg.dtype, arg.count) }
+        const triple = { got: place(arg.dtype, arg.count), expected: alloc(arg.dtype, arg.count), saved: alloc(arg.dtype, arg.count) }
         outputs.set(index, triple)
         buffers.outputs.push({ name: arg.name, ...triple })
       }

@@ -159,7 +159,7 @@ async function answer(session: DeviceSession, request: HostRequest): Promise<Rep
       const solution = await loadSolution(session, request.plan)
       try {
         // Steps 1–7, counted as a timed case's are (measure.ts).
-        paired = session.phases.during('timing', () => PairedSide.open(session, request.plan, solution, request.spacerBytes, request.verify))
+        paired = session.phases.during('timing', () => PairedSide.open(session, request.plan, solution, request.place, request.verify))
       } catch (error) {
         return { type: 'pair-started', id: request.id, outcome: wrongAnswerOutcome(error) }
       }
@@ -168,7 +168,7 @@ async function answer(session: DeviceSession, request: HostRequest): Promise<Rep
     case 'pair-rounds': {
       const side = openSide(request)
       try {
-        if (request.spacerBytes !== undefined) side.move(request.spacerBytes)
+        if (request.place !== undefined) side.move(request.place)
         const rounds = Array.from({ length: request.rounds }, () => session.phases.during('timing', () => side.round(request.count)))
         return { type: 'pair-rounds', id: request.id, outcome: { status: 'ok', rounds } }
       } catch (error) {

@@ -61,7 +61,7 @@ function time(session: DeviceSession, options: MeasureOptions, placed: PlacedCas
     // 10c: the next place now and then (placement.ts), and the next batch, sized by this one's time.
     const leastMs = leastTimingMs(filtered.kept, elapsed, options)
     if (timeToMove(now - placeStart, elapsed, leastMs, batchMs)) {
-      placed.move(spacerBytes())
+      placed.move({ spacerBytes: spacerBytes() })
       placeStart = performance.now()
     }
     const most = Math.min(MAX_BATCH, Math.max(1, options.maxIterations - filtered.kept.length))
@@ -97,7 +97,7 @@ export function runCase(session: DeviceSession, plan: CasePlan, solution: (...ar
   if (plan.mode !== 'bench' || options.disableTiming) return verifyOnly(session, plan, solution)
   let placed: PlacedCase
   try {
-    placed = session.phases.during('timing', () => PlacedCase.open(session, plan, solution, spacerBytes())) // 1–7
+    placed = session.phases.during('timing', () => PlacedCase.open(session, plan, solution, { spacerBytes: spacerBytes() })) // 1–7
   } catch (error) {
     return wrongAnswerOutcome(error)
   }

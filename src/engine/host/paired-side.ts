@@ -6,13 +6,44 @@
 // changes a memory-bound kernel's time by a few percent, and only buffers at several places let the interval see that.
 // The host holds the GPU lock only while it works on a request (host.ts), so between its rounds the other side's host
 // times on the same GPU, in a process and a CUDA context of its own.
+import * as cuda from '../../native/cuda.js'
 import { dropThrottled } from '../../shared/clock-filter.js'
-import type { CaseOutcome, CasePlan, PairRound } from '../../shared/messages.js'
+import type { CaseOutcome, CasePlan, PairPlace, PairRound } from '../../shared/messages.js'
 import type { StopReason } from '../../shared/stopping.js'
 import type { DeviceSession } from './device-session.js'
-import { PlacedCase } from './placement.js'
+import { PlacedCase, type Where } from './placement.js'
 
 type Solution = (...args: unknown[]) => unknown
+
+/**
+ * The shared regions a side has opened (CUDA IPC), each once, until the side ends. The worker owns them and frees them
+ * only after every side that opened one has ended: a side never frees memory that the other side may still use.
+ */
+class OpenedRegions {
+  private readonly opened = new Map<string, cuda.DevicePtr>()
+
+  where(place: PairPlace): Where {
+    if ('spacerBytes' in place) return place
+    let base = this.opened.get(place.region)
+    if (base === undefined) {
+      base = cuda.openIpc(place.region)
+      this.opened.set(place.region, base)
+    }
+    return { sharedAt: base + BigInt(place.offsetBytes) }
+  }
+
+  /** Unmaps every region, quietly: after a fault it fails too, and the fault is what is reported. */
+  close(): void {
+    for (const base of this.opened.values()) {
+      try {
+        cuda.closeIpc(base)
+      } catch {
+        // See above.
+      }
+    }
+    this.opened.clear()
+  }
+}
 
 export class PairedSide {
   private readonly kept: number[] = []
@@ -26,22 +57,29 @@ export class PairedSide {
     private readonly session: DeviceSession,
     private readonly plan: CasePlan,
     private readonly placed: PlacedCase,
+    private readonly regions: OpenedRegions,
   ) {}
 
   /**
-   * Steps 1 to 7: verified and warmed up (neither unless `verify`: see OpeningSteps), the timer set up and its priming
-   * batch run. Throws WrongAnswer like runCase.
+   * Steps 1 to 7 at `place`: verified and warmed up (neither unless `verify`: see OpeningSteps), the timer set up and
+   * its priming batch run. Throws WrongAnswer like runCase.
    */
-  static open(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number, verify: boolean): PairedSide {
-    return new PairedSide(session, plan, PlacedCase.open(session, plan, solution, spacerBytes, verify ? 'verify and warm up' : 'none'))
+  static open(session: DeviceSession, plan: CasePlan, solution: Solution, place: PairPlace, verify: boolean): PairedSide {
+    const regions = new OpenedRegions()
+    try {
+      return new PairedSide(session, plan, PlacedCase.open(session, plan, solution, regions.where(place), verify ? 'verify and warm up' : 'none'), regions)
+    } catch (error) {
+      regions.close()
+      throw error
+    }
   }
 
   /**
-   * Moves the buffers: freed and allocated again after a spacer of `spacerBytes`, the timer's parts that belong to a
-   * place set up there (step 10c; checks go on at random, on the case's schedule).
+   * Moves the buffers to `place`, the timer's parts that belong to a place set up there (step 10c; checks go on at
+   * random, on the case's schedule).
    */
-  move(spacerBytes: number): void {
-    this.placed.move(spacerBytes)
+  move(place: PairPlace): void {
+    this.placed.move(this.regions.where(place))
   }
 
   /**
@@ -90,11 +128,13 @@ export class PairedSide {
       return { status: 'ok', outputs, timing, verificationSkipped: this.plan.options.skipVerification }
     } finally {
       this.placed.free()
+      this.regions.close()
     }
   }
 
   /** Closes the case after an error: the timer off and everything freed, quietly (the error is what is reported). */
   abandon(): void {
     this.placed.abandon()
+    this.regions.close()
   }
 }

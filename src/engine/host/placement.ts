@@ -17,20 +17,27 @@ type Solution = (...args: unknown[]) => unknown
 /** What the timers and checks counted, over every place the case was timed at. */
 export type PlacedCounts = Pick<TimingResult, 'callsPerSample' | 'checkedCalls' | 'paddingFallback' | 'streamAudit' | 'auditedCalls' | 'places'>
 
+/**
+ * Where a place is: the buffers allocated afresh behind a spacer of `spacerBytes`, or the timed calls' buffers at
+ * `sharedAt`, in a region that the other side of a paired case opens at the same offset (docs/ci-gate.md, "Shared
+ * places").
+ */
+export type Where = { spacerBytes: number } | { sharedAt: DevicePtr }
+
 /** The case's buffers at one place, behind a spacer. */
 interface Place {
   spacer?: DevicePtr
   started: StartedCase
 }
 
-/** Steps 1 to 5 (4 and 5 as `opening` says) after a spacer of `spacerBytes`; the spacer is freed again when a step throws. */
-function place(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number, opening: OpeningSteps): Place {
+/** Steps 1 to 5 (4 and 5 as `opening` says) at `where`; the spacer is freed again when a step throws. */
+function place(session: DeviceSession, plan: CasePlan, solution: Solution, where: Where, opening: OpeningSteps): Place {
   // The flush buffer and padding matrices come again after the spacer and the case's buffers (at their next use):
   // where they sit against the case's buffers would otherwise be fixed for the life of the process.
   session.movePreWindowBuffers()
-  const spacer = spacerBytes > 0 ? cuda.malloc(spacerBytes) : undefined
+  const spacer = 'spacerBytes' in where && where.spacerBytes > 0 ? cuda.malloc(where.spacerBytes) : undefined
   try {
-    return { spacer, started: startCase(session, plan, solution, true, opening) }
+    return { spacer, started: startCase(session, plan, solution, true, opening, 'sharedAt' in where ? where.sharedAt : undefined) }
   } catch (error) {
     freeQuietly(spacer)
     throw error
@@ -89,12 +96,11 @@ export class PlacedCase {
   ) {}
 
   /**
-   * Steps 1 to 7 at a first place behind a spacer of `spacerBytes`: verified and warmed up (unless `opening` says
-   * neither), the timer set up and its priming batch run. Throws WrongAnswer when the first verification fails, with
-   * everything freed.
+   * Steps 1 to 7 at a first place `where`: verified and warmed up (unless `opening` says neither), the timer set up and
+   * its priming batch run. Throws WrongAnswer when the first verification fails, with everything freed.
    */
-  static open(session: DeviceSession, plan: CasePlan, solution: Solution, spacerBytes: number, opening: OpeningSteps = 'verify and warm up'): PlacedCase {
-    const first = place(session, plan, solution, spacerBytes, opening)
+  static open(session: DeviceSession, plan: CasePlan, solution: Solution, where: Where, opening: OpeningSteps = 'verify and warm up'): PlacedCase {
+    const first = place(session, plan, solution, where, opening)
     let iterations: TimedIterations | undefined
     try {
       iterations = timedIterations(first.started.timed, !plan.options.skipVerification) // 6
@@ -112,18 +118,18 @@ export class PlacedCase {
   }
 
   /**
-   * Step 10c: the buffers freed and allocated again after a spacer of `spacerBytes` (steps 1 to 3), the timer's and
+   * Step 10c: the buffers freed and allocated again at `where` (steps 1 to 3), the timer's and
    * checks' parts that belong to a place set up there, and the priming batch run (7) with the check of the place left
    * (10d). The checks' and the audit's schedules go on as they were: a new place forces no check, whose reference
    * would cost a large case more than the place.
    */
-  move(spacerBytes: number): void {
+  move(where: Where): void {
     this.session.phases.during('moves', () => {
       this.iterations.leavePlace()
       leave(this.current)
       // Until the next place stands there is nothing to free: a place that fails to stand frees its own part.
       this.standing = false
-      this.current = place(this.session, this.plan, this.solution, spacerBytes, 'none')
+      this.current = place(this.session, this.plan, this.solution, where, 'none')
       this.standing = true
       this.iterations.enterPlace(this.current.started.timed)
       // Step 7 again, for every kernel. Without it, on an H100 the base side of a paired A/A read 2–4% slower than

@@ -81,8 +81,9 @@ export interface StartedCase {
 export type OpeningSteps = 'verify and warm up' | 'none'
 
 /**
- * Protocol steps 1 to 5 (step 2 and 5 only when the case is timed; 4 and 5 as `opening` says). Throws WrongAnswer when
- * the first verification fails; the buffers are freed when it throws.
+ * Protocol steps 1 to 5 (step 2 and 5 only when the case is timed; 4 and 5 as `opening` says), the timed calls' buffers
+ * at `placedAt` where given (buffers.ts allocate). Throws WrongAnswer when the first verification fails; the buffers are
+ * freed when it throws.
  */
 export function startCase(
   session: DeviceSession,
@@ -90,6 +91,7 @@ export function startCase(
   solution: (...args: unknown[]) => unknown,
   timed: boolean,
   opening: OpeningSteps = 'verify and warm up',
+  placedAt?: cuda.DevicePtr,
 ): StartedCase {
   const options = plan.options
   // 1: whatever ran since the last case (a host thread of the solution's) must have left the harness's state too, and
@@ -98,7 +100,7 @@ export function startCase(
   session.checkState("the solution's code", 'before the case started')
   // 2, before allocating: the warmup's matrices must not compete with a large case for memory.
   if (timed) session.phases.during('warmup', () => globalWarmup(session, options))
-  const buffers = allocate(session, plan) // 3
+  const buffers = allocate(session, plan, placedAt) // 3
   const free = () => {
     try {
       freeAll(buffers)

@@ -23,6 +23,7 @@ import type {
   HostOpen,
   HostRequest,
   PairRoundsOutcome,
+  PairPlace,
   PairStartOutcome,
 } from '../../shared/messages.js'
 import type { StopReason } from '../../shared/stopping.js'
@@ -260,9 +261,9 @@ export class DeviceHost {
    * solution, as run() does, with the verified call of protocol step 4 when `verify`; pairRounds() and pairEnd()
    * follow. Never rejects.
    */
-  pairStart(plan: CasePlan, spacerBytes: number, verify: boolean): Promise<{ outcome: PairStartOutcome | ErrorOutcome; phases: PhaseTimes }> {
+  pairStart(plan: CasePlan, place: PairPlace, verify: boolean): Promise<{ outcome: PairStartOutcome | ErrorOutcome; phases: PhaseTimes }> {
     return this.exclusive(async () => {
-      const request = (id: number): HostRequest => ({ type: 'pair-start', id, plan, spacerBytes, verify })
+      const request = (id: number): HostRequest => ({ type: 'pair-start', id, plan, place, verify })
       const started = await this.sendToTenant<PairStartOutcome>(plan, request, `case '${plan.caseName}' (opening its paired side)`)
       this.pairedChild = started.outcome.status === 'ok' ? this.child : undefined
       return started
@@ -270,14 +271,14 @@ export class DeviceHost {
   }
 
   /**
-   * Rounds of `count` timed calls on the open paired side, after moving its buffers behind a spacer of `spacerBytes`
-   * (verified and primed again) when given, with where the host's time went. Never rejects.
+   * Rounds of `count` timed calls on the open paired side, after moving its buffers to `place` (and priming them
+   * again) when given, with where the host's time went. Never rejects.
    */
-  pairRounds(step: { rounds: number; count: number; spacerBytes?: number }, plan: CasePlan): Promise<{ outcome: PairRoundsOutcome; phases: PhaseTimes }> {
+  pairRounds(step: { rounds: number; count: number; place?: PairPlace }, plan: CasePlan): Promise<{ outcome: PairRoundsOutcome; phases: PhaseTimes }> {
     return this.exclusive(async () => {
       const lost = this.pairLost(plan)
       if (lost) return { outcome: lost, phases: {} }
-      const task = step.spacerBytes === undefined ? `rounds of case '${plan.caseName}'` : `case '${plan.caseName}' (moving its buffers, then rounds)`
+      const task = step.place === undefined ? `rounds of case '${plan.caseName}'` : `case '${plan.caseName}' (moving its buffers, then rounds)`
       const answered = await this.request<PairRoundsOutcome>((id) => ({ type: 'pair-rounds', id, ...step }), task, plan.options.caseTimeoutMs)
       if (answered.outcome.status !== 'ok') this.pairedChild = undefined
       return answered

@@ -16,6 +16,7 @@ import type { CasePlan, GpuListing, GpuRef, HostConfig } from '../../shared/mess
 import type { ClaimWindow } from '../../shared/results.js'
 import { sumPhases } from '../../shared/phases.js'
 import { runPairedCase, type PairedRun } from './paired-case.js'
+import { regionsOn } from './shared-regions.js'
 import type { CompareSettings } from '../../spec/compare.js'
 
 /** Which GPUs a run uses: every GPU of device 0's model, or the listed indices (all of one model). */
@@ -177,7 +178,7 @@ export class GpuPool {
         head: pair === 0 ? this.host(gpu) : deviceHost(config, { side: 'head', pair }),
         base: deviceHost(config, { side: 'base', pair }),
       }))
-      paired = await runPairedCase(pairs, head, base, settings)
+      paired = await runPairedCase(pairs, head, base, settings, { regions: regionsOn(gpu) })
       return { outcome: paired.head, phases: paired.phases }
     })
     return { ...pooled, paired: paired! }

@@ -15,8 +15,8 @@
 // change, the first pair's processes make way for fresh ones, which run blocks until they confirm it, or as many as a
 // pair ran and until the case is decided: a process may read a few percent off for its whole life, and the change
 // stands only if the fresh pair reads it too. Then the first pair's sides verify once more, and every side closes.
-import { spacerBytes } from '../../shared/places.js'
-import type { CaseOutcome, CasePlan, ErrorOutcome, PairRound, PairRoundsOutcome, PairStartOutcome, TimingResult } from '../../shared/messages.js'
+import { placedBytes, SPACER_RANGE_BYTES, spacerBytes } from '../../shared/places.js'
+import type { CaseOutcome, CasePlan, ErrorOutcome, PairPlace, PairRound, PairRoundsOutcome, PairStartOutcome, TimingResult } from '../../shared/messages.js'
 import { tooDisturbed } from '../../shared/disturbed-rounds.js'
 import { isChange, judgeChange, MIN_INTERVAL_BLOCKS, type ChangeVerdict } from '../../shared/median-change.js'
 import { judgePairedRounds, pairedEstimate } from '../../shared/paired-estimate.js'
@@ -25,6 +25,7 @@ import { summarize } from '../../shared/stats.js'
 import type { StopReason } from '../../shared/stopping.js'
 import { MIN_PAIRED_BLOCKS, type CompareSettings } from '../../spec/compare.js'
 import type { DeviceHost } from './client.js'
+import type { RegionSource, SharedRegion } from './shared-regions.js'
 
 /** Calls in one round at most: a round of a tiny kernel should still end within a few ms. */
 const MAX_ROUND_CALLS = 256
@@ -45,6 +46,8 @@ export interface PairedRounds {
   pairs: number
   /** The pair opened on fresh processes once the others read a change: its blocks alone must read it too. */
   freshPair?: number
+  /** Whether both sides of every pair timed at the same places, in a region they shared (shared-regions.ts). */
+  sharedPlaces?: boolean
 }
 
 /**
@@ -230,19 +233,48 @@ export function mergeSideOutcomes(outcomes: readonly CaseOutcome[]): CaseOutcome
 }
 
 /**
- * Runs `head` against `base` on one GPU, on every pair of `pairs` (block b on pair b mod the pairs that opened), each
- * place behind a spacer of `drawSpacer()` bytes. A pair after the first that finds no memory for the case is left out
- * (each pair holds the case's buffers on both sides at once). Never rejects: a side that fails ends the case on the
- * other side too, and each side's outcome says what happened to it.
+ * Where the blocks of a paired case are placed: each pair's two sides at the same offset (`drawSpacer()` bytes) into a
+ * region of `regions` that both open, or, where no region can be had, each side behind a spacer of its own.
+ */
+export interface PairPlaces {
+  drawSpacer?: () => number
+  regions?: RegionSource
+}
+
+/**
+ * Runs `head` against `base` on one GPU, on every pair of `pairs` (block b on pair b mod the pairs that opened), at the
+ * places `places` gives. A pair after the first that finds no memory for the case is left out (each pair holds the
+ * case's buffers on both sides at once). Never rejects: a side that fails ends the case on the other side too, and each
+ * side's outcome says what happened to it.
  */
 export async function runPairedCase(
   pairs: readonly HostPair[],
   head: CasePlan,
   base: CasePlan,
   settings: CompareSettings,
-  drawSpacer: () => number = spacerBytes,
+  { drawSpacer = spacerBytes, regions }: PairPlaces = {},
 ): Promise<PairedRun> {
   const plans: Record<SideName, CasePlan> = { base, head }
+  /** Each pair's shared region, from its opening until both its sides have ended. */
+  const shared: (SharedRegion | undefined)[] = pairs.map(() => undefined)
+  const freeRegion = async (pair: number) => {
+    const region = shared[pair]
+    shared[pair] = undefined
+    await region?.free()
+  }
+  /** The places of one step on `pair`: the same shared offset for both sides, or a spacer for each. */
+  const placesOn = (pair: number): (() => PairPlace) => {
+    const region = shared[pair]
+    if (!region) return () => ({ spacerBytes: drawSpacer() })
+    const place = { region: region.handle, offsetBytes: drawSpacer() }
+    return () => place
+  }
+  /** Opens `pair` on both sides, in a region of its own where one can be had. */
+  const openPair = async (pair: number, verify: boolean) => {
+    shared[pair] = await regions?.(Math.max(placedBytes(base), placedBytes(head)) + SPACER_RANGE_BYTES)
+    const place = placesOn(pair)
+    return onSides(pair, ['base', 'head'], (host, name) => host.pairStart(plans[name], place(), verify))
+  }
   const phases: PhaseTimes[] = []
   const failed: Partial<Record<SideName, CaseOutcome>> = {}
   /** The sides open on each pair. */
@@ -280,6 +312,7 @@ export async function runPairedCase(
     const closing = closed.flatMap((pair) => opened[pair]!.map((name) => ({ name, run: pairs[pair]![name].pairEnd(stopReason, plans[name], pair === 0) })))
     for (const pair of closed) opened[pair] = []
     const runs = await Promise.all(closing.map(({ run }) => run))
+    await Promise.all(closed.map(freeRegion))
     phases.push(underOneLock(runs.map((run) => run.phases), performance.now() - ending))
     if (keep) closing.forEach(({ name }, i) => ended[name].push(runs[i]!.outcome))
   }
@@ -295,7 +328,7 @@ export async function runPairedCase(
     // Only the first pair's processes run the verified call of step 4: the others load the same libraries, and their
     // priming call (step 7, the case's first batch) is checked against the reference all the same. On an H100, the
     // verified calls of every process were an eighth of a paired run of the example suite (2026-11-28).
-    const started = await onSides(pair, ['base', 'head'], (host, name) => host.pairStart(plans[name], drawSpacer(), pair === 0))
+    const started = await openPair(pair, pair === 0)
     opened[pair] = (['base', 'head'] as const).filter((name) => started[name])
     if (started.base && started.head) {
       used.push(pair)
@@ -309,12 +342,12 @@ export async function runPairedCase(
     break
   }
 
-  const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, perSide: 2, dropped: 0, pairs: used.length }
+  const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, perSide: 2, dropped: 0, pairs: used.length, sharedPlaces: used.every((pair) => shared[pair] !== undefined) }
   let stopReason: StopReason = 'paired-limit'
   const start = performance.now()
-  /** `count` rounds on one side of `pair`, after a move when `spacerBytes` is given; undefined once a side failed. */
-  const roundsOn = async (pair: number, name: SideName, count: number, spacerBytes?: number): Promise<PairRound[] | undefined> => {
-    const step = { rounds: count, count: rounds.calls, ...(spacerBytes !== undefined && { spacerBytes }) }
+  /** `count` rounds on one side of `pair`, after a move when `place` is given; undefined once a side failed. */
+  const roundsOn = async (pair: number, name: SideName, count: number, place?: PairPlace): Promise<PairRound[] | undefined> => {
+    const step = { rounds: count, count: rounds.calls, ...(place !== undefined && { place }) }
     return (await onSides<PairRoundsOutcome>(pair, [name], (host) => host.pairRounds(step, plans[name])))[name]?.rounds
   }
   const running = () => used.length > 0 && Object.keys(failed).length === 0
@@ -334,9 +367,10 @@ export async function runPairedCase(
    * side that goes first in every other block of the pair). False once a side failed.
    */
   const runBlock = async (pair: number, [first, second]: readonly [SideName, SideName], move: boolean, label: number): Promise<boolean> => {
-    const spacer = () => (move ? drawSpacer() : undefined)
-    const opening = await roundsOn(pair, first, 1, spacer())
-    const middle = opening && (await roundsOn(pair, second, rounds.perSide, spacer()))
+    const places = placesOn(pair)
+    const place = () => (move ? places() : undefined)
+    const opening = await roundsOn(pair, first, 1, place())
+    const middle = opening && (await roundsOn(pair, second, rounds.perSide, place()))
     const closing = middle && (rounds.perSide === 2 ? await roundsOn(pair, first, 1) : [])
     if (!opening || !middle || !closing) return false
     const sides = { [first]: [opening[0]!, ...closing], [second]: middle } as Record<SideName, PairRound[]>
@@ -375,7 +409,8 @@ export async function runPairedCase(
     const renewing = performance.now()
     const starts = closedWell ? await Promise.all([pairs[renewed]!.base.renew(base), pairs[renewed]!.head.renew(head)]) : []
     phases.push(sideBySide(starts, performance.now() - renewing))
-    const started = closedWell ? await onSides(renewed, ['base', 'head'], (host, name) => host.pairStart(plans[name], drawSpacer(), false)) : {}
+    const started = closedWell ? await openPair(renewed, false) : {}
+    rounds.sharedPlaces &&= shared[renewed] !== undefined
     opened[renewed] = (['base', 'head'] as const).filter((name) => started[name])
     if (started.base && started.head) {
       const fresh = confirmingBlocks(rounds.block, used.length)
