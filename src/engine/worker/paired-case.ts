@@ -244,7 +244,7 @@ export interface PairPlaces {
 /**
  * Runs `head` against `base` on one GPU, on every pair of `pairs` (block b on pair b mod the pairs that opened), at the
  * places `places` gives. A pair after the first that finds no memory for the case is left out (each pair holds the
- * case's buffers on both sides at once). Never rejects: a side that fails ends the case on the other side too, and each
+ * case's buffers at once: those its sides share, and each side's own). Never rejects: a side that fails ends the case on the other side too, and each
  * side's outcome says what happened to it.
  */
 export async function runPairedCase(
