@@ -235,8 +235,8 @@ export type HostRequest =
 
 /**
  * Where a paired side's buffers go: allocated afresh behind a spacer of `spacerBytes`, or the timed calls' buffers at
- * `offsetBytes` into `region`, memory the worker allocated on the GPU and both sides of a pair open (a CUDA IPC handle,
- * in hex), so that both time at the same place (docs/ci-gate.md, "Shared places").
+ * `offsetBytes` into `region`, memory the region host allocated on the GPU and both sides of a pair open (a CUDA IPC
+ * handle, in hex), so that both time at the same place (docs/ci-gate.md, "Shared places").
  */
 export type PairPlace = { spacerBytes: number } | { region: string; offsetBytes: number }
 

@@ -17,19 +17,24 @@ export function spacerBytes(): number {
   return randomInt(SPACER_PAGES) * SPACER_PAGE_BYTES
 }
 
-/** The largest spacer and a page: the range of offsets of a shared place (placedBytes). */
+/** The range of a spacer's sizes (128 MiB): what a shared region holds beyond its buffers, for the offsets. */
 export const SPACER_RANGE_BYTES = SPACER_PAGES * SPACER_PAGE_BYTES
 
-/** Buffers placed in a shared region each start at a 2 MiB page, as cudaMalloc puts large ones. */
-export const alignedToPage = (bytes: number): number => Math.ceil(bytes / SPACER_PAGE_BYTES) * SPACER_PAGE_BYTES
-
 /**
- * The bytes of the buffers a timed call touches (the inputs and the solution's outputs), each at a 2 MiB page, in
- * argument order, as the host lays them out in a region that both sides of a paired case share
- * (src/engine/host/buffers.ts, allocate's `placedAt`).
+ * How the buffers a timed call touches (the inputs and the solution's outputs) lie in a region that both sides of a
+ * paired case share: in argument order, each at a 2 MiB page as cudaMalloc puts large buffers; each one's offset by
+ * its argument's index, and the bytes they take together. The host places them so (src/engine/host/buffers.ts,
+ * allocate's `placedAt`), and the worker sizes the region by it.
  */
-export function placedBytes(plan: CasePlan): number {
-  return plan.args.reduce((sum, arg) => (arg.kind === 'input' || arg.kind === 'output' ? sum + alignedToPage(arg.count * DTYPE_BYTES[arg.dtype]) : sum), 0)
+export function placedLayout(plan: CasePlan): { offsets: Map<number, number>; bytes: number } {
+  const offsets = new Map<number, number>()
+  let bytes = 0
+  plan.args.forEach((arg, index) => {
+    if (arg.kind !== 'input' && arg.kind !== 'output') return
+    offsets.set(index, bytes)
+    bytes += Math.ceil((arg.count * DTYPE_BYTES[arg.dtype]) / SPACER_PAGE_BYTES) * SPACER_PAGE_BYTES
+  })
+  return { offsets, bytes }
 }
 
 /** A case is timed at this many places at least, so that its median is not one place's. */

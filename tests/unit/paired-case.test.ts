@@ -6,7 +6,7 @@ import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
 import type { DeviceHost } from '../../src/engine/worker/client.js'
 import { blockOrder, blocksState, confirmingBlocks, decidedEnough, freshPairDone, roundCalls, roundsPerSide, runPairedCase, sideBySide, underOneLock, type HostPair, type PairedRounds } from '../../src/engine/worker/paired-case.js'
 import type { CasePlan, PairPlace } from '../../src/shared/messages.js'
-import { placedBytes, SPACER_RANGE_BYTES } from '../../src/shared/places.js'
+import { placedLayout, SPACER_RANGE_BYTES } from '../../src/shared/places.js'
 import { compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, onePairChange, PROCESS_SPREAD_WEIGHT, processSpreadAt } from '../../src/shared/median-change.js'
 import { judgePairedRounds, lowerLevelChange, roundsOfPair } from '../../src/shared/paired-estimate.js'
 import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
@@ -246,8 +246,8 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(run.head.status).toBe('ok')
     // One region a pair, holding the case's inputs and output (each at a 2 MiB page) and the range of offsets.
     expect(regions.map((r) => r.handle)).toEqual(['region-0', 'region-1'])
-    expect(placedBytes(sidePlan('1.00'))).toBe(3 * 4 * 2 ** 20)
-    expect(regions[0]!.bytes).toBe(placedBytes(sidePlan('1.00')) + SPACER_RANGE_BYTES)
+    expect(placedLayout(sidePlan('1.00'))).toEqual({ offsets: new Map([[0, 0], [1, 4 * 2 ** 20], [2, 8 * 2 ** 20]]), bytes: 3 * 4 * 2 ** 20 })
+    expect(regions[0]!.bytes).toBe(placedLayout(sidePlan('1.00')).bytes + SPACER_RANGE_BYTES)
     // Each place the base is sent to, the head is sent to as well (its next step on that pair), in its pair's region.
     for (const pair of [0, 1]) {
       const onPair = places.filter((p) => p.pair === pair)

@@ -6,7 +6,7 @@ import { DTYPE_BYTES, type Dtype } from '../../spec/dtype.js'
 import * as cuda from '../../native/cuda.js'
 import type { DeviceSession } from './device-session.js'
 import type { ArgPlan, CasePlan, PlanInteger } from '../../shared/messages.js'
-import { alignedToPage } from '../../shared/places.js'
+import { placedLayout } from '../../shared/places.js'
 
 export interface Buffer {
   ptr: cuda.DevicePtr
@@ -89,9 +89,9 @@ export function inputSeed(plan: CasePlan, argIndex: number, draw: number, secret
 }
 
 /**
- * The case's buffers. With `placedAt`, the inputs and the solution's outputs lie from there, in argument order (each at
- * a 2 MiB page: placedBytes() in src/shared/places.ts), in memory that the caller owns and this never frees: a region that both sides of a
- * paired case open at the same offset, so that where the buffers sit is the same for both (docs/ci-gate.md, "Shared
+ * The case's buffers. With `placedAt`, the inputs and the solution's outputs lie from there as placedLayout() in
+ * src/shared/places.ts lays them out, in memory that the caller owns and this never frees: a region that both sides of
+ * a paired case open at the same offset, so that where the buffers sit is the same for both (docs/ci-gate.md, "Shared
  * places"). Everything else (reference outputs, checked copies, digests, arrays) is this process's own.
  */
 export function allocate(session: DeviceSession, plan: CasePlan, placedAt?: cuda.DevicePtr): CaseBuffers {
@@ -105,14 +105,10 @@ export function allocate(session: DeviceSession, plan: CasePlan, placedAt?: cuda
     buffers.device.push(ptr)
     return { ptr, dtype, count }
   }
-  let placedOffset = 0
-  /** A buffer a timed call touches: at the shared region's next page, or allocated like any other. */
-  const place = (dtype: Dtype, count: number): Buffer => {
-    if (placedAt === undefined) return alloc(dtype, count)
-    const ptr = placedAt + BigInt(placedOffset)
-    placedOffset += alignedToPage(count * DTYPE_BYTES[dtype])
-    return { ptr, dtype, count }
-  }
+  const shared = placedAt === undefined ? undefined : { at: placedAt, offsets: placedLayout(plan).offsets }
+  /** The buffer of argument `index`, which a timed call touches: at its offset in the shared region, or its own. */
+  const place = (index: number, dtype: Dtype, count: number): Buffer =>
+    shared ? { ptr: shared.at + BigInt(shared.offsets.get(index)!), dtype, count } : alloc(dtype, count)
   try {
     const outputs = new Map<number, { got: Buffer; expected: Buffer; saved: Buffer }>()
     const arrays = new Map<number, bigint>()
@@ -121,12 +117,12 @@ export function allocate(session: DeviceSession, plan: CasePlan, placedAt?: cuda
       if (arg.kind === 'array') {
         arrays.set(index, allocateArray(arg, buffers))
       } else if (arg.kind === 'input') {
-        const buffer = place(arg.dtype, arg.count)
+        const buffer = place(index, arg.dtype, arg.count)
         inputs.set(index, buffer)
         const digests = alloc('float64', 2).ptr
         buffers.inputs.push({ index, name: arg.name, plan: arg, buffer, digests: [digests, digests + 8n] })
       } else if (arg.kind === 'output') {
-        const triple = { got: place(arg.dtype, arg.count), expected: alloc(arg.dtype, arg.count), saved: alloc(arg.dtype, arg.count) }
+        const triple = { got: place(index, arg.dtype, arg.count), expected: alloc(arg.dtype, arg.count), saved: alloc(arg.dtype, arg.count) }
         outputs.set(index, triple)
         buffers.outputs.push({ name: arg.name, ...triple })
       }

@@ -16,8 +16,8 @@ import { PlacedCase, type Where } from './placement.js'
 type Solution = (...args: unknown[]) => unknown
 
 /**
- * The shared regions a side has opened (CUDA IPC), each once, until the side ends. The worker owns them and frees them
- * only after every side that opened one has ended: a side never frees memory that the other side may still use.
+ * The shared regions a side has opened (CUDA IPC), each once, until the side ends. The region host owns them, and the
+ * worker has one freed only after every side that opened it has ended: a side never frees memory the other may use.
  */
 class OpenedRegions {
   private readonly opened = new Map<string, cuda.DevicePtr>()

@@ -15,7 +15,7 @@
 // change, the first pair's processes make way for fresh ones, which run blocks until they confirm it, or as many as a
 // pair ran and until the case is decided: a process may read a few percent off for its whole life, and the change
 // stands only if the fresh pair reads it too. Then the first pair's sides verify once more, and every side closes.
-import { placedBytes, SPACER_RANGE_BYTES, spacerBytes } from '../../shared/places.js'
+import { placedLayout, SPACER_RANGE_BYTES, spacerBytes } from '../../shared/places.js'
 import type { CaseOutcome, CasePlan, ErrorOutcome, PairPlace, PairRound, PairRoundsOutcome, PairStartOutcome, TimingResult } from '../../shared/messages.js'
 import { tooDisturbed } from '../../shared/disturbed-rounds.js'
 import { isChange, judgeChange, MIN_INTERVAL_BLOCKS, type ChangeVerdict } from '../../shared/median-change.js'
@@ -244,8 +244,8 @@ export interface PairPlaces {
 /**
  * Runs `head` against `base` on one GPU, on every pair of `pairs` (block b on pair b mod the pairs that opened), at the
  * places `places` gives. A pair after the first that finds no memory for the case is left out (each pair holds the
- * case's buffers at once: those its sides share, and each side's own). Never rejects: a side that fails ends the case on the other side too, and each
- * side's outcome says what happened to it.
+ * case's buffers at once: those its sides share, and each side's own). Never rejects: a side that fails ends the case
+ * on the other side too, and each side's outcome says what happened to it.
  */
 export async function runPairedCase(
   pairs: readonly HostPair[],
@@ -271,7 +271,7 @@ export async function runPairedCase(
   }
   /** Opens `pair` on both sides, in a region of its own where one can be had. */
   const openPair = async (pair: number, verify: boolean) => {
-    shared[pair] = await regions?.(Math.max(placedBytes(base), placedBytes(head)) + SPACER_RANGE_BYTES)
+    shared[pair] = await regions?.(Math.max(placedLayout(base).bytes, placedLayout(head).bytes) + SPACER_RANGE_BYTES)
     const place = placesOn(pair)
     return onSides(pair, ['base', 'head'], (host, name) => host.pairStart(plans[name], place(), verify))
   }

@@ -1,7 +1,7 @@
 // The engine's modules that run as processes of their own, on the device host's side (src/engine/host/): the device
 // host, the region host (the memory both sides of a paired case share), the launcher of the calibration kernels that
-// Nsight Compute watches, and the GPU-less import check of a TypeScript solution. Running from TypeScript sources (this repository) they need tsx; the published
-// build is plain JS.
+// Nsight Compute watches, and the GPU-less import check of a TypeScript solution. Running from TypeScript sources (this
+// repository) they need tsx; the published build is plain JS.
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
