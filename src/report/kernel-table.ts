@@ -291,6 +291,23 @@ export function paddingFallbackNotes(result: KernelBenchResult): string[] {
 }
 
 /**
+ * The line under the table for the paired cases whose sides found no region of memory to share, one a reason: their
+ * memory-bound kernels read wider, each side's places being its own (docs/ci-gate.md, "Shared places").
+ */
+export function unsharedPlacesNotes(result: KernelBenchResult): string[] {
+  const byReason = new Map<string, string[]>()
+  for (const c of result.cases) {
+    const rounds = c.paired?.rounds
+    if (rounds?.sharedPlaces !== false) continue
+    const reason = rounds.unsharedReason ?? 'no reason given'
+    byReason.set(reason, [...(byReason.get(reason) ?? []), c.name])
+  }
+  return [...byReason].map(
+    ([reason, names]) => `places not shared in ${names.join(', ')}: ${reason}; each side timed at places of its own, which widens the interval of a memory-bound kernel`,
+  )
+}
+
+/**
  * The line under the table for the cases whose median is within OFFSET_SHARE times the timing mode's calibrated
  * offset on this GPU: that much of each number is the timer's, not the kernel's.
  */
@@ -528,6 +545,7 @@ export function renderKernelResult(result: KernelBenchResult): string {
   const graph = graphTimingNote(result)
   if (graph) lines.push(pc.yellow(`  ${graph}`))
   lines.push(...paddingFallbackNotes(result).map((note) => pc.yellow(`  ${note}`)))
+  lines.push(...unsharedPlacesNotes(result).map((note) => pc.yellow(`  ${note}`)))
   const offset = largeOffsetNote(result)
   if (offset) lines.push(pc.yellow(`  ${offset}`))
   lines.push(...countersNotes(result).map((note) => pc.dim(`  ${note}`)))

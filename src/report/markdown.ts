@@ -19,6 +19,7 @@ import {
   largeOffsetNote,
   graphTimingNote,
   paddingFallbackNotes,
+  unsharedPlacesNotes,
   unsupportedNote,
   countersNotes,
   baselineChange,
@@ -116,6 +117,7 @@ function notes(result: KernelBenchResult): string[] {
   const graph = graphTimingNote(result)
   if (graph) lines.push(escape(graph))
   lines.push(...paddingFallbackNotes(result).map(escape))
+  lines.push(...unsharedPlacesNotes(result).map(escape))
   const offset = largeOffsetNote(result)
   if (offset) lines.push(escape(offset))
   lines.push(...countersNotes(result).map(escape))

@@ -45,9 +45,21 @@ export interface PairedCase {
    * over (block b on pair b mod pairs; absent in older results: one); `perSide`: rounds a side per block (absent in
    * older results: two); `freshPair`: the pair opened on fresh processes once the others read a change, whose blocks
    * alone must read it too (absent where none was); `sharedPlaces`: both sides of every pair timed at the same places
-   * (absent in older results: each at its own). Absent when a side failed.
+   * (absent in older results: each at its own), and where they did not, `unsharedReason`: why a pair found no region to
+   * share. Absent when a side failed.
    */
-  rounds?: { base: number[]; head: number[]; block: number[]; calls: number; dropped: number; pairs?: number; perSide?: 1 | 2; freshPair?: number; sharedPlaces?: boolean }
+  rounds?: {
+    base: number[]
+    head: number[]
+    block: number[]
+    calls: number
+    dropped: number
+    pairs?: number
+    perSide?: 1 | 2
+    freshPair?: number
+    sharedPlaces?: boolean
+    unsharedReason?: string
+  }
 }
 
 /** How a timed case compares with its stored baseline (src/baseline/verdict.ts compareToBaseline decides). */

@@ -206,6 +206,19 @@ describe('renderKernelResult', () => {
     expect(lines.at(-1)).toBe(`  † n = 2^26: ${fallback}`)
   })
 
+  it('says under the table which paired cases timed at places of their own, and why', () => {
+    const rounds = { base: [0.2], head: [0.2], block: [0], calls: 8, dropped: 0 }
+    const paired = (c: CaseResult, placed: Partial<NonNullable<CaseResult['paired']>['rounds']>): CaseResult => ({ ...c, paired: { base: { outcome: c.outcome }, rounds: { ...rounds, ...placed } } })
+    const [shared, unshared] = [
+      paired(vectorCase(N20, ok(timing(1975, 'target-cv')), summary(0.01, 0.01, 100)), { sharedPlaces: true }),
+      paired(vectorCase(N26, ok(timing(1975, 'target-cv')), summary(0.2, 0.004, 50)), { sharedPlaces: false, unsharedReason: 'cudaIpcGetMemHandle failed: not supported' }),
+    ]
+    const notes = plain(renderKernelResult(result([shared, unshared]))).split('\n').filter((line) => line.includes('places not shared'))
+    expect(notes).toEqual([
+      '  places not shared in n = 2^26: cudaIpcGetMemHandle failed: not supported; each side timed at places of its own, which widens the interval of a memory-bound kernel',
+    ])
+  })
+
   it('says which GPU timed each case when the run spread cases over several', () => {
     const onGpu = (c: CaseResult, index: number): CaseResult => ({ ...c, gpu: { index, pciBusId: `00000000:${19 + index}:00.0` } })
     const devices = [0, 1].map((index) => ({ index, pciBusId: `00000000:${19 + index}:00.0` }))

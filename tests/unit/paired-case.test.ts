@@ -244,6 +244,8 @@ describe('runPairedCase with stand-in hosts', () => {
     }
     const run = await runPairedCase(pairs, sidePlan('1.00'), sidePlan('1.00'), untimed, { drawSpacer: seededSpacers(7), regions: regionSource })
     expect(run.head.status).toBe('ok')
+    expect(run.rounds!.sharedPlaces).toBe(true)
+    expect(run.rounds!.unsharedReason).toBeUndefined()
     // One region a pair, holding the case's inputs and output (each at a 2 MiB page) and the range of offsets.
     expect(regions.map((r) => r.handle)).toEqual(['region-0', 'region-1'])
     expect(placedLayout(sidePlan('1.00'))).toEqual({ offsets: new Map([[0, 0], [1, 4 * 2 ** 20], [2, 8 * 2 ** 20]]), bytes: 3 * 4 * 2 ** 20 })
@@ -264,7 +266,7 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(regions.map((r) => r.freedAfter)).toEqual([4, 4])
   })
 
-  it('places each side behind a spacer of its own where no region can be had', async () => {
+  it('places each side behind a spacer of its own where no region can be had, and keeps why', async () => {
     const places: PairPlace[] = []
     const [pair] = standInPairs(1) as [HostPair]
     const wrapped = Object.create(pair.head) as DeviceHost
@@ -273,10 +275,11 @@ describe('runPairedCase with stand-in hosts', () => {
       if (step.place) places.push(step.place)
       return pairRounds.call(this, step, plan)
     }
-    const run = await runPairedCase([{ base: pair.base, head: wrapped }], sidePlan('1.00'), sidePlan('1.00'), untimed, { drawSpacer: seededSpacers(7), regions: async () => undefined })
+    const run = await runPairedCase([{ base: pair.base, head: wrapped }], sidePlan('1.00'), sidePlan('1.00'), untimed, { drawSpacer: seededSpacers(7), regions: async () => ({ unavailable: "stand-in: no IPC here" }) })
     expect(run.head.status).toBe('ok')
     expect(places.length).toBeGreaterThan(0)
     for (const place of places) expect(place).toHaveProperty('spacerBytes')
+    expect(run.rounds).toMatchObject({ sharedPlaces: false, unsharedReason: 'stand-in: no IPC here' })
   })
 
   it('leaves out a later pair that finds no memory for the case, and times on the first', async () => {

@@ -48,6 +48,8 @@ export interface PairedRounds {
   freshPair?: number
   /** Whether both sides of every pair timed at the same places, in a region they shared (shared-regions.ts). */
   sharedPlaces?: boolean
+  /** Where a pair found no region to share: why (the first such pair's reason); its sides placed buffers of their own. */
+  unsharedReason?: string
 }
 
 /**
@@ -257,6 +259,8 @@ export async function runPairedCase(
   const plans: Record<SideName, CasePlan> = { base, head }
   /** Each pair's shared region, from its opening until both its sides have ended. */
   const shared: (SharedRegion | undefined)[] = pairs.map(() => undefined)
+  /** Why the first pair that found no region to share found none. */
+  let unsharedReason: string | undefined
   const freeRegion = async (pair: number) => {
     const region = shared[pair]
     shared[pair] = undefined
@@ -271,7 +275,9 @@ export async function runPairedCase(
   }
   /** Opens `pair` on both sides, in a region of its own where one can be had. */
   const openPair = async (pair: number, verify: boolean) => {
-    shared[pair] = await regions?.(Math.max(placedLayout(base).bytes, placedLayout(head).bytes) + SPACER_RANGE_BYTES)
+    const offer = regions ? await regions(Math.max(placedLayout(base).bytes, placedLayout(head).bytes) + SPACER_RANGE_BYTES) : { unavailable: 'no shared memory was offered' }
+    if ('unavailable' in offer) unsharedReason ??= offer.unavailable
+    else shared[pair] = offer
     const place = placesOn(pair)
     return onSides(pair, ['base', 'head'], (host, name) => host.pairStart(plans[name], place(), verify))
   }
@@ -430,5 +436,6 @@ export async function runPairedCase(
   const outcome = (name: SideName, other: SideName): CaseOutcome => failed[name] ?? (ended[name].length > 0 ? mergeSideOutcomes(ended[name]) : notRun(other))
   const run: PairedRun = { base: outcome('base', 'head'), head: outcome('head', 'base'), phases: sumPhases(phases) }
   const complete = run.base.status === 'ok' && run.head.status === 'ok' && Object.keys(failed).length === 0
+  if (!rounds.sharedPlaces && unsharedReason !== undefined) rounds.unsharedReason = unsharedReason
   return complete ? { ...run, rounds } : run
 }

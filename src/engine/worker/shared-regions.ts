@@ -18,8 +18,13 @@ export interface SharedRegion {
   free(): Promise<void>
 }
 
-/** A region of `bytes` on the GPU; undefined where none can be had (no memory, no IPC, no GPU): the sides then place their buffers of their own. */
-export type RegionSource = (bytes: number) => Promise<SharedRegion | undefined>
+/** Why no region could be had (no memory, no IPC, no GPU): the sides then place buffers of their own. */
+export interface NoRegion {
+  unavailable: string
+}
+
+/** A region of `bytes` on the GPU, or why none can be had. */
+export type RegionSource = (bytes: number) => Promise<SharedRegion | NoRegion>
 
 /** A region host that does not answer within this long is taken for stuck: killed, and the case goes on without. */
 const ANSWER_TIMEOUT_MS = 30_000
@@ -78,7 +83,7 @@ export function regionsOn(device: number): RegionSource {
   return async (bytes) => {
     const reply = await host.ask((id) => ({ type: 'region-alloc', id, bytes }))
     const handle = reply.handle
-    if (handle === undefined) return undefined
+    if (handle === undefined) return { unavailable: reply.error ?? 'the region host gave no region' }
     return { handle, free: async () => void (await host.ask((id) => ({ type: 'region-free', id, handle }))) }
   }
 }
