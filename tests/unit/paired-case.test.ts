@@ -168,7 +168,7 @@ describe('runPairedCase with stand-in hosts', () => {
   it('reports a base that answers wrongly, runs no round, and gives an inconclusive verdict that names it', async () => {
     const run = await runPairedCase(standInPairs(1), sidePlan('1.00'), sidePlan('wrong-1.00'), untimed, { drawSpacer: seededSpacers(42) })
     expect(run.base).toMatchObject({ status: 'wrong' })
-    expect(run.head).toMatchObject({ status: 'error', errorName: 'NotRun', message: 'the base side of the paired case did not open' })
+    expect(run.head).toMatchObject({ status: 'error', errorName: 'NotRun', message: expect.stringMatching(/^the base side of the paired case did not open \(a wrong answer: /) })
     expect(run.rounds).toBeUndefined()
     const verdict = pairedVerdict({ base: { outcome: run.base } }, compare)
     expect(verdict).toMatchObject({ kind: 'inconclusive', fails: false })
@@ -291,6 +291,19 @@ describe('runPairedCase with stand-in hosts', () => {
     expect(run.base.status).toBe('ok')
     expect(run.rounds!.pairs).toBe(1)
     expect(new Set(run.rounds!.block).size).toBeGreaterThanOrEqual(MIN_PAIRED_BLOCKS)
+  })
+
+  it('fails the case when the base answers wrongly mid-rounds, after the current side opened beside it', async () => {
+    const run = await runPairedCase(standInPairs(1), sidePlan('1.00'), sidePlan('wrong-round-1.00'), untimed, { drawSpacer: seededSpacers(42) })
+    expect(run.base).toMatchObject({ status: 'wrong' })
+    expect(run.head).toMatchObject({ status: 'error', errorName: 'PairedBaseFailed', message: expect.stringMatching(/^the base solution failed after this solution had opened the case beside it \(a wrong answer: /) })
+    expect(run.rounds).toBeUndefined()
+  })
+
+  it('fails the case when the base answers its last verified call wrongly', async () => {
+    const run = await runPairedCase(standInPairs(2), sidePlan('1.00'), sidePlan('wrong-end-1.00'), untimed, { drawSpacer: seededSpacers(42) })
+    expect(run.base).toMatchObject({ status: 'wrong', message: 'stand-in: element 0 is 1 off after timing' })
+    expect(run.head).toMatchObject({ status: 'error', errorName: 'PairedBaseFailed' })
   })
 
   it('ends the other side when one answers wrongly mid-rounds, keeping that side’s outcome', async () => {

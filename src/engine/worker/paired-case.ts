@@ -234,6 +234,31 @@ export function mergeSideOutcomes(outcomes: readonly CaseOutcome[]): CaseOutcome
   return { ...first, timing }
 }
 
+/** What went wrong in a side's outcome, for the other side's message. */
+function failureText(outcome: CaseOutcome | undefined): string {
+  if (outcome?.status === 'wrong') return `a wrong answer: ${outcome.message}`
+  if (outcome?.status === 'error') return `${outcome.errorName}: ${outcome.message}`
+  return 'no failure recorded'
+}
+
+/**
+ * The head side's outcome when the base side failed after the head had opened the case beside it: the case fails, as
+ * it does when the base fails before (the head then does not open: NotRun). Without this, a base that fails mid-rounds
+ * or in its last verified call would leave the comparison without rounds, inconclusive, and the current solution would
+ * pass unjudged, although running beside the base, on one GPU and in memory both sides share, it may have made the
+ * base fail (GPU work left running between its calls, writes into the shared outputs).
+ */
+export function besideFailure(base: CaseOutcome): ErrorOutcome {
+  return {
+    status: 'error',
+    errorName: 'PairedBaseFailed',
+    message:
+      `the base solution failed after this solution had opened the case beside it (${failureText(base)}). Both ran on one GPU, in ` +
+      'memory they share, so this solution may have caused it (GPU work left running between its calls, writes into ' +
+      "the shared outputs) and the case fails; a base that fails on its own fails its plain run too (vitest bench without KERNELBENCH_COMPARE_REF)",
+  }
+}
+
 /**
  * Where the blocks of a paired case are placed: each pair's two sides at the same offset (`drawSpacer()` bytes) into a
  * region of `regions` that both open, or, where no region can be had, each side behind a spacer of its own.
@@ -283,6 +308,9 @@ export async function runPairedCase(
   }
   const phases: PhaseTimes[] = []
   const failed: Partial<Record<SideName, CaseOutcome>> = {}
+  /** Whether a head side had opened the case, and whether it had when the base side failed (baseFailedBeside). */
+  let headOpened = false
+  let headOpenedWhenBaseFailed = false
   /** The sides open on each pair. */
   const opened: SideName[][] = pairs.map(() => [])
   /** Each side's step on `pair`, in order, until one fails (recorded in `failed`); the answers of the sides that went well. */
@@ -296,6 +324,7 @@ export async function runPairedCase(
       const { outcome, phases: spent } = await step(pairs[pair]![name], name)
       phases.push(spent)
       if (outcome.status !== 'ok') {
+        if (failed[name] === undefined && name === 'base') headOpenedWhenBaseFailed = headOpened
         failed[name] ??= outcome as CaseOutcome
         opened[pair] = opened[pair]!.filter((side) => side !== name)
         break
@@ -335,6 +364,7 @@ export async function runPairedCase(
     // priming call (step 7, the case's first batch) is checked against the reference all the same. On an H100, the
     // verified calls of every process were an eighth of a paired run of the example suite (2026-11-28).
     const started = await openPair(pair, pair === 0)
+    headOpened ||= started.head !== undefined
     opened[pair] = (['base', 'head'] as const).filter((name) => started[name])
     if (started.base && started.head) {
       used.push(pair)
@@ -343,6 +373,7 @@ export async function runPairedCase(
     const short = (['base', 'head'] as const).find((name) => failed[name]?.status === 'error' && failed[name].errorName === 'OutOfMemory')
     if (pair > 0 && short) {
       delete failed[short]
+      headOpenedWhenBaseFailed = false
       await end([pair], 'paired-limit', false)
     }
     break
@@ -432,9 +463,16 @@ export async function runPairedCase(
 
   // A side that failed has closed itself; every other closes, the first pair's after one more verified call.
   await end([...pairs.keys()], stopReason)
-  const notRun = (other: SideName): CaseOutcome => ({ status: 'error', errorName: 'NotRun', message: `the ${other} side of the paired case did not open` })
+  const notRun = (other: SideName): CaseOutcome => ({ status: 'error', errorName: 'NotRun', message: `the ${other} side of the paired case did not open (${failureText(failed[other])})` })
   const outcome = (name: SideName, other: SideName): CaseOutcome => failed[name] ?? (ended[name].length > 0 ? mergeSideOutcomes(ended[name]) : notRun(other))
-  const run: PairedRun = { base: outcome('base', 'head'), head: outcome('head', 'base'), phases: sumPhases(phases) }
+  const baseOutcome = outcome('base', 'head')
+  const baseFailedBeside = failed.base !== undefined ? headOpenedWhenBaseFailed : baseOutcome.status !== 'ok'
+  const headOutcome = outcome('head', 'base')
+  const run: PairedRun = {
+    base: baseOutcome,
+    head: baseFailedBeside && headOutcome.status === 'ok' ? besideFailure(baseOutcome) : headOutcome,
+    phases: sumPhases(phases),
+  }
   const complete = run.base.status === 'ok' && run.head.status === 'ok' && Object.keys(failed).length === 0
   if (!rounds.sharedPlaces && unsharedReason !== undefined) rounds.unsharedReason = unsharedReason
   return complete ? { ...run, rounds } : run
