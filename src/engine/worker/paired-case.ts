@@ -373,7 +373,7 @@ export async function runPairedCase(
     const short = (['base', 'head'] as const).find((name) => failed[name]?.status === 'error' && failed[name].errorName === 'OutOfMemory')
     if (pair > 0 && short) {
       delete failed[short]
-      headOpenedWhenBaseFailed = false
+      if (short === 'base') headOpenedWhenBaseFailed = false
       await end([pair], 'paired-limit', false)
     }
     break
