@@ -275,7 +275,7 @@ describe('runPairedCase with stand-in hosts', () => {
       if (step.place) places.push(step.place)
       return pairRounds.call(this, step, plan)
     }
-    const run = await runPairedCase([{ base: pair.base, head: wrapped }], sidePlan('1.00'), sidePlan('1.00'), untimed, { drawSpacer: seededSpacers(7), regions: async () => ({ unavailable: "stand-in: no IPC here" }) })
+    const run = await runPairedCase([{ base: pair.base, head: wrapped }], sidePlan('1.00'), sidePlan('1.00'), untimed, { drawSpacer: seededSpacers(7), regions: async () => ({ unavailable: 'stand-in: no IPC here' }) })
     expect(run.head.status).toBe('ok')
     expect(places.length).toBeGreaterThan(0)
     for (const place of places) expect(place).toHaveProperty('spacerBytes')

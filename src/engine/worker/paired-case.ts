@@ -253,9 +253,10 @@ export function besideFailure(base: CaseOutcome): ErrorOutcome {
     status: 'error',
     errorName: 'PairedBaseFailed',
     message:
-      `the base solution failed after this solution had opened the case beside it (${failureText(base)}). Both ran on one GPU, in ` +
-      'memory they share, so this solution may have caused it (GPU work left running between its calls, writes into ' +
-      "the shared outputs) and the case fails; a base that fails on its own fails its plain run too (vitest bench without KERNELBENCH_COMPARE_REF)",
+      `the base solution failed after this solution had opened the case beside it (${failureText(base)}). ` +
+      'Both ran on one GPU, in memory they share, so this solution may have caused it (GPU work left running between ' +
+      'its calls, writes into the shared outputs) and the case fails; a base that fails on its own fails its plain run ' +
+      'too (vitest bench without KERNELBENCH_COMPARE_REF)',
   }
 }
 
@@ -308,9 +309,6 @@ export async function runPairedCase(
   }
   const phases: PhaseTimes[] = []
   const failed: Partial<Record<SideName, CaseOutcome>> = {}
-  /** Whether a head side had opened the case, and whether it had when the base side failed (baseFailedBeside). */
-  let headOpened = false
-  let headOpenedWhenBaseFailed = false
   /** The sides open on each pair. */
   const opened: SideName[][] = pairs.map(() => [])
   /** Each side's step on `pair`, in order, until one fails (recorded in `failed`); the answers of the sides that went well. */
@@ -324,7 +322,6 @@ export async function runPairedCase(
       const { outcome, phases: spent } = await step(pairs[pair]![name], name)
       phases.push(spent)
       if (outcome.status !== 'ok') {
-        if (failed[name] === undefined && name === 'base') headOpenedWhenBaseFailed = headOpened
         failed[name] ??= outcome as CaseOutcome
         opened[pair] = opened[pair]!.filter((side) => side !== name)
         break
@@ -364,7 +361,6 @@ export async function runPairedCase(
     // priming call (step 7, the case's first batch) is checked against the reference all the same. On an H100, the
     // verified calls of every process were an eighth of a paired run of the example suite (2026-11-28).
     const started = await openPair(pair, pair === 0)
-    headOpened ||= started.head !== undefined
     opened[pair] = (['base', 'head'] as const).filter((name) => started[name])
     if (started.base && started.head) {
       used.push(pair)
@@ -373,7 +369,6 @@ export async function runPairedCase(
     const short = (['base', 'head'] as const).find((name) => failed[name]?.status === 'error' && failed[name].errorName === 'OutOfMemory')
     if (pair > 0 && short) {
       delete failed[short]
-      if (short === 'base') headOpenedWhenBaseFailed = false
       await end([pair], 'paired-limit', false)
     }
     break
@@ -466,11 +461,11 @@ export async function runPairedCase(
   const notRun = (other: SideName): CaseOutcome => ({ status: 'error', errorName: 'NotRun', message: `the ${other} side of the paired case did not open (${failureText(failed[other])})` })
   const outcome = (name: SideName, other: SideName): CaseOutcome => failed[name] ?? (ended[name].length > 0 ? mergeSideOutcomes(ended[name]) : notRun(other))
   const baseOutcome = outcome('base', 'head')
-  const baseFailedBeside = failed.base !== undefined ? headOpenedWhenBaseFailed : baseOutcome.status !== 'ok'
   const headOutcome = outcome('head', 'base')
+  // A head that never opened (the base failed first) is NotRun already: only one that ran beside the base is ok here.
   const run: PairedRun = {
     base: baseOutcome,
-    head: baseFailedBeside && headOutcome.status === 'ok' ? besideFailure(baseOutcome) : headOutcome,
+    head: baseOutcome.status !== 'ok' && headOutcome.status === 'ok' ? besideFailure(baseOutcome) : headOutcome,
     phases: sumPhases(phases),
   }
   const complete = run.base.status === 'ok' && run.head.status === 'ok' && Object.keys(failed).length === 0
