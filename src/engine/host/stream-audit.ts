@@ -193,6 +193,12 @@ export function tagged(cupti: Cupti, id: number, fn: () => void): void {
 export function readSpans(cupti: Cupti, what: string): Map<number, GpuSpan> {
   cupti.flush()
   const lost = cupti.lostRecords()
-  if (lost > 0) throw new Error(`${what}: CUPTI lost ${lost} activity records, so spans may miss work; use fewer iterations per batch or timing 'events'`)
+  if (lost > 0) {
+    throw new Error(
+      `${what}: CUPTI lost ${lost} activity records, or gave them unfinished (work still running after the device was ` +
+        'synchronized: launched meanwhile from a thread of the solution’s own), so spans may miss work; join your threads ' +
+        "before solution() returns, or use fewer iterations per batch or timing 'events'",
+    )
+  }
   return new Map(cupti.read().map((span) => [span.id, span]))
 }

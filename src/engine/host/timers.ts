@@ -9,7 +9,7 @@ import type { TimingResult } from '../../shared/messages.js'
 import { screenBatch, type IterationRecord, type ScreenedBatch } from '../../shared/sample-screen.js'
 import type { DeviceSession } from './device-session.js'
 import { BATCH_SPIN_TIMEOUT_NS, hold, measureCover, probeWaitsForGpu, queuePreWindow, release, spinTimedOut } from './pre-window.js'
-import { readSpans, StreamAudit, tagged } from './stream-audit.js'
+import { EscapedWorkError, readSpans, StreamAudit, tagged } from './stream-audit.js'
 import type { SolutionCall, TimedCase } from './timed-case.js'
 
 /** What a timer counts for the result. */
@@ -364,6 +364,10 @@ class IdleGpuCalls implements CallTimer<Array<number | undefined>> {
 function cuptiTimer(session: DeviceSession): IdleGpuTimer {
   const cupti = session.cupti()
   cupti.start() // 6a
+  // From here on, every CUDA call this thread makes is the harness's, unless a call's own tag covers it (tagged()), so
+  // work that comes untagged and outside every call's window was launched by a thread of the solution's own while no
+  // call ran: in a paired A/B run, while the other side may be timing on the same GPU.
+  cupti.push(HARNESS_WORK_ID)
   return {
     mode: 'cupti',
     sawNothing: 'CUPTI saw no GPU work from solution()',
@@ -376,13 +380,34 @@ function cuptiTimer(session: DeviceSession): IdleGpuTimer {
     },
     read(draws) {
       const spans = readSpans(cupti, 'cupti')
+      refuseStrayWork(cupti.untagged().length)
       return draws.map((draw) => {
         const span = spans.get(draw)
         return span && Number(span.busyNs) / 1e6
       })
     },
-    stop: () => cupti.stop(),
+    stop: () => {
+      try {
+        cupti.pop()
+      } finally {
+        cupti.stop()
+      }
+    },
   }
+}
+
+/** The tag of the harness's own GPU work while `cupti` times a case: an id no draw takes. */
+const HARNESS_WORK_ID = Number.MAX_SAFE_INTEGER
+
+/** Fails the case when `strays` pieces of GPU work ran outside every call and were not the harness's (see cuptiTimer). */
+function refuseStrayWork(strays: number): void {
+  if (strays === 0) return
+  throw new EscapedWorkError(
+    `${strays} pieces of GPU work that no call launched ran while no call was running: a thread of the solution's own ` +
+      'launches work between its calls (or after solution() returned), which no sample times and which would slow ' +
+      'whatever runs next on the GPU, the other side of a paired A/B case included. Join your threads before solution() ' +
+      'returns, and launch nothing from them between calls.',
+  )
 }
 
 /**
