@@ -1,8 +1,9 @@
 // Hostile and careless solutions, one planted per class the harness defends against (docs/defences.md): each is
 // refused with its message, or measured right; the honest solution beside them keeps its number. Skipped, with the reason, where no GPU is usable.
+import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { PluginSettings } from '../../src/vitest/plugin-settings.js'
 import type { KernelBenchSpec } from '../../src/vitest/resolve-spec.js'
 import { runKernelBench } from '../../src/vitest/run-bench.js'
@@ -21,6 +22,18 @@ const quick = { maxTimeMs: 300 }
 
 function bench(spec: Omit<KernelBenchSpec, 'problem'>, problem: KernelBenchSpec['problem'] = vectorAddition) {
   return runKernelBench('integrity', { problem, ...quick, ...spec }, { file, mode: 'bench', settings })
+}
+
+/** The live processes that have a library built from the fixture `stem` (`<stem>_cu-…so`) loaded. */
+function processesMapping(stem: string): number[] {
+  const loads = (pid: string) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/maps`, 'utf8').includes(`/${stem}_cu-`)
+    } catch {
+      return false // gone meanwhile
+    }
+  }
+  return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && loads(entry)).map(Number)
 }
 
 function timedCase(c: CaseResult | undefined) {
@@ -58,10 +71,11 @@ describe.skipIf(!gpu.available)(onGpuTitle('integrity on the GPU'), { timeout: 3
     expect(failureMessage(cheat)).toBeUndefined()
     const ratio = timedCase(cheat.cases[0]).summary.median / timedCase(fair.cases[0]).summary.median
     console.log(`cupti_rewrite_timer_hidden against the honest add, n = 2^25: ×${ratio.toFixed(3)}`)
-    // Its hook halves every reading: had it subscribed, it would read about 0.5×. The two benches are separate hosts
-    // with their own buffers, which have read 11% apart on an H100, so only the halving is asserted.
+    // Its hook halves every reading: had it subscribed, it would read about 0.5×. Its kernel is not the honest one
+    // (a grid-stride loop), which reads 1.11× the honest add on an H100 and up to 1.25× on an H200, so only the
+    // halving is asserted.
     expect(ratio).toBeGreaterThan(0.8)
-    expect(ratio).toBeLessThan(1.25)
+    expect(ratio).toBeLessThan(1.5)
   })
 
   describe("the timer's readings checked against the GPU's own clock", () => {
@@ -86,8 +100,9 @@ describe.skipIf(!gpu.available)(onGpuTitle('integrity on the GPU'), { timeout: 3
       expect(failureMessage(cheat)).toBeUndefined()
       const ratio = timedCase(cheat.cases[0]).summary.median / timedCase(fair.cases[0]).summary.median
       console.log(`swap_event_timer_pointer against the honest add in cupti timing, n = 2^25: ×${ratio.toFixed(3)}`)
+      // As above: halved, it would read about 0.5×; its own kernel reads 1.12–1.25× the honest add.
       expect(ratio).toBeGreaterThan(0.8)
-      expect(ratio).toBeLessThan(1.25)
+      expect(ratio).toBeLessThan(1.5)
     })
   })
 
@@ -207,9 +222,12 @@ describe.skipIf(!gpu.available)(onGpuTitle('integrity on the GPU'), { timeout: 3
 
     // A piece in flight when the harness reads CUPTI's records comes back unfinished, and that refuses the case too.
     const between = /EscapedWork: \d+ pieces of GPU work (that no call launched ran while no call was running|launched from another host thread ran outside every timed window)|unfinished/
-    it.each(['events', 'cupti'] as const)("work a thread of its own launches between calls: refused in '%s' timing", async (timing) => {
+    // The refused process is ended at once (under the GPU's lock), its thread with it: kept to serve the solution's next
+    // case, that thread would go on launching while other solutions time.
+    it.each(['events', 'cupti'] as const)("work a thread of its own launches between calls: refused in '%s' timing, and its process ended", async (timing) => {
       const message = failureMessage(await bench({ solution: hostile('work_between_calls'), cases: size(20), timing }))
       expect(message).toMatch(between)
+      await vi.waitFor(() => expect(processesMapping('work_between_calls')).toEqual([]), { timeout: 20_000, interval: 100 })
     })
 
     it("two private streams under 'graph' timing: nothing runs in the graph, so the checked answer is wrong", async () => {

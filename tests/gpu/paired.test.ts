@@ -45,7 +45,7 @@ describe.skipIf(!gpu.available)(onGpuTitle('paired A/B on the GPU'), { timeout: 
   })
 
   it('fails the case of a solution whose thread launches work between its calls, where the base would be timing', async () => {
-    const result = await judged({ problem: vectorAddition, solution: '../fixtures/solutions/hostile/work_between_calls.cu', compareWith: example, cases: (c) => c.params.n === 2 ** 24 })
+    const result = await judged({ problem: vectorAddition, solution: '../fixtures/solutions/hostile/work_between_calls.cu', compareWith: example, cases: (c) => c.params.n === 2 ** 22 })
     expect(result.cases).toHaveLength(1)
     const outcome = result.cases[0]!.outcome
     expect(outcome.status).toBe('error')

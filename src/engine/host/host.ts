@@ -5,9 +5,7 @@ import * as cuda from '../../native/cuda.js'
 import { measureCalibration } from './calibration.js'
 import { measureCeilings } from './ceilings.js'
 import type { DeviceSession } from './device-session.js'
-import { TamperingDetected } from './code-integrity.js'
-import { DeviceStateChanged } from './device-state.js'
-import { contextLost, runCase, wrongAnswerOutcome } from './measure.js'
+import { contextLost, hostMustExit, runCase, wrongAnswerOutcome } from './measure.js'
 import { PairedSide } from './paired-side.js'
 import type { CaseOutcome, CasePlan, ErrorOutcome, GpuListing, HostConfig, HostMessage, HostOpen, HostRequest } from '../../shared/messages.js'
 import { acquireGpuSetup } from '../../cache/gpu-lock.js'
@@ -205,14 +203,11 @@ const REPLY_TYPE = {
 /** The error outcome that answers `request` when handling it threw `error`. */
 function failure(request: HostRequest, error: unknown): Reply {
   const e = error as Error
-  // A lost context cannot run anything more; a changed state or changed code is not the harness's any more: a fresh
-  // host starts from the harness's state again.
   // A paired case that failed is over on this side: the worker ends it on the other.
   paired?.abandon()
   paired = undefined
   const lost = contextLost(error)
-  const exits = lost || error instanceof DeviceStateChanged || error instanceof TamperingDetected
-  const outcome: ErrorOutcome = { status: 'error', errorName: e.name, message: e.message, contextLost: lost, hostExits: exits }
+  const outcome: ErrorOutcome = { status: 'error', errorName: e.name, message: e.message, contextLost: lost, hostExits: hostMustExit(error) }
   return { type: REPLY_TYPE[request.type], id: request.id, outcome }
 }
 

@@ -4,7 +4,9 @@
 // host's, once it has let go of the GPU (host.ts), and step 14, the statistics, is the worker's.
 import { CudaError } from '../../native/errors.js'
 import type { MeasureOptions } from '../../spec/options.js'
+import { TamperingDetected } from './code-integrity.js'
 import { countCase } from './counters.js'
+import { DeviceStateChanged } from './device-state.js'
 import { dropThrottled, type ClockedSample } from '../../shared/clock-filter.js'
 import type { DeviceSession } from './device-session.js'
 import type { CaseOutcome, CasePlan, TimingResult, VerifiedOutput } from '../../shared/messages.js'
@@ -12,6 +14,7 @@ import { placeBatchMs, spacerBytes, timeToMove } from '../../shared/places.js'
 import { leastTimingMs, stopReason } from '../../shared/stopping.js'
 import { PlacedCase } from './placement.js'
 import { startCase } from './start-case.js'
+import { StrayWorkError } from './stream-audit.js'
 import { WrongAnswer } from './verify.js'
 
 /** A batch of timed iterations aims at this much wall time between synchronizations. */
@@ -83,6 +86,16 @@ function batchSize(perIterationMs: number, most: number, targetMs: number): numb
 export function contextLost(error: unknown): boolean {
   // CuDriverError (driver-API launches of TypeScript solutions) is a CudaError too.
   return error instanceof CudaError && error.isSticky
+}
+
+/**
+ * Errors after which the device host exits, under the GPU's lock so that nothing of it overlaps anyone's timing: a lost
+ * context runs nothing more; a changed device state or changed code is not the harness's any more (a fresh host starts
+ * from the harness's state again); a thread of the solution's own that launches work outside its calls may go on
+ * launching, and only the end of its process stops it.
+ */
+export function hostMustExit(error: unknown): boolean {
+  return contextLost(error) || error instanceof DeviceStateChanged || error instanceof TamperingDetected || error instanceof StrayWorkError
 }
 
 /** A verification that failed, as the outcome that reports it; any other error is thrown on. */

@@ -12,6 +12,12 @@ export class EscapedWorkError extends Error {
 }
 
 /**
+ * Escaped work that a thread of the solution's own launched outside every call: the thread may go on launching, so the
+ * host exits under the GPU's lock (host.ts), its context and that work with it, before anyone else times.
+ */
+export class StrayWorkError extends EscapedWorkError {}
+
+/**
  * One batch in each run of this many, at a place in the run drawn at random, is audited for escaped work (and the
  * first batch always).
  */
@@ -161,7 +167,7 @@ function auditBatch(cupti: Cupti, windowed: readonly WindowedCall[]): void {
   const { escaped, outlasted, worstUs, unjudged, strays } = auditCalls(calls, cupti.untagged())
   if (unjudged > 0) throw new Error(`stream audit: CUPTI did not record the work around ${unjudged} of ${calls.length} calls`)
   if (strays > 0) {
-    throw new EscapedWorkError(
+    throw new StrayWorkError(
       `${strays} pieces of GPU work launched from another host thread ran outside every timed window of a batch of ` +
         `${calls.length} timed calls (by up to ${worstUs.toFixed(1)} µs): solution() starts threads whose work CUDA ` +
         'events do not time. Have them launch on the default stream or a blocking stream and join them before ' +

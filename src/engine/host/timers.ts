@@ -9,7 +9,7 @@ import type { TimingResult } from '../../shared/messages.js'
 import { screenBatch, type IterationRecord, type ScreenedBatch } from '../../shared/sample-screen.js'
 import type { DeviceSession } from './device-session.js'
 import { BATCH_SPIN_TIMEOUT_NS, hold, measureCover, probeWaitsForGpu, queuePreWindow, release, spinTimedOut } from './pre-window.js'
-import { EscapedWorkError, readSpans, StreamAudit, tagged } from './stream-audit.js'
+import { readSpans, StrayWorkError, StreamAudit, tagged } from './stream-audit.js'
 import type { SolutionCall, TimedCase } from './timed-case.js'
 
 /** What a timer counts for the result. */
@@ -402,7 +402,7 @@ const HARNESS_WORK_ID = Number.MAX_SAFE_INTEGER
 /** Fails the case when `strays` pieces of GPU work ran outside every call and were not the harness's (see cuptiTimer). */
 function refuseStrayWork(strays: number): void {
   if (strays === 0) return
-  throw new EscapedWorkError(
+  throw new StrayWorkError(
     `${strays} pieces of GPU work that no call launched ran while no call was running: a thread of the solution's own ` +
       'launches work between its calls (or after solution() returned), which no sample times and which would slow ' +
       'whatever runs next on the GPU, the other side of a paired A/B case included. Join your threads before solution() ' +
