@@ -5,6 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { guardResult } from '../../src/baseline/guard.js'
+import { failureMessage } from '../../src/shared/results.js'
 import { vectorAddition } from '../../problems/index.js'
 import { DEFAULT_COMPARE, MIN_PAIRED_BLOCKS } from '../../src/spec/compare.js'
 import type { PluginSettings } from '../../src/vitest/plugin-settings.js'
@@ -50,6 +51,18 @@ describe.skipIf(!gpu.available)(onGpuTitle('paired A/B on the GPU'), { timeout: 
     const outcome = result.cases[0]!.outcome
     expect(outcome.status).toBe('error')
     expect(outcome.status === 'error' && `${outcome.errorName}: ${outcome.message}`).toMatch(/EscapedWork: \d+ pieces of GPU work that no call launched|unfinished/)
+  })
+
+  it('fails the case of a base that goes wrong after the current solution has opened beside it', async () => {
+    const result = await judged({ problem: vectorAddition, solution: example, compareWith: '../fixtures/solutions/wrong_after_calls.cu', cases: (c) => c.params.n === 2 ** 20 })
+    expect(result.cases).toHaveLength(1)
+    const c = result.cases[0]!
+    expect(c.paired?.base.outcome.status).toBe('wrong')
+    const outcome = c.outcome
+    // Its opening (a verified call, up to three warm-up calls, a priming batch) passes, so the failure comes beside the
+    // current side: in a round's checked call, or in the last verified call. The case fails, and so does the bench.
+    expect(outcome.status === 'error' && `${outcome.errorName}: ${outcome.message}`).toMatch(/^PairedBaseFailed: the base solution failed after this solution had opened the case beside it \(a wrong answer/)
+    expect(failureMessage(result)).toMatch(/PairedBaseFailed/)
   })
 
   it('catches a kernel 10% slower (a tenth of the vector added again) on every case', async () => {
