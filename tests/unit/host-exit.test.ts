@@ -5,7 +5,7 @@ import { CudaError } from '../../src/native/errors.js'
 import { TamperingDetected } from '../../src/engine/host/code-integrity.js'
 import { DeviceStateChanged } from '../../src/engine/host/device-state.js'
 import { hostMustExit } from '../../src/engine/host/measure.js'
-import { EscapedWorkError, StrayWorkError } from '../../src/engine/host/stream-audit.js'
+import { EscapedWorkError, IncompleteRecordsError, StrayWorkError } from '../../src/engine/host/stream-audit.js'
 
 describe('hostMustExit', () => {
   it.each([
@@ -13,6 +13,7 @@ describe('hostMustExit', () => {
     ['a changed device state', new DeviceStateChanged('the device flags changed')],
     ['changed code', new TamperingDetected('libcudart was written to')],
     ['work a thread of the solution launched outside its calls (it may go on launching)', new StrayWorkError('3 pieces')],
+    ["CUPTI's records lost or unfinished (work still running after the synchronize)", new IncompleteRecordsError('2 records')],
   ])('ends the host after %s', (_, error) => {
     expect(hostMustExit(error)).toBe(true)
   })

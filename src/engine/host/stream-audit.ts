@@ -18,6 +18,15 @@ export class EscapedWorkError extends Error {
 export class StrayWorkError extends EscapedWorkError {}
 
 /**
+ * CUPTI's records came back incomplete: lost for want of buffer space, or unfinished because work was still running when
+ * they were read, which after the device was synchronized only a thread of the solution's own can have launched. The
+ * host exits as after stray work, since such a thread may go on launching.
+ */
+export class IncompleteRecordsError extends Error {
+  override name = 'IncompleteRecords'
+}
+
+/**
  * One batch in each run of this many, at a place in the run drawn at random, is audited for escaped work (and the
  * first batch always).
  */
@@ -200,7 +209,7 @@ export function readSpans(cupti: Cupti, what: string): Map<number, GpuSpan> {
   cupti.flush()
   const lost = cupti.lostRecords()
   if (lost > 0) {
-    throw new Error(
+    throw new IncompleteRecordsError(
       `${what}: CUPTI lost ${lost} activity records, or gave them unfinished (work still running after the device was ` +
         'synchronized: launched meanwhile from a thread of the solution’s own), so spans may miss work; join your threads ' +
         "before solution() returns, or use fewer iterations per batch or timing 'events'",
