@@ -118,9 +118,10 @@ export class PlacedCase {
   }
 
   /**
-   * Step 10c: the buffers freed and allocated again at `where` (steps 1 to 3), the timer's and checks' parts that
-   * belong to a place set up there, and the priming batch run (7) with the check of the place left (10d). The checks' and the audit's schedules go on as they were: a new place forces no check, whose reference
-   * would cost a large case more than the place.
+   * Step 10c: the buffers freed and set up again at `where` (steps 1 to 3), the timer's and checks' parts that belong
+   * to a place set up there, and the priming batch run (7) with the check of the place left (10d). The checks' and the
+   * audit's schedules go on as they were: a new place forces no check, whose reference would cost a large case more
+   * than the place.
    */
   move(where: Where): void {
     this.session.phases.during('moves', () => {
