@@ -65,6 +65,18 @@ describe.skipIf(!gpu.available)(onGpuTitle('paired A/B on the GPU'), { timeout: 
     expect(failureMessage(result)).toMatch(/PairedBaseFailed/)
   })
 
+  it('fails the case of a solution whose thread zeroes the outputs both sides share, while the base runs', async () => {
+    const result = await judged({ problem: vectorAddition, solution: '../fixtures/solutions/hostile/write_shared_outputs.cu', compareWith: example, cases: (c) => c.params.n === 2 ** 22 })
+    expect(result.cases).toHaveLength(1)
+    const outcome = result.cases[0]!.outcome
+    // Whichever defence sees it first: the thread's work outside every call (this side's own records), or the base's
+    // wrong answer beside it, or this side's own wrong answer. The case fails either way, and so does the bench.
+    expect(outcome.status).not.toBe('ok')
+    const text = outcome.status === 'error' ? `${outcome.errorName}: ${outcome.message}` : outcome.status === 'wrong' ? `wrong: ${outcome.message}` : outcome.status
+    expect(text).toMatch(/^(EscapedWork|IncompleteRecords|PairedBaseFailed|wrong)/)
+    expect(failureMessage(result)).toBeTruthy()
+  })
+
   it('catches a kernel 10% slower (a tenth of the vector added again) on every case', async () => {
     const result = await judged({
       problem: vectorAddition,
