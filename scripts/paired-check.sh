@@ -18,7 +18,8 @@
 #   plain    the example suite without a base, twice: in the paired rounds' timing mode and in each bench's own
 #            (`events` unless it says otherwise); what a paired run costs against two benches of either
 #            (scripts/paired-cost.ts <same.json> --plain <plain-….json>)       -> plain-<mode>.json, plain-own.json
-# The tolerance is KB_TOLERANCE (default: the plugin's, 0.01); each run is killed after KB_RUN_LIMIT_S seconds (default 300).
+# The tolerance is KB_TOLERANCE (default: the plugin's, 0.01), the pairs of processes KB_PAIRS (default: the plugin's,
+# 2); each run is killed after KB_RUN_LIMIT_S seconds (default 300).
 # The base of `same` and `plant` is a commit of the tree as it is, tracked or not (ignored files left out), made without
 # touching HEAD, the index or the files: the GPU host's copy may have no .git, or one whose HEAD is older than its
 # files. `plant` rewrites problems/ and puts it back as it was.
@@ -26,7 +27,7 @@ set -uo pipefail
 out=$(realpath -m "${1:?usage: scripts/paired-check.sh <out-dir> [timing mode]}")
 cd "$(dirname "$0")/.."
 mkdir -p "$out"
-export NO_COLOR=1 CI=1 KERNELBENCH_DEVICES=0 KERNELBENCH_TIMING=${2:-cupti} KERNELBENCH_COMPARE_TOLERANCE=${KB_TOLERANCE:-}
+export NO_COLOR=1 CI=1 KERNELBENCH_DEVICES=0 KERNELBENCH_TIMING=${2:-cupti} KERNELBENCH_COMPARE_TOLERANCE=${KB_TOLERANCE:-} KERNELBENCH_COMPARE_PAIRS=${KB_PAIRS:-}
 unset GITHUB_STEP_SUMMARY
 vitest=(node node_modules/vitest/vitest.mjs)
 git rev-parse --git-dir >/dev/null 2>&1 || git init -q .

@@ -71,12 +71,13 @@ export const MAX_PROCESS_PAIRS = 4
 const NUMBERS_FROM_ENV = [
   ['KERNELBENCH_COMPARE_TOLERANCE', 'tolerance'],
   ['KERNELBENCH_COMPARE_ROUND_MS', 'roundMs'],
+  ['KERNELBENCH_COMPARE_PAIRS', 'processPairs'],
 ] as const
 
 /**
- * The options with their defaults; KERNELBENCH_COMPARE_REF, KERNELBENCH_COMPARE_TOLERANCE and
- * KERNELBENCH_COMPARE_ROUND_MS (when set and not empty) override `ref`, `tolerance` and `roundMs`. Throws naming a
- * bad option.
+ * The options with their defaults; KERNELBENCH_COMPARE_REF, KERNELBENCH_COMPARE_TOLERANCE,
+ * KERNELBENCH_COMPARE_ROUND_MS and KERNELBENCH_COMPARE_PAIRS (when set and not empty) override `ref`, `tolerance`,
+ * `roundMs` and `processPairs`. Throws naming a bad option.
  */
 export function resolveCompareSettings(options: CompareOptions = {}, env: Record<string, string | undefined> = {}): CompareSettings {
   const known = new Set(['ref', ...Object.keys(DEFAULT_COMPARE)])

@@ -18,6 +18,8 @@ describe('resolveCompareSettings', () => {
     expect(() => resolveCompareSettings({}, { KERNELBENCH_COMPARE_TOLERANCE: 'two' })).toThrow('compare option tolerance must be a fraction in [0, 1) (got null)')
     expect(resolveCompareSettings({ roundMs: 5 }, { KERNELBENCH_COMPARE_ROUND_MS: ' 20 ' }).roundMs).toBe(20)
     expect(() => resolveCompareSettings({}, { KERNELBENCH_COMPARE_ROUND_MS: '-2' })).toThrow('compare option roundMs must be a positive number of ms (got -2)')
+    expect(resolveCompareSettings({ processPairs: 2 }, { KERNELBENCH_COMPARE_PAIRS: '1' }).processPairs).toBe(1)
+    expect(() => resolveCompareSettings({}, { KERNELBENCH_COMPARE_PAIRS: '1.5' })).toThrow('compare option processPairs must be a whole number from 1 to 4 (got 1.5)')
   })
 
   it('names a bad or unknown option', () => {
