@@ -4,15 +4,15 @@
 // their whole life (the 3.7 µs rms-norm's read one of two levels), and a run reads a change only when its pairs fall
 // the same way, which takes many runs to see.
 // Every stored pair of processes of a case, from any of the runs given, goes into one pool (its blocks' log ratios,
-// disturbed blocks left out; a fresh pair counts as one more). A simulated run of the case draws two distinct pairs
-// from the pool and draws blocks from them in turn (with replacement, block b from pair b mod 2) until decidedEnough
-// holds or the case's time runs out (maxTimeMs over the time one of its stored blocks took). Where its verdict reads a
-// change, it draws a third pair as the fresh one and draws its blocks until freshPairDone holds or the time runs out,
-// then judges all three as the engine does (judgePairedRounds). Each block is one round a side: the base at the case's
-// median, the head at the ratio drawn. With --slow F every block is made F slower: the share caught, and each case not
+// disturbed blocks left out; a fresh pair counts as one more). A simulated run of the case draws distinct pairs from
+// the pool, as many as --pairs (the processPairs option, 2 by default), and draws blocks from them in turn (with
+// replacement, block b from pair b mod their number) until decidedEnough holds or the case's time runs out (maxTimeMs
+// over the time one of its stored blocks took). Where its verdict reads a change, it draws one more pair as the fresh
+// one and draws its blocks until freshPairDone holds or the time runs out, then judges them all as the engine does
+// (judgePairedRounds). Each block is one round a side: the base at the case's median, the head at the ratio drawn. With --slow F every block is made F slower: the share caught, and each case not
 // caught in every run.
 // The pool mixes boards and runs: what a pair reads against another is taken as a draw of what processes differ by.
-//   npx tsx scripts/paired-confirmation-sim.ts <same.json> [...] [--runs 200] [--slow 0.05]
+//   npx tsx scripts/paired-confirmation-sim.ts <same.json> [...] [--runs 200] [--slow 0.05] [--pairs 2]
 import { confirmingBlocks, decidedEnough, freshPairDone, leastBlocks, readsAChange, type PairedRounds } from '../src/engine/worker/paired-case.js'
 import { leaveOutDisturbed, tooDisturbed } from '../src/shared/disturbed-rounds.js'
 import { blockLogRatios, isChange, type ChangeVerdict } from '../src/shared/median-change.js'
@@ -28,8 +28,9 @@ import { casesByName } from './results-file.js'
 const files = leadingArgs()
 const runs = Number(argList('--runs')[0] ?? '200')
 const slow = Number(argList('--slow')[0] ?? '0')
-if (files.length === 0 || !(runs > 0) || !(slow >= 0)) {
-  console.error('usage: npx tsx scripts/paired-confirmation-sim.ts <same.json> [...] [--runs N] [--slow F]')
+const timedPairs = Number(argList('--pairs')[0] ?? String(DEFAULT_COMPARE.processPairs))
+if (files.length === 0 || !(runs > 0) || !(slow >= 0) || !Number.isInteger(timedPairs) || timedPairs < 1) {
+  console.error('usage: npx tsx scripts/paired-confirmation-sim.ts <same.json> [...] [--runs N] [--slow F] [--pairs P]')
   process.exit(2)
 }
 const settings = DEFAULT_COMPARE
@@ -82,24 +83,26 @@ function distinct(n: number, count: number): number[] {
 
 /** One simulated run of a case: the verdict before confirmation and after it. */
 function simulatedRun({ pairs, baseMs, blockMs }: Pool): { before: ChangeVerdict['kind']; after: ChangeVerdict['kind'] } {
-  const [first, second, fresh] = distinct(pairs.length, 3).map((i) => pairs[i]!)
-  const cap = Math.max(leastBlocks(2), Math.floor(settings.maxTimeMs / blockMs))
-  const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, perSide: 1, dropped: 0, pairs: 2 }
+  const drawn = distinct(pairs.length, timedPairs + 1).map((i) => pairs[i]!)
+  const fresh = drawn.pop()!
+  const least = leastBlocks(timedPairs)
+  const cap = Math.max(least, Math.floor(settings.maxTimeMs / blockMs))
+  const rounds: PairedRounds = { base: [], head: [], block: [], calls: 1, perSide: 1, dropped: 0, pairs: timedPairs }
   const add = (from: readonly number[], label: number) => {
     rounds.base.push(baseMs)
     rounds.head.push(baseMs * Math.exp(pick(from)) * (1 + slow))
     rounds.block.push(label)
   }
   for (let block = 0; ; block++) {
-    add(block % 2 === 0 ? first! : second!, block)
-    if (decidedEnough(rounds, settings) || (block + 1 >= cap && block + 1 >= leastBlocks(2))) break
+    add(drawn[block % timedPairs]!, block)
+    if (decidedEnough(rounds, settings) || (block + 1 >= cap && block + 1 >= least)) break
   }
   const before = judgePairedRounds(rounds, settings).judged.kind
   if (!readsAChange(rounds, settings)) return { before, after: before }
-  const confirming = confirmingBlocks(rounds.block, 2)
-  Object.assign(rounds, { block: confirming.renumbered, pairs: 3, freshPair: 2 })
+  const confirming = confirmingBlocks(rounds.block, timedPairs)
+  Object.assign(rounds, { block: confirming.renumbered, pairs: timedPairs + 1, freshPair: timedPairs })
   for (let j = 0; ; j++) {
-    add(fresh!, confirming.label(j))
+    add(fresh, confirming.label(j))
     if (freshPairDone(rounds, j + 1, confirming.count, settings) || j + 1 >= cap) break
   }
   return { before, after: judgePairedRounds(rounds, settings).judged.kind }
@@ -112,7 +115,7 @@ const changed = { before: 0, after: 0 }
 const caught = { long: { runs: 0, regressions: 0 }, short: { runs: 0, regressions: 0 } }
 const byCase: string[] = []
 for (const [key, pool] of pools) {
-  if (pool.pairs.length < 3) continue
+  if (pool.pairs.length < timedPairs + 1) continue
   cases++
   const us = pool.baseMs * 1000
   let before = 0
@@ -132,7 +135,7 @@ for (const [key, pool] of pools) {
   if (slow === 0 && before > 0) byCase.push(`  ${key} (${us.toFixed(1)} µs, ${pool.pairs.length} pairs): a change in ${before} of ${runs} runs, ${after} after confirmation`)
   if (slow > 0 && regressions < runs) byCase.push(`  ${key} (${us.toFixed(1)} µs, ${pool.pairs.length} pairs): caught in ${regressions} of ${runs} runs`)
 }
-console.log(`${files.length} runs pooled: ${cases} cases with 3 pairs or more, ${runs} simulated runs each (${cases * runs}), ${slow > 0 ? `${pct(slow)} slower` : 'identical code'}`)
+console.log(`${files.length} runs pooled: ${cases} cases with ${timedPairs + 1} pairs or more, each run timed on ${timedPairs} and confirmed on one more, ${runs} simulated runs each (${cases * runs}), ${slow > 0 ? `${pct(slow)} slower` : 'identical code'}`)
 if (slow === 0) {
   console.log(`  changes read: ${changed.before} before confirmation (${pct(changed.before / (cases * runs))}), ${changed.after} after (${pct(changed.after / (cases * runs))})`)
   console.log(`  false alarms a suite run: ${(changed.after / runs).toFixed(3)} (over its ${cases} cases)`)
