@@ -28,6 +28,7 @@ import type {
 } from '../../shared/messages.js'
 import type { StopReason } from '../../shared/stopping.js'
 import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
+import { commandOf } from '../../shared/process-command.js'
 import { GPU_STILL_WARM_MS } from '../../cache/gpu-lock.js'
 import { registerHost } from './host-registry.js'
 import { engineProcess } from './process-entry.js'
@@ -491,12 +492,8 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** "process 1234 (node …/host.ts)": a pid with its command line where it can be read, for messages about waits. */
 function describeProcess(pid: number): string {
-  try {
-    const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')
-    return `process ${pid} (${command.length > 120 ? `${command.slice(0, 117)}...` : command})`
-  } catch {
-    return `process ${pid}`
-  }
+  const command = commandOf(pid)
+  return command === undefined ? `process ${pid}` : `process ${pid} (${command})`
 }
 
 const HOSTS = Symbol.for('vitest-kernel-bench.device-hosts')
