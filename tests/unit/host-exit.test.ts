@@ -5,6 +5,7 @@ import { CudaError } from '../../src/native/errors.js'
 import { TamperingDetected } from '../../src/engine/host/code-integrity.js'
 import { DeviceStateChanged } from '../../src/engine/host/device-state.js'
 import { hostMustExit } from '../../src/engine/host/measure.js'
+import { SpawnedProcessError } from '../../src/engine/host/spawned-processes.js'
 import { EscapedWorkError, IncompleteRecordsError, StrayWorkError } from '../../src/engine/host/stream-audit.js'
 
 describe('hostMustExit', () => {
@@ -14,6 +15,7 @@ describe('hostMustExit', () => {
     ['changed code', new TamperingDetected('libcudart was written to')],
     ['work a thread of the solution launched outside its calls (it may go on launching)', new StrayWorkError('3 pieces')],
     ["CUPTI's records lost or unfinished (work still running after the synchronize)", new IncompleteRecordsError('2 records')],
+    ['a process the solution started (its processes are killed with the host)', new SpawnedProcessError('sleep 600')],
   ])('ends the host after %s', (_, error) => {
     expect(hostMustExit(error)).toBe(true)
   })

@@ -11,6 +11,8 @@ import type { CaseOutcome, CasePlan, ErrorOutcome, GpuListing, HostConfig, HostM
 import { acquireGpuSetup } from '../../cache/gpu-lock.js'
 import { lockGpu, openSession, prepareSession, type PreparedSession } from './open-session.js'
 import { dieWhenOrphaned } from './orphan-watch.js'
+import { checkNoProcessesStarted, killDescendants, watchProcessesFromNow } from './spawned-processes.js'
+import { becomeChildSubreaper } from '../../native/process-tree.js'
 
 function send(message: HostMessage): void {
   process.send?.(message)
@@ -89,10 +91,12 @@ function whenDisconnected(then: () => void): void {
 function serve(preparation: Preparation, warm: boolean): void {
   const session = open(preparation, warm)
   if (!session) process.exit(0)
+  watchProcessesFromNow()
   // Tearing the context down is GPU work too, but no timing: exit as a set-up of the lock, beside other hosts' set-ups
   // and teardowns, never while anyone times (a marker whose process has exited counts no more).
   whenDisconnected(() => {
     lockGpu(session.info.pciBusId, config.device, acquireGpuSetup)
+    killDescendants()
     process.exit(0)
   })
   process.on('message', (request: HostRequest) => {
@@ -104,6 +108,9 @@ function serve(preparation: Preparation, warm: boolean): void {
 const ORPHAN_GRACE_MS = 10_000
 
 dieWhenOrphaned(ORPHAN_GRACE_MS)
+// Before any solution: every process a solution starts stays below this one (spawned-processes.ts). Where the OS says
+// no, the check still sees the solution's direct children.
+becomeChildSubreaper()
 const config = JSON.parse(process.argv[2] ?? '{}') as HostConfig
 // 'warm': this host replaces one that was working on the GPU a moment ago. 'standby': a host started ahead of need
 // prepares everything that needs no context, then waits until the worker opens it (see client.ts).
@@ -190,6 +197,16 @@ async function answer(session: DeviceSession, request: HostRequest): Promise<Rep
   }
 }
 
+/** When a request's check for processes a solution started comes, for its message. */
+const AFTER_REQUEST = {
+  run: 'after its case',
+  ceilings: 'after the ceiling measurement',
+  calibrate: 'after the calibration',
+  'pair-start': 'after opening its paired side',
+  'pair-rounds': 'after a round of its paired side',
+  'pair-end': 'after its paired side ended',
+} as const satisfies Record<HostRequest['type'], string>
+
 /** The type of the message that answers each type of request. */
 const REPLY_TYPE = {
   run: 'result',
@@ -224,6 +241,7 @@ function sendReply(session: DeviceSession, message: Reply): void {
  */
 function exitWith(session: DeviceSession, message: Reply): never {
   sendReply(session, message)
+  killDescendants()
   process.exit(1)
 }
 
@@ -234,6 +252,11 @@ async function handle(session: DeviceSession, request: HostRequest): Promise<voi
   let message: Reply
   try {
     message = await answer(session, request)
+  } catch (error) {
+    message = failure(request, error)
+  }
+  try {
+    checkNoProcessesStarted('the solution', AFTER_REQUEST[request.type])
   } catch (error) {
     message = failure(request, error)
   }

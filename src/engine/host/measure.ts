@@ -15,6 +15,7 @@ import { leastTimingMs, stopReason } from '../../shared/stopping.js'
 import { PlacedCase } from './placement.js'
 import { startCase } from './start-case.js'
 import { IncompleteRecordsError, StrayWorkError } from './stream-audit.js'
+import { SpawnedProcessError } from './spawned-processes.js'
 import { WrongAnswer } from './verify.js'
 
 /** A batch of timed iterations aims at this much wall time between synchronizations. */
@@ -92,11 +93,12 @@ export function contextLost(error: unknown): boolean {
  * Errors after which the device host exits, under the GPU's lock so that nothing of it overlaps anyone's timing: a lost
  * context runs nothing more; a changed device state or changed code is not the harness's any more (a fresh host starts
  * from the harness's state again); a thread of the solution's own that launches work outside its calls (stray work, or
- * work still running when CUPTI's records were read) may go on launching, and only the end of its process stops it.
+ * work still running when CUPTI's records were read) may go on launching, and only the end of its process stops it; a
+ * process the solution started is killed with the host.
  */
 export function hostMustExit(error: unknown): boolean {
-  const strayWork = error instanceof StrayWorkError || error instanceof IncompleteRecordsError
-  return contextLost(error) || error instanceof DeviceStateChanged || error instanceof TamperingDetected || strayWork
+  const stillLaunching = error instanceof StrayWorkError || error instanceof IncompleteRecordsError || error instanceof SpawnedProcessError
+  return contextLost(error) || error instanceof DeviceStateChanged || error instanceof TamperingDetected || stillLaunching
 }
 
 /** A verification that failed, as the outcome that reports it; any other error is thrown on. */

@@ -10,6 +10,7 @@ import * as cuda from '../../native/cuda.js'
 import { Harness } from '../../native/harness.js'
 import { NvmlDevice } from '../../native/nvml.js'
 import { CuptiOwnership } from './cupti-ownership.js'
+import { harnessProcesses } from './spawned-processes.js'
 import { DeviceSession, type SessionLibraries } from './device-session.js'
 import { acquireGpuLock, acquireGpuSetup, lockPath } from '../../cache/gpu-lock.js'
 import type { HostConfig, HostMessage } from '../../shared/messages.js'
@@ -50,7 +51,11 @@ export function prepareSession(config: HostConfig): PreparedSession {
   } catch {
     // No toolkit to find: the shims' builders say so when a case needs one.
   }
-  const shims = { cupti: () => compileCuptiShim(build).path, rangeProfiler: () => compileRangeProfilerShim(build).path }
+  // Built when a case first needs them, in the middle of a request: their compiler runs are the harness's processes.
+  const shims = {
+    cupti: () => harnessProcesses(() => compileCuptiShim(build).path),
+    rangeProfiler: () => harnessProcesses(() => compileRangeProfilerShim(build).path),
+  }
   // Before any solution loads, CUPTI's one callback subscriber is the harness's. Taken here, on standby: with the
   // context made first, it took 0.44 s of each paired host's open on an H100 (2026-11-28, four hosts at once).
   const cupti = loadCupti(shims.cupti)
