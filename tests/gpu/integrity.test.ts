@@ -1,5 +1,6 @@
 // Hostile and careless solutions, one planted per class the harness defends against (docs/defences.md): each is
 // refused with its message, or measured right; the honest solution beside them keeps its number. Skipped, with the reason, where no GPU is usable.
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -228,6 +229,18 @@ describe.skipIf(!gpu.available)(onGpuTitle('integrity on the GPU'), { timeout: 3
       const message = failureMessage(await bench({ solution: hostile('work_between_calls'), cases: size(20), timing }))
       expect(message).toMatch(between)
       await vi.waitFor(() => expect(processesMapping('work_between_calls')).toEqual([]), { timeout: 20_000, interval: 100 })
+    })
+
+    it.each(['events', 'cupti'] as const)("a helper process it starts and leaves orphaned: refused in '%s' timing, and killed", async (timing) => {
+      const message = failureMessage(await bench({ solution: hostile('spawn_helper'), cases: size(20), timing }))
+      expect(message).toMatch(/SpawnedProcess: the solution started a process \(\d+ \(sleep 600\)\), found after its case/)
+      await vi.waitFor(() => expect(processesMapping('spawn_helper')).toEqual([]), { timeout: 20_000, interval: 100 })
+      expect(spawnSync('pgrep', ['-fx', 'sleep 600'], { encoding: 'utf8' }).stdout.trim()).toBe('')
+    })
+
+    it.each(['events', 'cupti'] as const)("a helper process each call starts and waits for: refused in '%s' timing", async (timing) => {
+      const message = failureMessage(await bench({ solution: hostile('spawn_and_wait'), cases: size(20), timing }))
+      expect(message).toMatch(/SpawnedProcess: the solution started a process and waited for it to end, found after its case/)
     })
 
     it("two private streams under 'graph' timing: nothing runs in the graph, so the checked answer is wrong", async () => {
