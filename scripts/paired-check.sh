@@ -19,7 +19,7 @@
 #            (`events` unless it says otherwise); what a paired run costs against two benches of either
 #            (scripts/paired-cost.ts <same.json> --plain <plain-….json>)       -> plain-<mode>.json, plain-own.json
 # The tolerance is KB_TOLERANCE (default: the plugin's, 0.01), the pairs of processes KB_PAIRS (default: the plugin's,
-# 2); each run is killed after KB_RUN_LIMIT_S seconds (default 300).
+# 1); each run is killed after KB_RUN_LIMIT_S seconds (default 300).
 # The base of `same` and `plant` is a commit of the tree as it is, tracked or not (ignored files left out), made without
 # touching HEAD, the index or the files: the GPU host's copy may have no .git, or one whose HEAD is older than its
 # files. `plant` rewrites problems/ and puts it back as it was.

@@ -58,7 +58,7 @@ export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, Repor
   /**
    * Paired A/B runs (docs/ci-gate.md, "Paired A/B"): with `ref` (or KERNELBENCH_COMPARE_REF), every bench's solution
    * as it was at that git ref is timed against the current one, in alternating rounds on one GPU, on `processPairs`
-   * pairs of processes (default 2), and a case whose interval of change (widened by what its processes differ by,
+   * pairs of processes (default 1), and a case whose interval of change (widened by what its processes differ by,
    * `processSpread`) lies wholly slower than `tolerance` (default 0.01) fails. A bench's `compareWith` names its base
    * solution file instead.
    */

@@ -32,8 +32,9 @@ export interface CompareOptions {
   processSpread?: number
   /**
    * On how many pairs of device hosts (a base process and a head process each) a case is timed, its blocks rotating
-   * over them (default 2, at most 4): what one process differs by stays for its life, so only several pairs average it
-   * and show it; each pair costs two more host starts per solution and its own opening of every case.
+   * over them (default 1, at most 4): what one process differs by stays for its life, and several pairs average it and
+   * show it in the interval; one pair relies on a change being confirmed on a fresh pair before it fails. Each pair
+   * costs two more host starts per solution and its own opening of every case.
    */
   processPairs?: number
 }
@@ -46,7 +47,7 @@ export type CompareSettings = Required<Omit<CompareOptions, 'ref'>> & Pick<Compa
  * kernels under 10 µs, 0.44% at 10–20 µs, 0.38% at 20–50 µs, 0.12% at 50–200 µs and 0.07% beyond, about 1.3–1.6% / √t;
  * without it, a 1% tolerance raised two false alarms (a 13 µs gemv, a 3.8 µs rms-norm), with it none.
  */
-export const DEFAULT_COMPARE: CompareSettings = { tolerance: 0.01, confidence: 0.95, roundMs: 5, maxTimeMs: 3000, processSpread: 0.013, processPairs: 2 }
+export const DEFAULT_COMPARE: CompareSettings = { tolerance: 0.01, confidence: 0.95, roundMs: 5, maxTimeMs: 3000, processSpread: 0.013, processPairs: 1 }
 
 /**
  * The timing mode of paired rounds, whatever the bench's: the one measured in paired runs. With blocks, `events` mode
@@ -56,8 +57,8 @@ export const PAIRED_TIMING = 'cupti' as const
 
 /**
  * The fewest blocks of rounds before the interval is looked at: each block has both sides' buffers at a new place, and
- * the interval is Student's t over the blocks' spread within the pairs (4 degrees of freedom at 6 blocks on two pairs:
- * t = 2.78 at 95%). Most cases of 50 µs or more stop at the fewest blocks with half-widths far inside tolerance / 4.
+ * the interval is Student's t over the blocks' spread within the pairs (at 6 blocks, 5 degrees of freedom on one pair,
+ * t = 2.57 at 95%; 4 on two pairs, t = 2.78). Most cases of 50 µs or more stop at the fewest blocks with half-widths far inside tolerance / 4.
  * Replayed on the blocks of five runs of the example suite against itself (H100s, 2026-11-27 and 28), 6 instead of 8
  * took 0.88–0.93× the blocks (0.77–0.83× from 200 µs up) and caught as many case-trials made 2% and 5.3% slower; the
  * replay has no fresh pair to confirm a change, and read 20 false ones in 10,650 case-trials where 8 blocks read 16.

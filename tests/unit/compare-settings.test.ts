@@ -10,7 +10,7 @@ import { DEFAULT_COMPARE, resolveCompareSettings } from '../../src/spec/compare.
 describe('resolveCompareSettings', () => {
   it('fills in the defaults, and KERNELBENCH_COMPARE_REF overrides the ref', () => {
     expect(resolveCompareSettings()).toEqual(DEFAULT_COMPARE)
-    expect(DEFAULT_COMPARE).toMatchObject({ tolerance: 0.01, processSpread: 0.013, processPairs: 2 })
+    expect(DEFAULT_COMPARE).toMatchObject({ tolerance: 0.01, processSpread: 0.013, processPairs: 1 })
     expect(resolveCompareSettings({ ref: 'main', tolerance: 0.02 })).toEqual({ ...DEFAULT_COMPARE, ref: 'main', tolerance: 0.02 })
     expect(resolveCompareSettings({ ref: 'main' }, { KERNELBENCH_COMPARE_REF: 'origin/main' }).ref).toBe('origin/main')
     expect(resolveCompareSettings({}, { KERNELBENCH_COMPARE_REF: ' ' }).ref).toBeUndefined()
@@ -29,7 +29,7 @@ describe('resolveCompareSettings', () => {
     expect(resolveCompareSettings({ processSpread: 0 }).processSpread).toBe(0)
     expect(() => resolveCompareSettings({ processPairs: 1.5 })).toThrow('compare option processPairs must be a whole number from 1 to 4 (got 1.5)')
     expect(() => resolveCompareSettings({ processPairs: 5 })).toThrow('compare option processPairs must be a whole number from 1 to 4 (got 5)')
-    expect(resolveCompareSettings({ processPairs: 1 }).processPairs).toBe(1)
+    expect(resolveCompareSettings({ processPairs: 2 }).processPairs).toBe(2)
     expect(() => resolveCompareSettings({ ref: '--upload-pack=x' })).toThrow("compare option ref must be a git ref such as 'origin/main'")
     expect(() => resolveCompareSettings({ rounds: 3 } as never)).toThrow("unknown compare option 'rounds'")
   })
