@@ -13,7 +13,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { reapedChildrenUsage } from '../../native/process-tree.js'
-import { commandOf } from '../../shared/process-command.js'
+import { describePid } from '../../shared/process-command.js'
 
 /** A solution started processes; the host kills them and exits after reporting it. */
 export class SpawnedProcessError extends Error {
@@ -43,12 +43,6 @@ export function childProcesses(pid: number | 'self' = 'self'): number[] | undefi
   return [...children]
 }
 
-/** "1234 (sleep 100)": a pid with its command line where it can be read; "1234 (exited)" for a zombie, which has none. */
-function describe(pid: number): string {
-  const command = commandOf(pid)
-  if (command === undefined) return `${pid}`
-  return `${pid} (${command === '' ? 'exited' : command})`
-}
 
 /** The esbuild program tsx runs as its service, where tsx is installed (its real path). */
 function esbuildProgram(): string | undefined {
@@ -110,7 +104,7 @@ export function checkNoProcessesStarted(who: string, when: string): void {
   usageOwn = 0
   if (children && children.length > 0) {
     const count = children.length === 1 ? 'a process' : `${children.length} processes`
-    throw new SpawnedProcessError(`${who} started ${count} (${children.map(describe).join(', ')}), found ${when}. ${WHY}`)
+    throw new SpawnedProcessError(`${who} started ${count} (${children.map(describePid).join(', ')}), found ${when}. ${WHY}`)
   }
   if (reaped) throw new SpawnedProcessError(`${who} started a process and waited for it to end, found ${when}. ${WHY}`)
 }

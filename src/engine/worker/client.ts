@@ -28,7 +28,7 @@ import type {
 } from '../../shared/messages.js'
 import type { StopReason } from '../../shared/stopping.js'
 import { sumPhases, type PhaseTimes } from '../../shared/phases.js'
-import { commandOf } from '../../shared/process-command.js'
+import { describePid } from '../../shared/process-command.js'
 import { GPU_STILL_WARM_MS } from '../../cache/gpu-lock.js'
 import { registerHost } from './host-registry.js'
 import { engineProcess } from './process-entry.js'
@@ -399,7 +399,7 @@ export class DeviceHost {
       message:
         `the device host of GPU ${this.config.device} did not start within ${(limitMs / 1000).toFixed(0)} s ` +
         (owner !== undefined
-          ? `(it was waiting for the GPU's lock, held by ${describeProcess(owner)})`
+          ? `(it was waiting for the GPU's lock, held by process ${describePid(owner)})`
           : '(Node, the harness or the CUDA context did not come up)') +
         '; it was killed, and a fresh one runs the next case',
     }
@@ -454,7 +454,7 @@ export class DeviceHost {
         const cause =
           owner === undefined
             ? 'a kernel that never ends, or raise caseTimeoutMs'
-            : `it waited for the GPU's lock, held by ${describeProcess(owner)}`
+            : `it waited for the GPU's lock, held by process ${describePid(owner)}`
         this.settle({
           status: 'error',
           errorName: 'Timeout',
@@ -489,12 +489,6 @@ export class DeviceHost {
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** "process 1234 (node …/host.ts)": a pid with its command line where it can be read, for messages about waits. */
-function describeProcess(pid: number): string {
-  const command = commandOf(pid)
-  return command === undefined ? `process ${pid}` : `process ${pid} (${command})`
-}
 
 const HOSTS = Symbol.for('vitest-kernel-bench.device-hosts')
 type Registry = Map<string, DeviceHost>
