@@ -69,27 +69,33 @@ if (process.argv[2] === 'child') {
     const made = await create(children)
     console.log(`${count} at once: contexts made in ${made}; exited in ${await exit(children)}`)
   }
+  /** `count` old processes that made a context and did `work`, and `count` fresh ones loaded beside them. */
+  const oldAndFresh = async (count: number, work: Work) => {
+    const old = await spawn(count)
+    await create(old, work)
+    return { old, fresh: await spawn(count) }
+  }
   for (const count of counts) {
     for (const work of ['none', 'host-like'] as const) {
-      let old = await spawn(count)
-      await create(old, work)
-      let fresh = await spawn(count)
-      const exiting = exit(old)
-      const beside = await create(fresh)
-      console.log(`${count} made while ${count} that did ${work} exit: made in ${beside}; the old ones exited in ${await exiting}`)
-      await exit(fresh)
-      old = await spawn(count)
-      await create(old, work)
-      fresh = await spawn(count)
-      const before = await exit(old)
-      console.log(`${count} made after ${count} that did ${work} exited (in ${before}): made in ${await create(fresh)}`)
-      await exit(fresh)
-      old = await spawn(count)
-      await create(old, work)
-      fresh = await spawn(count)
-      const alive = await create(fresh)
-      console.log(`${count} made while ${count} that did ${work} stay: made in ${alive}; the old ones then exited in ${await exit(old)}`)
-      await exit(fresh)
+      {
+        const { old, fresh } = await oldAndFresh(count, work)
+        const exiting = exit(old)
+        const beside = await create(fresh)
+        console.log(`${count} made while ${count} that did ${work} exit: made in ${beside}; the old ones exited in ${await exiting}`)
+        await exit(fresh)
+      }
+      {
+        const { old, fresh } = await oldAndFresh(count, work)
+        const before = await exit(old)
+        console.log(`${count} made after ${count} that did ${work} exited (in ${before}): made in ${await create(fresh)}`)
+        await exit(fresh)
+      }
+      {
+        const { old, fresh } = await oldAndFresh(count, work)
+        const alive = await create(fresh)
+        console.log(`${count} made while ${count} that did ${work} stay: made in ${alive}; the old ones then exited in ${await exit(old)}`)
+        await exit(fresh)
+      }
     }
   }
 }

@@ -58,10 +58,11 @@ export const PAIRED_TIMING = 'cupti' as const
 /**
  * The fewest blocks of rounds before the interval is looked at: each block has both sides' buffers at a new place, and
  * the interval is Student's t over the blocks' spread within the pairs (at 6 blocks, 5 degrees of freedom on one pair,
- * t = 2.57 at 95%; 4 on two pairs, t = 2.78). Most cases of 50 µs or more stop at the fewest blocks with half-widths far inside tolerance / 4.
- * Replayed on the blocks of five runs of the example suite against itself (H100s, 2026-11-27 and 28), 6 instead of 8
- * took 0.88–0.93× the blocks (0.77–0.83× from 200 µs up) and caught as many case-trials made 2% and 5.3% slower; the
- * replay has no fresh pair to confirm a change, and read 20 false ones in 10,650 case-trials where 8 blocks read 16.
+ * t = 2.57 at 95%; 4 on two pairs, t = 2.78). Most cases of 50 µs or more stop at the fewest blocks with half-widths
+ * far inside tolerance / 4. Replayed on the blocks of five runs of the example suite against itself (H100s, 2026-11-27
+ * and 28), 6 instead of 8 took 0.88–0.93× the blocks (0.77–0.83× from 200 µs up) and caught as many case-trials made 2%
+ * and 5.3% slower; the replay has no fresh pair to confirm a change, and read 20 false ones in 10,650 case-trials where
+ * 8 blocks read 16.
  */
 export const MIN_PAIRED_BLOCKS = 6
 
