@@ -1,25 +1,41 @@
 // Replays the stored-baseline verdict (src/baseline/verdict.ts) on real runs: the baseline recorded from the first
 // report files, as `vitest bench -u` once per file would record it, and each later file judged against it. Prints,
 // per tolerance, the false alarms (the same code judged a regression or an improvement) and the inconclusive cases,
-// and the half-width of the change's interval. Which board ran each case is in the files; pass runs of other boards
-// to measure false alarms across boards.
+// and the half-width of the change's interval. Which board ran each case is in the files (each bench's device UUID); a
+// file from before results named the board is given as <file>@<board>, any label for its board. Pass runs of other
+// boards to measure false alarms across boards: a run judged against runs of its own board is compared with those
+// alone, else with every recorded board and the spread between boards too (docs/ci-gate.md).
 // With --slow F, every checked run is made F slower (its samples multiplied by 1 + F) before it is judged: how often the
 // rule would see a change of that size, as a simulation on real noise (not a planted kernel). With --list-inconclusive,
 // each inconclusive case is listed with its change and interval.
 //   tsx scripts/baseline-replay.ts --record <a.json> [<b.json> …] --check <c.json> [<d.json> …] [--tolerance 0.02,0.05]
-//     [--slow 0.05] [--list-inconclusive]
+//     [--slow 0.05] [--list-inconclusive] [--run-spread 0.015] [--board-spread 0.0075]
 import { caseMeasurement, recordRun, resolveBaselineSettings } from '../src/baseline/guard.js'
-import { compareToBaseline, type BaselineEntry } from '../src/baseline/verdict.js'
+import { compareToBaseline, type BaselineEntry, type Measurement } from '../src/baseline/verdict.js'
 import type { CaseResult } from '../src/shared/results.js'
 import { argList } from './arguments.js'
-import { casesByName } from './results-file.js'
+import { casesWithBoards } from './results-file.js'
 
-const cases = (file: string) => casesByName<CaseResult>(file)
+/** A file's measurements by case, each with its board: the bench's device UUID, or the label after `@`. */
+function measurements(arg: string): Map<string, Measurement> {
+  const [file, label] = arg.split('@') as [string, string | undefined]
+  const found = new Map<string, Measurement>()
+  for (const [key, { case: c, board }] of casesWithBoards<CaseResult>(file)) {
+    const m = caseMeasurement(c, label ?? board)
+    if (m) found.set(key, m)
+  }
+  return found
+}
 
 const recordFiles = argList('--record')
 const checkFiles = argList('--check')
 const tolerances = (argList('--tolerance')[0] ?? '0.02,0.05').split(',').map(Number)
 const slow = Number(argList('--slow')[0] ?? 0)
+// Other assumed spreads than the defaults, to see what they would do.
+const assumed = {
+  ...(argList('--run-spread')[0] !== undefined && { runSpread: Number(argList('--run-spread')[0]) }),
+  ...(argList('--board-spread')[0] !== undefined && { boardSpread: Number(argList('--board-spread')[0]) }),
+}
 const listInconclusive = process.argv.includes('--list-inconclusive')
 if (recordFiles.length === 0 || checkFiles.length === 0) {
   console.error('usage: tsx scripts/baseline-replay.ts --record <a.json> [...] --check <c.json> [...] [--tolerance 0.02,0.05]')
@@ -32,12 +48,9 @@ const entries = new Map<string, BaselineEntry>()
 // Recorded with the default baseline settings, as `-u` records them.
 const recording = resolveBaselineSettings()
 for (const [i, file] of recordFiles.entries()) {
-  for (const [key, c] of cases(file)) {
-    const m = caseMeasurement(c)
-    if (m) entries.set(key, recordRun(m, GPU, entries.get(key), recording, `run ${i + 1}`).entry)
-  }
+  for (const [key, m] of measurements(file)) entries.set(key, recordRun(m, GPU, entries.get(key), recording, `run ${i + 1}`).entry)
 }
-const checked = checkFiles.map((file) => [file, cases(file)] as const)
+const checked = checkFiles.map((file) => [file, measurements(file)] as const)
 
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? NaN
 const pct = (x: number) => `${(100 * x).toFixed(2)}%`
@@ -48,12 +61,11 @@ for (const tolerance of tolerances) {
     let regressions = 0
     const inconclusive: string[] = []
     const halfWidths: number[] = []
-    for (const [key, c] of checkedCases) {
-      const measured = caseMeasurement(c)
+    for (const [key, measured] of checkedCases) {
       const entry = entries.get(key)
-      if (!measured || !entry) continue
+      if (!entry) continue
       const m = { ...measured, runtimeMs: measured.runtimeMs * (1 + slow), tflops: measured.tflops / (1 + slow), samplesMs: measured.samplesMs.map((x) => x * (1 + slow)) }
-      const verdict = compareToBaseline(m, GPU, entry, { tolerance })
+      const verdict = compareToBaseline(m, GPU, entry, { tolerance, ...assumed })
       if (!('change' in verdict)) continue
       judged++
       if (verdict.interval) halfWidths.push((verdict.interval.high - verdict.interval.low) / 2)

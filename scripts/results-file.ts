@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 
 interface ResultsFile<Case> {
-  benches: Array<{ file: string; name: string; result?: { cases: Case[] } }>
+  benches: Array<{ file: string; name: string; result?: { cases: Case[]; device?: { uuid?: string } } }>
 }
 
 function readResults<Case>(file: string): ResultsFile<Case> {
@@ -13,6 +13,15 @@ function readResults<Case>(file: string): ResultsFile<Case> {
 export function casesByName<Case extends { name: string }>(file: string): Map<string, Case> {
   const found = new Map<string, Case>()
   for (const bench of readResults<Case>(file).benches) for (const c of bench.result?.cases ?? []) found.set(`${bench.name} · ${c.name}`, c)
+  return found
+}
+
+/** Every case, keyed as casesByName keys them, with the board its bench ran on (its device's UUID; absent in files from before). */
+export function casesWithBoards<Case extends { name: string }>(file: string): Map<string, { case: Case; board?: string }> {
+  const found = new Map<string, { case: Case; board?: string }>()
+  for (const bench of readResults<Case>(file).benches) {
+    for (const c of bench.result?.cases ?? []) found.set(`${bench.name} · ${c.name}`, { case: c, board: bench.result?.device?.uuid })
+  }
   return found
 }
 

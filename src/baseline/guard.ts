@@ -38,7 +38,7 @@ import {
 export interface BaselineOptions extends Partial<VerdictOptions> {
   /** Where the baseline files live, relative to the project root (default '__kernelbench__'). Commit it. */
   dir?: string
-  /** How many runs `vitest bench -u` keeps per case, the newest (default 5): their spread is the between-run term. */
+  /** How many runs `vitest bench -u` keeps per case and board, the newest (default 5): their spread is the between-run term. */
   keepRuns?: number
 }
 
@@ -98,15 +98,27 @@ export interface GuardContext {
   now?: Date
 }
 
-/** The measurement a case is judged by: TFLOPS from the median runtime, the samples' cv, and the kept samples. */
-export function caseMeasurement(c: CaseResult): Measurement | undefined {
+/** The measurement a case is judged by: TFLOPS from the median runtime, the samples' cv, the kept samples, and the board that ran it. */
+export function caseMeasurement(c: CaseResult, board?: string): Measurement | undefined {
   if (c.outcome.status !== 'ok' || !c.summary || !c.outcome.timing) return undefined
-  return { tflops: tflops(c.flops, c.summary.median), runtimeMs: c.summary.median, cv: c.summary.cv, samplesMs: c.outcome.timing.samplesMs }
+  return { tflops: tflops(c.flops, c.summary.median), runtimeMs: c.summary.median, cv: c.summary.cv, samplesMs: c.outcome.timing.samplesMs, ...(board !== undefined && { board }) }
+}
+
+/** The newest `keep` runs of each board, in their order. */
+function newestPerBoard(runs: readonly BaselineRun[], keep: number): BaselineRun[] {
+  const left = new Map<string | undefined, number>()
+  const kept: BaselineRun[] = []
+  for (const run of [...runs].reverse()) {
+    const room = left.get(run.board) ?? keep
+    if (room > 0) kept.unshift(run)
+    left.set(run.board, room - 1)
+  }
+  return kept
 }
 
 /**
- * This run recorded (`vitest bench -u`): appended to the entry's runs, the newest `keepRuns` kept, so that their
- * spread measures the between-run term. The runs start again from this one when the previous entry was recorded on
+ * This run recorded (`vitest bench -u`): appended to the entry's runs, the newest `keepRuns` of each board kept, so
+ * that their spread measures the between-run term (and, over several boards, the between-board one). The runs start again from this one when the previous entry was recorded on
  * another GPU or before runs were kept, or when this run is a regression or an improvement against them (the code's
  * speed changed, and runs of the old code would only widen the spread).
  */
@@ -123,7 +135,7 @@ export function recordRun(m: Measurement, gpu: string, previous: BaselineEntry |
     : against.kind === 'regression' || against.kind === 'improvement'
       ? `${against.kind}: the ${earlier} earlier run${earlier === 1 ? ' is' : 's are'} dropped`
       : undefined
-  const runs = previous.runs && !restart ? [...previous.runs, run].slice(-settings.keepRuns) : [run]
+  const runs = previous.runs && !restart ? newestPerBoard([...previous.runs, run], settings.keepRuns) : [run]
   const was = `was ${formatTflops(m.tflops / (1 + against.change))}, ${formatFraction(against.change, true)}`
   return {
     entry: entry(runs),
@@ -201,13 +213,14 @@ export function guardResult(result: KernelBenchResult, context: GuardContext): K
       reason: v.reason,
       tolerance: settings.tolerance,
       runSpread: v.runSpread,
+      ...(v.boardSpread && { boardSpread: v.boardSpread }),
       message: v.message,
       fails: v.fails,
     }
   }
 
   const cases = result.cases.map((c): CaseResult => {
-    const m = caseMeasurement(c)
+    const m = caseMeasurement(c, device.uuid)
     if (!m) return c
     const line = peaks && roofline(c.flops, c.bytes, m.runtimeMs, result.dtype, peaks)
     const strict = peaks && line !== undefined && line.solPercent > 100 ? strictRoofline(c, result, m.runtimeMs, peaks) : undefined

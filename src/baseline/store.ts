@@ -108,6 +108,7 @@ function validateRun(raw: unknown): string | undefined {
   if (!(typeof raw.medianSe === 'number' && Number.isFinite(raw.medianSe) && raw.medianSe >= 0)) return `has "medianSe" = ${JSON.stringify(raw.medianSe)}, expected a finite number >= 0`
   if (!(Number.isInteger(raw.n) && (raw.n as number) >= 1)) return `has "n" = ${JSON.stringify(raw.n)}, expected an integer >= 1`
   if (!isDate(raw.measuredAt)) return `has "measuredAt" = ${JSON.stringify(raw.measuredAt)}, not a date`
+  if (raw.board !== undefined && !(typeof raw.board === 'string' && raw.board !== '')) return `has "board" = ${JSON.stringify(raw.board)}, expected a non-empty string`
   return undefined
 }
 
@@ -210,7 +211,7 @@ function sortedFile(file: BaselineFile): BaselineFile {
   const entries: Record<string, BaselineEntry> = {}
   for (const k of Object.keys(file.entries).sort()) {
     const e = file.entries[k]!
-    const runs = e.runs?.map((r) => ({ runtimeMs: r.runtimeMs, medianSe: r.medianSe, n: r.n, measuredAt: r.measuredAt }))
+    const runs = e.runs?.map((r) => ({ runtimeMs: r.runtimeMs, medianSe: r.medianSe, n: r.n, measuredAt: r.measuredAt, ...(r.board !== undefined && { board: r.board }) }))
     entries[k] = { tflops: e.tflops, runtimeMs: e.runtimeMs, cv: e.cv, gpu: e.gpu, measuredAt: e.measuredAt, ...(runs && { runs }) }
   }
   return { version: 1, entries }

@@ -4,7 +4,19 @@
  * spec. No I/O, no GPU, no Vitest.
  */
 import { formatFraction } from '../report/format.js'
-import { changeFromLogRatio, formatChangeInterval, formatLevel, judgeChange, medianEstimate, streamDoubts, type ChangeInterval, type ChangeVerdictKind, type RunSpread } from '../shared/median-change.js'
+import {
+  changeFromLogRatio,
+  formatChangeInterval,
+  formatLevel,
+  judgeChange,
+  bimodalSplit,
+  medianEstimate,
+  streamDoubts,
+  type BoardSpread,
+  type ChangeInterval,
+  type ChangeVerdictKind,
+  type RunSpread,
+} from '../shared/median-change.js'
 
 /** What a baseline keeps of a case, and what a run shows of it: TFLOPS and median runtime, and the samples' cv (0.01 = 1%). */
 export interface CaseFigures {
@@ -13,20 +25,23 @@ export interface CaseFigures {
   cv: number
 }
 
-/** One measured case: its figures and the kept runtime samples, ms. */
+/** One measured case: its figures, the kept runtime samples (ms), and the board that ran it (its UUID), where known. */
 export interface Measurement extends CaseFigures {
   samplesMs: readonly number[]
+  board?: string
 }
 
 /**
- * One recorded run of a case: its median runtime, the standard error of the median's logarithm (0.004 ≈ 0.4%), and the
- * samples behind it (0 where unknown: an entry from before runs were kept).
+ * One recorded run of a case: its median runtime, the standard error of the median's logarithm (0.004 ≈ 0.4%), the
+ * samples behind it (0 where unknown: an entry from before runs were kept), and the board that ran it (absent in runs
+ * recorded before boards were kept).
  */
 export interface BaselineRun {
   runtimeMs: number
   medianSe: number
   n: number
   measuredAt: string
+  board?: string
 }
 
 /**
@@ -50,6 +65,11 @@ export interface VerdictOptions {
    * assumes its cv instead.
    */
   runSpread: number
+  /**
+   * The spread between boards of the GPU model (relative) assumed for a run on a board with no recorded run, pooled as
+   * one board's worth with the spread measured between the recorded boards.
+   */
+  boardSpread: number
   /** When true, an improvement fails too (forces the baseline to be updated). */
   failOnImprovement: boolean
   /** When true, a case too noisy to judge fails instead of passing with its reason shown. */
@@ -59,7 +79,10 @@ export interface VerdictOptions {
 /**
  * Between two runs of the example suite on two H100 boards a day apart (2026-11-24/25) the medians moved 0.5% at the
  * median case, 2.1% at the 90th percentile and 5.3% at the 99th: a run effect of about 1.5% each, which is the spread
- * assumed until an entry holds runs of its own. The tolerance is 1%: across two H100 boards in `cupti` timing
+ * assumed until an entry holds runs of its own. Between three H200 boards (2026-11-28, `cupti` timing) some kernels
+ * sat 2–3% apart on one board for every run (a naive sgemm 3.2%) where two runs on one board agreed within 0.1%: the
+ * spread between boards is assumed at 0.75% for a board with no recorded run: of 0.5%, 0.75%, 1% and 1.5% replayed on
+ * those runs, the smallest that raised no false alarm when two boards' runs judged the third (docs/measurements.md). The tolerance is 1%: across two H100 boards in `cupti` timing
  * (docs/measurements.md, 2026-11-27) it raised no false alarm and caught every kernel made really 5% slower on 197 of
  * 204 cases, where 2% caught 180; the price is that an unchanged case whose interval is wider than ±1% reads
  * inconclusive, not unchanged.
@@ -68,6 +91,7 @@ export const DEFAULT_VERDICT_OPTIONS: Readonly<VerdictOptions> = Object.freeze({
   tolerance: 0.01,
   confidence: 0.95,
   runSpread: 0.015,
+  boardSpread: 0.0075,
   failOnImprovement: false,
   failOnInconclusive: false,
 })
@@ -80,6 +104,8 @@ export type Verdict =
       change: number
       reason: string
       runSpread: RunSpread
+      /** Present where no run of this board was recorded. */
+      boardSpread?: BoardSpread
       fails: boolean
       message: string
     }
@@ -95,7 +121,7 @@ export function formatTflops(x: number): string {
 /** Every option filled in and checked; a bad one throws a RangeError naming it. */
 export function resolveVerdictOptions(opts: Partial<VerdictOptions> | undefined): VerdictOptions {
   const o: VerdictOptions = { ...DEFAULT_VERDICT_OPTIONS, ...opts }
-  for (const key of ['tolerance', 'runSpread'] as const) {
+  for (const key of ['tolerance', 'runSpread', 'boardSpread'] as const) {
     if (typeof o[key] !== 'number' || !Number.isFinite(o[key]) || o[key] < 0) throw new RangeError(`${key} must be a finite number >= 0, got ${String(o[key])}`)
   }
   if (typeof o.confidence !== 'number' || !(o.confidence > 0 && o.confidence < 1)) {
@@ -122,7 +148,7 @@ function checkFigures(what: string, m: CaseFigures, positiveTflops: boolean): vo
  */
 export function baselineRun(m: Measurement, confidence: number, measuredAt: string): BaselineRun {
   const estimate = medianEstimate(m.samplesMs, confidence)
-  return { runtimeMs: m.runtimeMs, medianSe: estimate?.logSe ?? m.cv, n: m.samplesMs.length, measuredAt }
+  return { runtimeMs: m.runtimeMs, medianSe: estimate?.logSe ?? m.cv, n: m.samplesMs.length, measuredAt, ...(m.board !== undefined && { board: m.board }) }
 }
 
 /** An entry's runs; an entry from before runs were kept is one run whose median's uncertainty is its sample cv. */
@@ -130,26 +156,102 @@ function entryRuns(entry: BaselineEntry): BaselineRun[] {
   return entry.runs ?? [{ runtimeMs: entry.runtimeMs, medianSe: entry.cv, n: 0, measuredAt: entry.measuredAt }]
 }
 
+const meanOf = (xs: readonly number[]) => xs.reduce((sum, x) => sum + x, 0) / xs.length
+const meanLog = (runs: readonly BaselineRun[]) => meanOf(runs.map((r) => Math.log(r.runtimeMs)))
+const meanSe2 = (runs: readonly BaselineRun[]) => meanOf(runs.map((r) => r.medianSe ** 2))
+
+/** Runs grouped by the board that ran them, in the order the boards were first recorded; runs that name no board are one group. */
+function byBoard(runs: readonly BaselineRun[]): BaselineRun[][] {
+  const groups = new Map<string | undefined, BaselineRun[]>()
+  for (const r of runs) groups.set(r.board, [...(groups.get(r.board) ?? []), r])
+  return [...groups.values()]
+}
+
 /**
- * The spread between runs: from K ≥ 2 runs, the variance of their log medians less what their own standard errors
- * explain, pooled with the assumed spread as one more run's worth of evidence (so that two runs that happen to agree
- * do not make the term vanish): σ² = ((K − 1)·max(0, s² − mean se²) + assumed²) / K. From fewer runs, the assumed
+ * The spread between runs on one board: the variance of the runs' log medians about their board's mean (over the
+ * K − B degrees of freedom of K runs on B boards), less what their own standard errors explain, pooled with the
+ * assumed spread as one more run's worth of evidence (so that two runs that happen to agree do not make the term
+ * vanish): σ² = ((K − B)·max(0, s² − mean se²) + assumed²) / (K − B + 1). Where no board has two runs, the assumed
  * spread, marked not measured.
  */
-export function runSpread(runs: readonly BaselineRun[], assumed: number): RunSpread {
-  const k = runs.length
-  if (k < 2) return { spread: assumed, runs: k, measured: false }
-  const logs = runs.map((r) => Math.log(r.runtimeMs))
-  const mean = logs.reduce((sum, x) => sum + x, 0) / k
-  const variance = logs.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (k - 1)
-  const within = runs.reduce((sum, r) => sum + r.medianSe ** 2, 0) / k
-  return { spread: Math.sqrt(((k - 1) * Math.max(0, variance - within) + assumed ** 2) / k), runs: k, measured: true }
+export function runSpread(boards: readonly (readonly BaselineRun[])[], assumed: number): RunSpread {
+  const runs = boards.flat()
+  const freedom = runs.length - boards.length
+  if (freedom < 1) return { spread: assumed, runs: runs.length, measured: false }
+  const squares = boards.reduce((sum, board) => {
+    const mean = meanLog(board)
+    return sum + board.reduce((s, r) => s + (Math.log(r.runtimeMs) - mean) ** 2, 0)
+  }, 0)
+  const excess = Math.max(0, squares / freedom - meanSe2(runs))
+  return { spread: Math.sqrt((freedom * excess + assumed ** 2) / (freedom + 1)), runs: runs.length, measured: true }
+}
+
+/**
+ * The spread between boards: the variance of the boards' mean log medians, less what the spread between runs and the
+ * runs' own errors explain of it, pooled with the assumed spread as one more board's worth:
+ * τ² = ((B − 1)·max(0, s_b² − mean_b (σ² + mean se²) / K_b) + assumed²) / B. From one board, the assumed spread.
+ */
+export function boardSpread(boards: readonly (readonly BaselineRun[])[], run: RunSpread, assumed: number): BoardSpread {
+  const count = boards.length
+  if (count < 2) return { spread: assumed, boards: count, measured: false }
+  const means = boards.map(meanLog)
+  const grand = meanOf(means)
+  const variance = means.reduce((sum, m) => sum + (m - grand) ** 2, 0) / (count - 1)
+  const explained = meanOf(boards.map((board) => (run.spread ** 2 + meanSe2(board)) / board.length))
+  return { spread: Math.sqrt(((count - 1) * Math.max(0, variance - explained) + assumed ** 2) / count), boards: count, measured: true }
+}
+
+/**
+ * What a run is compared with: a log median for its board's speed, how far that may lie from the board's true speed
+ * (`variance`), the spread between runs (pooled over every board's runs), and, where other boards' runs entered it,
+ * the spread between boards with the weight of the run's own board's runs.
+ */
+interface Reference {
+  logMean: number
+  variance: number
+  run: RunSpread
+  board?: { spread: BoardSpread; ownWeight: number }
+}
+
+/**
+ * A board's speed estimated from its own runs and the other boards' (a random-effects estimate): the other boards' mean
+ * stands for it within the spread between boards, its own runs' mean within their error, and the two are weighed by
+ * the inverse of those variances. A board with no recorded run takes the other boards' mean, with the spread between
+ * boards; a board whose runs are the only ones, its own mean. So two boards that agree narrow each other's interval,
+ * and a board that stands apart is judged by its own runs.
+ */
+function reference(runs: readonly BaselineRun[], board: string | undefined, assumed: { run: number; board: number }): Reference {
+  const boards = byBoard(runs)
+  const run = runSpread(boards, assumed.run)
+  const between = boardSpread(boards, run, assumed.board)
+  const errorOf = (b: readonly BaselineRun[]) => (run.spread ** 2 + meanSe2(b)) / b.length
+  const own = boards.find((b) => b[0]!.board === board)
+  const others = boards.filter((b) => b !== own)
+  if (others.length === 0) return { logMean: meanLog(own!), variance: errorOf(own!), run }
+  const othersMean = meanOf(others.map(meanLog))
+  // How far this board's speed may lie from the other boards' mean: the spread between boards, and that mean's error.
+  const prior = between.spread ** 2 + (between.spread ** 2 + meanOf(others.map(errorOf))) / others.length
+  if (own === undefined) return { logMean: othersMean, variance: prior, run, board: { spread: between, ownWeight: 0 } }
+  const ownWeight = prior / (prior + errorOf(own))
+  return {
+    logMean: ownWeight * meanLog(own) + (1 - ownWeight) * othersMean,
+    variance: (1 - ownWeight) ** 2 * prior + ownWeight ** 2 * errorOf(own),
+    run,
+    board: { spread: between, ownWeight },
+  }
 }
 
 function spreadText(s: RunSpread): string {
   return s.measured
     ? `between-run spread ${formatFraction(s.spread)} from ${s.runs} runs`
-    : `between-run spread ${formatFraction(s.spread)} assumed, not measured from 1 run (\`vitest bench -u\` again records more)`
+    : `between-run spread ${formatFraction(s.spread)} assumed, not measured from ${s.runs} run${s.runs === 1 ? '' : 's'} (\`vitest bench -u\` again records more)`
+}
+
+function boardText({ spread, ownWeight }: NonNullable<Reference['board']>): string {
+  const between = `between-board spread ${formatFraction(spread.spread)} ${spread.measured ? `from ${spread.boards} boards` : 'assumed'}`
+  return ownWeight === 0
+    ? `${between}, as no run of this board was recorded (\`vitest bench -u\` on it records one)`
+    : `${between}: this board's runs weigh ${Math.round(100 * ownWeight)}% against the other boards'`
 }
 
 const LEGACY_NOTE = "the baseline is from before runs were kept, so its sample CV stands for its median's uncertainty (re-record it with `vitest bench -u`)"
@@ -166,11 +268,12 @@ const LEAD: Record<ChangeVerdictKind, string> = {
  *
  * - No baseline: `no-baseline` (never fails).
  * - Baseline from another GPU model: `other-gpu`, not compared (never fails).
- * - Otherwise, with m the run's median and se its log standard error (medianEstimate), b₁…b_K the baseline's run
- *   medians with theirs, and σ the spread between runs (runSpread):
- *   d = ln m − mean ln bₖ,  Var(d) = se² + σ² + (σ² + mean seₖ²) / K
- *   (this run's median error and run effect, and the error of the baseline's mean over K runs; σ assumes at least the
- *   larger sample cv of the two runs), and the change of
+ * - Otherwise, with m the run's median and se its log standard error (medianEstimate), σ the spread between runs on
+ *   one board (runSpread, over every board's runs; it assumes at least the larger sample cv of the two runs), and r the
+ *   run's board's expected log median with its error V (reference: its own runs weighed against the other boards'
+ *   within the spread between boards),
+ *   d = ln m − r,  Var(d) = se² + σ² + V
+ *   (this run's median error and run effect, and r's error). Then the change of
  *   speed exp(−d) − 1 with its interval (changeFromLogRatio) is judged by judgeChange against the tolerance; the
  *   run's own stream may make it inconclusive (too few samples, bimodal).
  *   A regression fails; an improvement with failOnImprovement; an inconclusive case with failOnInconclusive.
@@ -205,21 +308,30 @@ export function compareToBaseline(
   }
   checkFigures('baseline', baseline, true)
 
-  const runs = entryRuns(baseline)
   // A noisy case moves more between runs than its median's error says: over four runs of the example suite on two
   // H200s (2026-11-26), cases with a sample cv of 9–29% in events timing moved 4–8% from run to run, about their cv.
-  const spread = runSpread(runs, Math.max(o.runSpread, measured.cv, baseline.cv))
-  const baselineLog = runs.reduce((sum, r) => sum + Math.log(r.runtimeMs), 0) / runs.length
-  const baselineSe2 = runs.reduce((sum, r) => sum + r.medianSe ** 2, 0) / runs.length
-  // With the spread measured from recorded runs, what makes one run's median doubtful (samples in two modes, a stream
-  // too short for an interval of its median) is what those runs varied by: the spread holds it, and a short stream's
-  // median error is taken as its sample cv (as baselineRun records it).
-  const trustRuns = spread.measured && measured.samplesMs.length >= 3
-  const currentSe = medianEstimate(measured.samplesMs, o.confidence)?.logSe ?? (trustRuns ? measured.cv : undefined)
+  const against = reference(entryRuns(baseline), measured.board, { run: Math.max(o.runSpread, measured.cv, baseline.cv), board: o.boardSpread })
+  const spread = against.run
+  const baselineLog = against.logMean
+  // A stream too short for an interval of its median (3 to 5 samples: a long kernel) takes its sample cv as its
+  // median's error, as baselineRun records it: larger than the median's true error from two samples up. Samples in two
+  // modes, against a spread assumed rather than measured, widen the interval by half the gap between the modes, as the
+  // median may land in either (a spread measured from recorded runs holds what those runs varied by, modes included).
+  // Either way a change far beyond the doubt is still judged: a kernel five times slower fails.
+  const samples = measured.samplesMs
+  const shortStream = medianEstimate(samples, o.confidence) === undefined
+  const currentSe = medianEstimate(samples, o.confidence)?.logSe ?? (samples.length >= 3 ? measured.cv : undefined)
+  const modes = spread.measured ? undefined : bimodalSplit(samples)
+  const modesTerm = modes ? (Math.log(modes.upperMean / modes.lowerMean) / 2) ** 2 : 0
   const logRatio = Math.log(measured.runtimeMs) - baselineLog
   const interval =
-    currentSe !== undefined ? changeFromLogRatio(logRatio, currentSe ** 2 + spread.spread ** 2 + (spread.spread ** 2 + baselineSe2) / runs.length, o.confidence) : undefined
-  const judged = judgeChange({ interval, doubts: trustRuns ? [] : streamDoubts('run', measured.samplesMs, o.confidence) }, o.tolerance)
+    currentSe !== undefined
+      ? changeFromLogRatio(logRatio, currentSe ** 2 + modesTerm + spread.spread ** 2 + against.variance, o.confidence)
+      : undefined
+  const doubts = streamDoubts('run', samples, o.confidence)
+  const judgedAlone = judgeChange({ interval, doubts: currentSe === undefined ? doubts : [] }, o.tolerance)
+  // An inconclusive verdict says what widened it.
+  const judged = judgedAlone.kind === 'inconclusive' && interval && (modes || shortStream) ? { ...judgedAlone, reason: `${judgedAlone.reason}; ${doubts.join('; ')}` } : judgedAlone
   const change = Math.exp(-logRatio) - 1
   const fails =
     judged.kind === 'regression' || (judged.kind === 'improvement' && o.failOnImprovement) || (judged.kind === 'inconclusive' && o.failOnInconclusive)
@@ -227,7 +339,9 @@ export function compareToBaseline(
   const notes = [
     `tolerance ${formatFraction(o.tolerance)}`,
     spreadText(spread),
+    ...(against.board ? [boardText(against.board)] : []),
     `${formatLevel(o.confidence)} interval`,
+    ...(shortStream && currentSe !== undefined ? [`the run's sample CV stands for its median's error (${samples.length} samples)`] : []),
     `${got} vs ${formatTflops((measured.tflops * measured.runtimeMs) / Math.exp(baselineLog))} in the baseline`,
     ...(baseline.runs ? [] : [LEGACY_NOTE]),
   ].join('; ')
@@ -241,7 +355,16 @@ export function compareToBaseline(
     message = `${interval ? formatChangeInterval(interval) : `${formatFraction(change, true)} with no interval`}: ${judged.reason} (${notes})`
     if (fails) message += '; fails because failOnInconclusive is set'
   }
-  return { kind: judged.kind, ...(interval && { interval }), change, reason: judged.reason, runSpread: spread, fails, message: `${LEAD[judged.kind]}: ${message}` }
+  return {
+    kind: judged.kind,
+    ...(interval && { interval }),
+    change,
+    reason: judged.reason,
+    runSpread: spread,
+    ...(against.board && { boardSpread: against.board.spread }),
+    fails,
+    message: `${LEAD[judged.kind]}: ${message}`,
+  }
 }
 
 /** Explicit floors from the spec. GFLOPS = TFLOPS × 1000; solPercent is % of the roofline (speed of light). */

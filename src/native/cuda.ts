@@ -153,6 +153,15 @@ export function gpuIdentity(device: number): { pciBusId: string; computeCapabili
   }
 }
 
+/**
+ * A board's UUID as nvidia-smi prints it (`GPU-` and 32 hex digits in groups of 8-4-4-4-12), from the 16 bytes of
+ * cudaDeviceProp.uuid, which follow the 256 bytes of its name in every CUDA release since 10.0.
+ */
+export function formatGpuUuid(bytes: Uint8Array): string {
+  const hex = Buffer.from(bytes).toString('hex')
+  return `GPU-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
+}
+
 /** Describes the current device (call setDevice first). */
 export function deviceInfo(device: number): DeviceInfo {
   const rt = cudart()
@@ -161,6 +170,7 @@ export function deviceInfo(device: number): DeviceInfo {
   return {
     index: device,
     name: cString(props.subarray(0, 256)),
+    uuid: formatGpuUuid(props.subarray(256, 272)),
     ...gpuIdentity(device),
     multiProcessors: attribute(ATTR.multiProcessorCount, device),
     l2CacheBytes: attribute(ATTR.l2CacheBytes, device),

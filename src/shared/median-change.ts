@@ -43,6 +43,16 @@ export interface RunSpread {
   measured: boolean
 }
 
+/**
+ * The spread between boards of one GPU model for one case (relative): measured from the runs of `boards` recorded
+ * boards, or assumed. Counted only where the run's own board has no recorded run.
+ */
+export interface BoardSpread {
+  spread: number
+  boards: number
+  measured: boolean
+}
+
 export type ChangeVerdictKind = 'regression' | 'improvement' | 'unchanged' | 'inconclusive'
 
 /** Whether a verdict says the speed changed: a regression or an improvement. */

@@ -1,7 +1,7 @@
 // What a kernelBench produces: plain data that travels from the Vitest worker to the reporter in task.meta.
 import type { Dtype } from '../spec/dtype.js'
 import type { SampleSummary } from './stats.js'
-import type { ChangeVerdictKind, RunSpread } from './median-change.js'
+import type { BoardSpread, ChangeVerdictKind, RunSpread } from './median-change.js'
 import type { Calibration, CaseOutcome, DeviceReport, GpuRef, MeasuredCeilings } from './messages.js'
 import type { MeasureOptions } from '../spec/options.js'
 import type { PhaseTimes } from './phases.js'
@@ -87,6 +87,8 @@ export interface CaseVerdict {
   tolerance?: number
   /** The spread between runs added to the interval: measured from the baseline's runs, or assumed. */
   runSpread?: RunSpread
+  /** The spread between boards added too, where no run of this board was recorded: measured from other boards' runs, or assumed. */
+  boardSpread?: BoardSpread
   message: string
   /** Whether the baseline comparison (or the roofline check) fails the run. */
   fails: boolean

@@ -23,6 +23,7 @@ import {
   baselineRun,
   checkFloors,
   compareToBaseline,
+  boardSpread,
   runSpread,
   type BaselineEntry,
   type Measurement,
@@ -64,7 +65,7 @@ const judge = (...[measured, gpu, baseline, opts]: Parameters<typeof compareToBa
 
 describe('compareToBaseline', () => {
   it('has the documented defaults', () => {
-    expect(DEFAULT_VERDICT_OPTIONS).toEqual({ tolerance: 0.01, confidence: 0.95, runSpread: 0.015, failOnImprovement: false, failOnInconclusive: false })
+    expect(DEFAULT_VERDICT_OPTIONS).toEqual({ tolerance: 0.01, confidence: 0.95, runSpread: 0.015, boardSpread: 0.0075, failOnImprovement: false, failOnInconclusive: false })
   })
 
   it('combines the run\'s median error, the baseline runs\' and their spread as documented, and says so in the message', () => {
@@ -133,16 +134,24 @@ describe('compareToBaseline', () => {
     expect(noisy.message).toContain('between-run spread 2.3% from 5 runs')
   })
 
-  it('against one recorded run, a bimodal run or one too short for an interval is inconclusive, with the reason', () => {
+  it('against one recorded run, a bimodal run is widened by its modes\' gap and a short one judged by its cv: small changes are inconclusive with the reason, large ones fail', () => {
     const baseline = withRuns([1])
     const twoModes = idealStream(101, 1, 0.002).map((t, i) => (i % 5 < 2 ? t * 1.1 : t))
     const bimodal = judge(run(1, 0.04, twoModes), H100, baseline)
     expect(bimodal).toMatchObject({ kind: 'inconclusive', fails: false })
     expect(bimodal.message).toContain('the run is bimodal (59% of samples near 1.000, 41% near 1.100)')
+    // Half the modes' 10% gap widens the interval by about ±9.3%: five times slower is far beyond it.
+    const slowModes = judge(run(5, 0.04, twoModes.map((t) => t * 5)), H100, baseline)
+    expect(slowModes).toMatchObject({ kind: 'regression', fails: true })
     const short = judge(run(1.3, 0.01, [1.3, 1.31, 1.29]), H100, baseline)
-    expect(short).toMatchObject({ kind: 'inconclusive', change: expect.closeTo(1 / 1.3 - 1, 9) })
-    expect(short.message).toBe(
-      'inconclusive: -23.1% with no interval: too few samples in the run (3) for a 95% interval of its median ' +
+    expect(short).toMatchObject({ kind: 'regression', fails: true, change: expect.closeTo(1 / 1.3 - 1, 9) })
+    expect(short.message).toContain("the run's sample CV stands for its median's error (3 samples)")
+    const shortNear = judge(run(1.01, 0.01, [1.01, 1.02, 1.0]), H100, baseline)
+    expect(shortNear).toMatchObject({ kind: 'inconclusive', fails: false })
+    expect(shortNear.message).toContain('too few samples in the run (3) for a 95% interval of its median')
+    // Two samples have no cv worth the name: no interval.
+    expect(judge(run(1.3, 0.01, [1.3, 1.31]), H100, baseline).message).toBe(
+      'inconclusive: -23.1% with no interval: too few samples in the run (2) for a 95% interval of its median ' +
         '(tolerance 2.0%; between-run spread 1.0% assumed, not measured from 1 run (`vitest bench -u` again records more); ' +
         '95% interval; 0.769 TFLOPS vs 1.00 in the baseline)',
     )
@@ -162,6 +171,18 @@ describe('compareToBaseline', () => {
     expect(judge(run(1.3, 0.01, [1.3, 1.31]), H100, baseline).kind).toBe('inconclusive')
   })
 
+  it('two recorded boards that agree do not make a third board that stands 3% apart a false alarm (as on three H200s)', () => {
+    const onBoard = (board: string, mediansMs: number[]) => mediansMs.map((runtimeMs) => ({ runtimeMs, medianSe: 0.0003, n: 5, measuredAt: MEASURED_AT, board }))
+    // A naive sgemm on three H200 boards (2026-11-28): 47.13 ms on two, 45.64 ms on the third, at the same clock.
+    const entry = { ...withRuns([47.13]), cv: 0.0005, runs: [...onBoard('B', [47.14, 47.12]), ...onBoard('C', [47.14, 47.12])] }
+    const third = compareToBaseline({ ...run(45.64, 0.0005, idealStream(5, 45.64, 0.0005)), board: 'A' }, H100, entry)
+    expect(third).toMatchObject({ kind: 'inconclusive', fails: false, change: expect.closeTo(47.13 / 45.64 - 1, 3) })
+    // Its own runs, once recorded, judge it (weighed against the other boards'): the change reads under 0.5%, not +3.3%.
+    const recorded = { ...entry, runs: [...entry.runs, ...onBoard('A', [45.65, 45.63])] }
+    const judged = compareToBaseline({ ...run(45.64, 0.0005, idealStream(5, 45.64, 0.0005)), board: 'A' }, H100, recorded)
+    expect(judged).toMatchObject({ fails: false, change: expect.closeTo(0, 2) })
+  })
+
   it('an entry from before runs were kept is still judged: its cv stands for its median\'s uncertainty, and the message names the fix', () => {
     const legacy = base(1, 0.01)
     const v = judge(run(1.3), H100, legacy)
@@ -171,13 +192,53 @@ describe('compareToBaseline', () => {
   })
 
   it('runSpread subtracts what the runs\' own errors explain, and pools the rest with the assumed spread', () => {
-    const runs = (medians: number[], medianSe: number) => withRuns(medians, medianSe).runs!
+    const runs = (medians: number[], medianSe: number) => [withRuns(medians, medianSe).runs!]
     expect(runSpread(runs([1], 0.001), 0.005)).toEqual({ spread: 0.005, runs: 1, measured: false })
     // Two runs that agree exactly: only the assumed spread's one run of evidence is left, halved in variance.
     expect(runSpread(runs([1, 1], 0.001), 0.005).spread).toBeCloseTo(0.005 / Math.SQRT2, 12)
     // Runs that differ by less than their own errors explain: no excess.
     expect(runSpread(runs([1, 1.001], 0.01), 0).spread).toBe(0)
     expect(runSpread(runs([1, 1.02, 0.98, 1.01, 0.99], 0), 0).spread).toBeCloseTo(Math.sqrt((4 * 0.000250) / 5), 3)
+  })
+
+  it('runSpread over several boards takes each run about its own board\'s mean: a board\'s speed is not a run\'s spread', () => {
+    const board = (medians: number[]) => withRuns(medians, 0).runs!
+    // Two boards 3% apart whose runs agree within each: no spread between runs beyond the assumed one's share.
+    expect(runSpread([board([1, 1]), board([1.03, 1.03])], 0.01).spread).toBeCloseTo(0.01 / Math.sqrt(3), 12)
+    // One run on each board: no board has two, so the spread is assumed.
+    expect(runSpread([board([1]), board([1.03])], 0.01)).toEqual({ spread: 0.01, runs: 2, measured: false })
+  })
+
+  it('boardSpread measures how far the boards\' means lie apart beyond their runs\' noise, pooled with the assumed spread', () => {
+    const board = (medians: number[]) => withRuns(medians, 0).runs!
+    const none = { spread: 0, runs: 4, measured: true }
+    expect(boardSpread([board([1, 1])], none, 0.0075)).toEqual({ spread: 0.0075, boards: 1, measured: false })
+    // Means ln 1 and ln 1.03 have a variance of (ln 1.03)² / 2 over one degree of freedom.
+    const apart = boardSpread([board([1, 1]), board([1.03, 1.03])], none, 0.0075)
+    expect(apart).toEqual({ spread: expect.closeTo(Math.sqrt((Math.log(1.03) ** 2 / 2 + 0.0075 ** 2) / 2), 12), boards: 2, measured: true })
+    // Boards whose means differ by no more than their runs' spread explains: only the assumed spread's share is left.
+    expect(boardSpread([board([1, 1]), board([1.001, 1.001])], { spread: 0.01, runs: 4, measured: true }, 0.0075).spread).toBeCloseTo(0.0075 / Math.SQRT2, 12)
+  })
+
+  it('a run is judged by its own board\'s runs, weighed against the other boards\'; on a board never recorded, against every board with the spread between boards', () => {
+    const onBoard = (board: string, mediansMs: number[]) => mediansMs.map((runtimeMs) => ({ runtimeMs, medianSe: 0.001, n: 101, measuredAt: MEASURED_AT, board }))
+    // Board B runs 3% slower than board A, steadily.
+    const entry = { ...withRuns([1]), runs: [...onBoard('A', [1, 1.001, 0.999]), ...onBoard('B', [1.03, 1.031, 1.029])] }
+    // Its own three runs know its speed far better than the other board's mean within a 1.6% spread between boards.
+    const ownB = judge({ ...run(1.03, 0.004), board: 'B' }, H100, entry)
+    expect(ownB).toMatchObject({ kind: 'unchanged', change: expect.closeTo(0, 3) })
+    expect(ownB.message).toMatch(/between-run spread 0\.4% from 6 runs; between-board spread 1\.6% from 2 boards: this board's runs weigh 99% against the other boards'/)
+    // A third board as fast as A: against the two boards' mean it reads 1.5% faster, within what boards differ by.
+    const other = judge({ ...run(1, 0.004), board: 'C' }, H100, entry)
+    expect(other).toMatchObject({ kind: 'inconclusive', change: expect.closeTo(Math.sqrt(1.03) - 1, 4), boardSpread: { boards: 2, measured: true } })
+    expect(other.message).toMatch(/between-board spread 1\.6% from 2 boards, as no run of this board was recorded \(`vitest bench -u` on it records one\)/)
+    // Runs of one board, checked on another: the assumed spread between boards widens the interval.
+    const single = { ...withRuns([1]), runs: onBoard('A', [1, 1.001, 0.999]) }
+    const sameBoard = judge({ ...run(1.05, 0.004), board: 'A' }, H100, single)
+    const newBoard = judge({ ...run(1.05, 0.004), board: 'D' }, H100, single, { boardSpread: 0.03 })
+    expect(sameBoard.kind).toBe('regression')
+    expect(newBoard).toMatchObject({ kind: 'inconclusive', boardSpread: { spread: 0.03, boards: 1, measured: false } })
+    expect(newBoard.message).toContain('between-board spread 3.0% assumed, as no run of this board was recorded')
   })
 
   it('no baseline never fails', () => {
@@ -393,6 +454,17 @@ describe('reading and writing files', () => {
     expectMalformed('gpu.json', JSON.stringify({ version: 1, entries: { [key]: { ...f.entries[key], gpu: A100 } } }), /keyed for GPU/)
     expectMalformed('key.json', JSON.stringify({ version: 1, entries: { nokey: f.entries[key] } }), /key/)
     expectMalformed('date.json', JSON.stringify({ version: 1, entries: { [key]: { ...f.entries[key], measuredAt: 'soon' } } }), /not a date/)
+  })
+
+  it('a run keeps its board through a write and a read; a run with an empty board is refused', () => {
+    const p = path.join(dir(), 'boards.json')
+    const runs = [{ runtimeMs: 1, medianSe: 0.001, n: 101, measuredAt: MEASURED_AT, board: 'GPU-5108da83-e7f5-1223-0143-53f8def875ed' }, withRuns([1]).runs![0]!]
+    const f = mergeEntries(undefined, [[{ bench: 'b', caseName: 'c', dtype: 'float32', gpu: H100 }, { ...base(1), runs }]])
+    writeBaseline(p, f)
+    expect(readBaseline(p)!.entries[Object.keys(f.entries)[0]!]!.runs).toEqual(runs)
+    const key = Object.keys(f.entries)[0]!
+    const entry = { ...f.entries[key], runs: [{ ...runs[0], board: '' }] }
+    expectMalformed('board.json', JSON.stringify({ version: 1, entries: { [key]: entry } }), /run 0 has "board" = "", expected a non-empty string/)
   })
 })
 

@@ -155,7 +155,7 @@ describe('duration-weighted aggregation', () => {
 })
 
 describe('counters in the reports', () => {
-  const device = { index: 0, name: 'NVIDIA H100 80GB HBM3', pciBusId: '00000000:19:00.0', computeCapability: '9.0', multiProcessors: 132, l2CacheBytes: 50 * 2 ** 20, totalMemoryBytes: 85e9, maxSmClockMHz: 1980, memoryClockMHz: 2619, memoryBusWidthBits: 5120, runtimeVersion: '13.0', driverVersion: '13.0', startSmClockMHz: 1980 }
+  const device = { index: 0, name: 'NVIDIA H100 80GB HBM3', uuid: 'GPU-00000000-0000-0000-0000-000000000000', pciBusId: '00000000:19:00.0', computeCapability: '9.0', multiProcessors: 132, l2CacheBytes: 50 * 2 ** 20, totalMemoryBytes: 85e9, maxSmClockMHz: 1980, memoryClockMHz: 2619, memoryBusWidthBits: 5120, runtimeVersion: '13.0', driverVersion: '13.0', startSmClockMHz: 1980 }
   const n = 2 ** 25
   const timing: TimingResult = { samplesMs: [], droppedThrottled: 0, droppedInterference: 0, meanSmClockMHz: 1980, maxSmClockMHz: 1980, stopReason: 'target-cv', wallMs: 60, callsPerSample: 1, checkedCalls: 2 }
   const timedCase = (name: string, counters?: CaseCountersOutcome): CaseResult => ({

@@ -21,10 +21,14 @@ const H100 = 'NVIDIA H100 80GB HBM3'
 const A100 = 'NVIDIA A100-SXM4-80GB'
 const FLOPS = 1e11 // at a 10 ms median: 10 TFLOPS
 
-function device(name = H100): DeviceReport {
+const BOARD_1 = 'GPU-11111111-1111-1111-1111-111111111111'
+const BOARD_2 = 'GPU-22222222-2222-2222-2222-222222222222'
+
+function device(name = H100, uuid = BOARD_1): DeviceReport {
   return {
     index: 0,
     name,
+    uuid,
     pciBusId: '0000:00:00.0',
     computeCapability: '9.0',
     multiProcessors: 132,
@@ -63,7 +67,7 @@ function timedCase(name: string, medianMs: number, cv = 0.005, flops = FLOPS): C
   }
 }
 
-function benchResult(bench: string, cases: CaseResult[], gpu = H100): KernelBenchResult {
+function benchResult(bench: string, cases: CaseResult[], gpu = H100, board = BOARD_1): KernelBenchResult {
   return {
     version: 1,
     bench,
@@ -71,7 +75,7 @@ function benchResult(bench: string, cases: CaseResult[], gpu = H100): KernelBenc
     solution: 'sgemm.cu',
     dtype: 'float32',
     mode: 'bench',
-    device: device(gpu),
+    device: device(gpu, board),
     arch: 'sm_90a',
     options: { ...DEFAULT_MEASURE_OPTIONS },
     cases,
@@ -123,7 +127,7 @@ describe('guardResult', () => {
       cv: summary.cv,
       gpu: H100,
       measuredAt: NOW.toISOString(),
-      runs: [{ runtimeMs: 10, medianSe: expect.closeTo(0.0005, 4), n: 101, measuredAt: NOW.toISOString() }],
+      runs: [{ runtimeMs: 10, medianSe: expect.closeTo(0.0005, 4), n: 101, measuredAt: NOW.toISOString(), board: BOARD_1 }],
     })
     expect(Object.keys(stored.entries)).toHaveLength(2)
 
@@ -152,6 +156,33 @@ describe('guardResult', () => {
     const faster = guardResult(benchResult('sgemm', [timedCase('4096', 8)]), context({ settings, update: true })).cases[0]!.verdict!
     expect(faster.message).toMatch(/\(was 9\.99, \+25\.1%; improvement: the 3 earlier runs are dropped\)$/)
     expect(runsKept()).toEqual([8])
+  })
+
+  it('keeps the newest keepRuns runs of each board, and judges a run mostly by its own board\'s runs where there are some', () => {
+    const settings = resolveBaselineSettings({ ...TIGHT, keepRuns: 2 })
+    const key = keyString({ bench: 'sgemm', caseName: '4096', dtype: 'float32', gpu: H100 })
+    const record = (medianMs: number, board: string) => guardResult(benchResult('sgemm', [timedCase('4096', medianMs)], H100, board), context({ settings, update: true }))
+    record(10, BOARD_1)
+    record(10.3, BOARD_2)
+    record(10.01, BOARD_1)
+    record(10.31, BOARD_2)
+    record(10.02, BOARD_1)
+    expect(readBaseline(baselineFile())!.entries[key]!.runs!.map((r) => [r.runtimeMs, r.board])).toEqual([
+      [10.3, BOARD_2],
+      [10.01, BOARD_1],
+      [10.31, BOARD_2],
+      [10.02, BOARD_1],
+    ])
+    // Board 2 runs 3% slower than board 1: judged mostly by its own runs, a run of it is unchanged, where against
+    // board 1's it would be a 3% regression.
+    const onBoard2 = guardResult(benchResult('sgemm', [timedCase('4096', 10.3)], H100, BOARD_2), context({ settings })).cases[0]!.verdict!
+    expect(onBoard2).toMatchObject({ kind: 'unchanged', change: expect.closeTo(10.305 / 10.3 - 1, 3) })
+    expect(onBoard2.message).toMatch(/from 4 runs; between-board spread \d\.\d% from 2 boards: this board's runs weigh 9\d% against the other boards'/)
+    // A third board, never recorded, is judged against both boards' means, with the spread between them.
+    const onBoard3 = guardResult(benchResult('sgemm', [timedCase('4096', 10.3)], H100, 'GPU-3'), context({ settings })).cases[0]!.verdict!
+    expect(onBoard3.kind).toBe('inconclusive')
+    expect(onBoard3.boardSpread).toMatchObject({ boards: 2, measured: true })
+    expect(onBoard3.message).toMatch(/between-board spread \d\.\d% from 2 boards, as no run of this board was recorded/)
   })
 
   it('update mode reports the change against the previous baseline and keeps other entries', () => {
@@ -305,6 +336,7 @@ describe('settings and floors', () => {
       tolerance: 0.01,
       confidence: 0.95,
       runSpread: 0.015,
+      boardSpread: 0.0075,
       failOnImprovement: false,
       failOnInconclusive: false,
       dir: '__kernelbench__',

@@ -13,6 +13,7 @@ const plain = (text: string) => stripVTControlCharacters(text)
 const H200: DeviceReport = {
   index: 0,
   name: 'NVIDIA H200',
+  uuid: 'GPU-5108da83-e7f5-1223-0143-53f8def875ed',
   pciBusId: '00000000:19:00.0',
   computeCapability: '9.0',
   multiProcessors: 132,
