@@ -220,7 +220,8 @@ export function guardResult(result: KernelBenchResult, context: GuardContext): K
   }
 
   const cases = result.cases.map((c): CaseResult => {
-    const m = caseMeasurement(c, device.uuid)
+    // The board that timed the case: in a run spread over several GPUs, not always the first one's (result.device).
+    const m = caseMeasurement(c, c.gpu?.uuid ?? device.uuid)
     if (!m) return c
     const line = peaks && roofline(c.flops, c.bytes, m.runtimeMs, result.dtype, peaks)
     const strict = peaks && line !== undefined && line.solPercent > 100 ? strictRoofline(c, result, m.runtimeMs, peaks) : undefined

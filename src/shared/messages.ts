@@ -272,11 +272,13 @@ export interface DeviceReport extends DeviceInfo {
 export interface GpuListing {
   index: number
   name: string
+  /** The board's UUID (DeviceInfo.uuid). */
+  uuid: string
   pciBusId: string
 }
 
-/** Which GPU ran a case. */
-export type GpuRef = Pick<GpuListing, 'index' | 'pciBusId'>
+/** Which GPU ran a case (results files from before 2026-11-28 name no board). */
+export type GpuRef = Pick<GpuListing, 'index' | 'pciBusId'> & Partial<Pick<GpuListing, 'uuid'>>
 
 export type HostMessage =
   /** `openWaitMs`: how long opening the session waited for the GPU lock (another process working on the GPU). */

@@ -154,7 +154,7 @@ export async function prepareKernelBench(name: string, spec: ResolvedSpec, conte
   }
   // Only a timed result is shown against the GPU's ceilings and calibration.
   const records = context.mode === 'bench' ? await deviceRecords(pool, status.device, settings, options) : {}
-  const devices = status.devices.map(({ index, pciBusId }) => ({ index, pciBusId }))
+  const devices = status.devices.map(({ index, pciBusId, uuid }) => ({ index, pciBusId, uuid }))
   Object.assign(header, { device: status.device, devices, arch: status.arch, ...records })
 
   const build = buildSettings(settings, status.arch)

@@ -31,8 +31,8 @@ function run(devices: PluginSettings['devices']) {
 
 describe.skipIf(gpus < 2)(`on several GPUs${gpus < 2 ? ` (skipped: ${why}; needs 2)` : ''}`, { timeout: 300_000 }, () => {
   it("'all' runs the cases on another GPU of the set while GPU 0 is claimed, and names the GPU of each", async () => {
-    const { name, pciBusId } = deviceInfo(0)
-    const { release } = await claimFirstFree([{ index: 0, name, pciBusId }])
+    const { name, uuid, pciBusId } = deviceInfo(0)
+    const { release } = await claimFirstFree([{ index: 0, name, uuid, pciBusId }])
     let result: Awaited<ReturnType<typeof run>>
     try {
       result = await run('all')
@@ -45,13 +45,15 @@ describe.skipIf(gpus < 2)(`on several GPUs${gpus < 2 ? ` (skipped: ${why}; needs
     for (const c of result.cases) {
       expect(c.gpu!.index).not.toBe(0)
       expect(result.devices).toContainEqual(c.gpu)
+      // The board that timed it, which a stored baseline records for the case (not always the first GPU's, result.device).
+      expect(c.gpu!.uuid).toBe(deviceInfo(c.gpu!.index).uuid)
       expect(c.summary!.median).toBeGreaterThan(0)
     }
   })
 
   it('a selection of one GPU keeps every case on it', async () => {
     const result = await run([1])
-    expect(result.devices).toEqual([{ index: 1, pciBusId: expect.any(String) }])
+    expect(result.devices).toEqual([{ index: 1, pciBusId: expect.any(String), uuid: deviceInfo(1).uuid }])
     expect(new Set(result.cases.map((c) => c.gpu!.index))).toEqual(new Set([1]))
   })
 })

@@ -14,10 +14,10 @@ import { useScratch } from '../helpers/scratch.js'
 
 const H200 = 'NVIDIA H200'
 const gpus: GpuListing[] = [
-  { index: 0, name: H200, pciBusId: '00000000:19:00.0' },
-  { index: 1, name: H200, pciBusId: '00000000:3B:00.0' },
-  { index: 2, name: 'NVIDIA A100-SXM4-80GB', pciBusId: '00000000:4C:00.0' },
-  { index: 3, name: H200, pciBusId: '00000000:5D:00.0' },
+  { index: 0, name: H200, uuid: 'GPU-0', pciBusId: '00000000:19:00.0' },
+  { index: 1, name: H200, uuid: 'GPU-1', pciBusId: '00000000:3B:00.0' },
+  { index: 2, name: 'NVIDIA A100-SXM4-80GB', uuid: 'GPU-2', pciBusId: '00000000:4C:00.0' },
+  { index: 3, name: H200, uuid: 'GPU-3', pciBusId: '00000000:5D:00.0' },
 ]
 
 describe('which GPUs a run uses', () => {

@@ -185,6 +185,14 @@ describe('guardResult', () => {
     expect(onBoard3.message).toMatch(/between-board spread \d\.\d% from 2 boards, as no run of this board was recorded/)
   })
 
+  it('records each case\'s run with the board that timed it, in a run spread over several GPUs', () => {
+    const onSecond = { ...timedCase('4096', 10), gpu: { index: 1, pciBusId: '0000:3b:00.0', uuid: BOARD_2 } }
+    guardResult(benchResult('sgemm', [onSecond, timedCase('2048', 2)], H100, BOARD_1), context({ update: true }))
+    const entries = readBaseline(baselineFile())!.entries
+    const board = (caseName: string) => entries[keyString({ bench: 'sgemm', caseName, dtype: 'float32', gpu: H100 })]!.runs![0]!.board
+    expect([board('4096'), board('2048')]).toEqual([BOARD_2, BOARD_1])
+  })
+
   it('update mode reports the change against the previous baseline and keeps other entries', () => {
     guardResult(benchResult('sgemm', [timedCase('4096', 10), timedCase('2048', 2)]), context({ update: true }))
     const again = guardResult(benchResult('sgemm', [timedCase('4096', 8)]), context({ update: true }))

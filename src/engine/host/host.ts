@@ -21,8 +21,8 @@ function send(message: HostMessage): void {
 /** Every GPU of the machine (properties only: no context is created on the others). */
 function listGpus(count: number): GpuListing[] {
   return Array.from({ length: count }, (_, index) => {
-    const { name, pciBusId } = cuda.deviceInfo(index)
-    return { index, name, pciBusId }
+    const { name, uuid, pciBusId } = cuda.deviceInfo(index)
+    return { index, name, uuid, pciBusId }
   })
 }
 

@@ -206,7 +206,7 @@ export class GpuPool {
       const fromMs = epochMs()
       const { outcome, phases } = await work(gpu.index)
       const claimed = { fromMs, toMs: epochMs() }
-      return { outcome, phases: sumPhases([phases, { gpuWait }]), gpu: { index: gpu.index, pciBusId: gpu.pciBusId }, claimed }
+      return { outcome, phases: sumPhases([phases, { gpuWait }]), gpu: { index: gpu.index, pciBusId: gpu.pciBusId, uuid: gpu.uuid }, claimed }
     } finally {
       release()
     }
