@@ -1,10 +1,11 @@
 // Replays the stored-baseline verdict (src/baseline/verdict.ts) on real runs: the baseline recorded from the first
 // report files, as `vitest bench -u` once per file would record it, and each later file judged against it. Prints,
 // per tolerance, the false alarms (the same code judged a regression or an improvement) and the inconclusive cases,
-// and the half-width of the change's interval. Which board ran each case is in the files (each bench's device UUID); a
-// file from before results named the board is given as <file>@<board>, any label for its board. Pass runs of other
-// boards to measure false alarms across boards: a run judged against runs of its own board is compared with those
-// alone, else with every recorded board and the spread between boards too (docs/ci-gate.md).
+// and the half-width of the change's interval. Which board ran each case is in the files (its GPU's UUID); a file from
+// before results named the board is given as <file>@<board>, any label for its board. Pass runs of other boards to
+// measure false alarms across boards: a run is judged by its own board's runs weighed against the other boards', or,
+// on a board never recorded, by the other boards' with the spread between boards (docs/ci-gate.md). --run-spread and
+// --board-spread replace the assumed spreads, to see what other defaults would do.
 // With --slow F, every checked run is made F slower (its samples multiplied by 1 + F) before it is judged: how often the
 // rule would see a change of that size, as a simulation on real noise (not a planted kernel). With --list-inconclusive,
 // each inconclusive case is listed with its change and interval.
@@ -16,7 +17,7 @@ import type { CaseResult } from '../src/shared/results.js'
 import { argList } from './arguments.js'
 import { casesWithBoards } from './results-file.js'
 
-/** A file's measurements by case, each with its board: the bench's device UUID, or the label after `@`. */
+/** A file's measurements by case, each with its board: its GPU's UUID, or the label after `@`. */
 function measurements(arg: string): Map<string, Measurement> {
   const [file, label] = arg.split('@') as [string, string | undefined]
   const found = new Map<string, Measurement>()

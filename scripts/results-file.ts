@@ -6,6 +6,12 @@ interface ResultsFile<Case> {
   benches: Array<{ file: string; name: string; result?: { cases: Case[]; device?: { uuid?: string } } }>
 }
 
+/** A case as far as its board goes: the GPU that ran it. */
+interface CaseOnGpu {
+  name: string
+  gpu?: { uuid?: string }
+}
+
 function readResults<Case>(file: string): ResultsFile<Case> {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as ResultsFile<Case>
 }
@@ -16,11 +22,14 @@ export function casesByName<Case extends { name: string }>(file: string): Map<st
   return found
 }
 
-/** Every case, keyed as casesByName keys them, with the board its bench ran on (its device's UUID; absent in files from before). */
-export function casesWithBoards<Case extends { name: string }>(file: string): Map<string, { case: Case; board?: string }> {
+/**
+ * Every case, keyed as casesByName keys them, with the board that ran it: its GPU's UUID, else its bench's device's
+ * (absent in files from before results named boards).
+ */
+export function casesWithBoards<Case extends CaseOnGpu>(file: string): Map<string, { case: Case; board?: string }> {
   const found = new Map<string, { case: Case; board?: string }>()
   for (const bench of readResults<Case>(file).benches) {
-    for (const c of bench.result?.cases ?? []) found.set(`${bench.name} · ${c.name}`, { case: c, board: bench.result?.device?.uuid })
+    for (const c of bench.result?.cases ?? []) found.set(`${bench.name} · ${c.name}`, { case: c, board: c.gpu?.uuid ?? bench.result?.device?.uuid })
   }
   return found
 }
