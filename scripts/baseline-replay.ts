@@ -1,7 +1,8 @@
 // Replays the stored-baseline verdict (src/baseline/verdict.ts) on real runs: the baseline recorded from the first
 // report files, as `vitest bench -u` once per file would record it, and each later file judged against it. Prints,
-// per tolerance, the false alarms (the same code judged a regression or an improvement) and the inconclusive cases,
-// and the half-width of the change's interval. Which board ran each case is in the files (its GPU's UUID); a file from
+// per tolerance, the regressions and improvements (on a run of the recorded code, false alarms; on a run of really
+// slower code, the regressions are what the gate caught) and the inconclusive cases, and the half-width of the change's
+// interval. Which board ran each case is in the files (its GPU's UUID); a file from
 // before results named the board is given as <file>@<board>, any label for its board. Pass runs of other boards to
 // measure false alarms across boards: a run is judged by its own board's runs weighed against the other boards', or,
 // on a board never recorded, by the other boards' with the spread between boards (docs/ci-gate.md). --run-spread and
@@ -58,7 +59,7 @@ const pct = (x: number) => `${(100 * x).toFixed(2)}%`
 for (const tolerance of tolerances) {
   for (const [file, checkedCases] of checked) {
     let judged = 0
-    const alarms: string[] = []
+    const changes: string[] = []
     let regressions = 0
     const inconclusive: string[] = []
     const halfWidths: number[] = []
@@ -72,15 +73,16 @@ for (const tolerance of tolerances) {
       if (verdict.interval) halfWidths.push((verdict.interval.high - verdict.interval.low) / 2)
       const line = `${key}: ${pct(verdict.change)}${verdict.interval ? ` [${pct(verdict.interval.low)}, ${pct(verdict.interval.high)}]` : ''}`
       if (verdict.kind === 'regression') regressions++
-      if (slow === 0 && (verdict.kind === 'regression' || verdict.kind === 'improvement')) alarms.push(`${verdict.kind} ${line}`)
+      if (verdict.kind === 'regression' || verdict.kind === 'improvement') changes.push(`${verdict.kind} ${line}`)
       if (verdict.kind === 'inconclusive') inconclusive.push(line)
     }
-    const seen = slow === 0 ? `${alarms.length} false alarms` : `made ${pct(slow)} slower: ${regressions} regressions`
+    const read = `${regressions} regressions, ${changes.length - regressions} improvements`
+    const seen = slow === 0 ? read : `made ${pct(slow)} slower: ${read}`
     console.log(
       `tolerance ${pct(tolerance)}, ${file}: ${judged} cases against ${recordFiles.length} recorded run(s): ${seen}, ` +
         `${inconclusive.length} inconclusive; half-width p50 ${pct(quantile(halfWidths, 0.5))}, p90 ${pct(quantile(halfWidths, 0.9))}, max ${pct(quantile(halfWidths, 1))}`,
     )
-    for (const line of alarms.slice(0, 10)) console.log(`  ${line}`)
+    for (const line of changes.slice(0, 10)) console.log(`  ${line}`)
     if (listInconclusive) for (const line of inconclusive) console.log(`  inconclusive ${line}`)
   }
 }
