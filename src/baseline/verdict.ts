@@ -99,8 +99,7 @@ export const DEFAULT_VERDICT_OPTIONS: Readonly<VerdictOptions> = Object.freeze({
 export type Verdict =
   | {
       kind: ChangeVerdictKind
-      /** Absent when no interval exists (too few samples). */
-      interval?: ChangeInterval
+      interval: ChangeInterval
       change: number
       reason: string
       runSpread: RunSpread
@@ -310,28 +309,28 @@ export function compareToBaseline(
 
   // A noisy case moves more between runs than its median's error says: over four runs of the example suite on two
   // H200s (2026-11-26), cases with a sample cv of 9–29% in events timing moved 4–8% from run to run, about their cv.
-  const against = reference(entryRuns(baseline), measured.board, { run: Math.max(o.runSpread, measured.cv, baseline.cv), board: o.boardSpread })
+  const assumedRunSpread = Math.max(o.runSpread, measured.cv, baseline.cv)
+  const against = reference(entryRuns(baseline), measured.board, { run: assumedRunSpread, board: o.boardSpread })
   const spread = against.run
   const baselineLog = against.logMean
   // A stream too short for an interval of its median (3 to 5 samples: a long kernel) takes its sample cv as its
-  // median's error, as baselineRun records it: larger than the median's true error from two samples up. Samples in two
-  // modes, against a spread assumed rather than measured, widen the interval by half the gap between the modes, as the
-  // median may land in either (a spread measured from recorded runs holds what those runs varied by, modes included).
-  // Either way a change far beyond the doubt is still judged: a kernel five times slower fails.
+  // median's error, as baselineRun records it: larger than the median's true error from two samples up; one or two
+  // samples (a kernel of seconds against the time limit) take the assumed spread between runs, which is at least the
+  // cv the case was recorded with. Samples in two modes, against a spread assumed rather than measured, widen the
+  // interval by half the gap between the modes, as the median may land in either (a spread measured from recorded runs
+  // holds what those runs varied by, modes included). Either way a change far beyond the doubt is still judged: a
+  // kernel five times slower fails.
   const samples = measured.samplesMs
   const shortStream = medianEstimate(samples, o.confidence) === undefined
-  const currentSe = medianEstimate(samples, o.confidence)?.logSe ?? (samples.length >= 3 ? measured.cv : undefined)
+  const currentSe = medianEstimate(samples, o.confidence)?.logSe ?? (samples.length >= 3 ? measured.cv : assumedRunSpread)
   const modes = spread.measured ? undefined : bimodalSplit(samples)
   const modesTerm = modes ? (Math.log(modes.upperMean / modes.lowerMean) / 2) ** 2 : 0
   const logRatio = Math.log(measured.runtimeMs) - baselineLog
-  const interval =
-    currentSe !== undefined
-      ? changeFromLogRatio(logRatio, currentSe ** 2 + modesTerm + spread.spread ** 2 + against.variance, o.confidence)
-      : undefined
-  const doubts = streamDoubts('run', samples, o.confidence)
-  const judgedAlone = judgeChange({ interval, doubts: currentSe === undefined ? doubts : [] }, o.tolerance)
+  const interval = changeFromLogRatio(logRatio, currentSe ** 2 + modesTerm + spread.spread ** 2 + against.variance, o.confidence)
+  const judgedAlone = judgeChange({ interval, doubts: [] }, o.tolerance)
   // An inconclusive verdict says what widened it.
-  const judged = judgedAlone.kind === 'inconclusive' && interval && (modes || shortStream) ? { ...judgedAlone, reason: `${judgedAlone.reason}; ${doubts.join('; ')}` } : judgedAlone
+  const doubts = modes || shortStream ? streamDoubts('run', samples, o.confidence) : []
+  const judged = judgedAlone.kind === 'inconclusive' && doubts.length > 0 ? { ...judgedAlone, reason: `${judgedAlone.reason}; ${doubts.join('; ')}` } : judgedAlone
   const change = Math.exp(-logRatio) - 1
   const fails =
     judged.kind === 'regression' || (judged.kind === 'improvement' && o.failOnImprovement) || (judged.kind === 'inconclusive' && o.failOnInconclusive)
@@ -341,23 +340,29 @@ export function compareToBaseline(
     spreadText(spread),
     ...(against.board ? [boardText(against.board)] : []),
     `${formatLevel(o.confidence)} interval`,
-    ...(shortStream && currentSe !== undefined ? [`the run's sample CV stands for its median's error (${samples.length} samples)`] : []),
+    ...(shortStream
+      ? [
+          samples.length >= 3
+            ? `the run's sample CV stands for its median's error (${samples.length} samples)`
+            : `the assumed between-run spread stands for its median's error (${samples.length} sample${samples.length === 1 ? '' : 's'})`,
+        ]
+      : []),
     `${got} vs ${formatTflops((measured.tflops * measured.runtimeMs) / Math.exp(baselineLog))} in the baseline`,
     ...(baseline.runs ? [] : [LEGACY_NOTE]),
   ].join('; ')
   let message: string
-  if (judged.kind === 'regression' && interval) {
+  if (judged.kind === 'regression') {
     message = `slower than baseline by ${formatFraction(-change)} [${formatFraction(-interval.high)}, ${formatFraction(-interval.low)}] (${notes})`
-  } else if (judged.kind === 'improvement' && interval) {
+  } else if (judged.kind === 'improvement') {
     message = `faster than baseline by ${formatFraction(change)} [${formatFraction(interval.low)}, ${formatFraction(interval.high)}] (${notes})`
     if (o.failOnImprovement) message += '; fails because failOnImprovement is set (update the baseline)'
   } else {
-    message = `${interval ? formatChangeInterval(interval) : `${formatFraction(change, true)} with no interval`}: ${judged.reason} (${notes})`
+    message = `${formatChangeInterval(interval)}: ${judged.reason} (${notes})`
     if (fails) message += '; fails because failOnInconclusive is set'
   }
   return {
     kind: judged.kind,
-    ...(interval && { interval }),
+    interval,
     change,
     reason: judged.reason,
     runSpread: spread,
