@@ -2,9 +2,8 @@
 // report files, as `vitest bench -u` once per file would record it, and each later file judged against it. Prints,
 // per tolerance, the regressions and improvements (on a run of the recorded code, false alarms; on a run of really
 // slower code, the regressions are what the gate caught) and the inconclusive cases, and the half-width of the change's
-// interval. Which board ran each case is in the files (its GPU's UUID); a file from
-// before results named the board is given as <file>@<board>, any label for its board. Pass runs of other boards to
-// measure false alarms across boards: a run is judged by its own board's runs weighed against the other boards', or,
+// interval. Which board ran each case is in the files (its GPU's UUID); a file from before results named the board is
+// given as <file>@<board>, any label for its board. Pass runs of other boards to measure false alarms across boards: a run is judged by its own board's runs weighed against the other boards', or,
 // on a board never recorded, by the other boards' with the spread between boards (docs/ci-gate.md). --run-spread and
 // --board-spread replace the assumed spreads, to see what other defaults would do.
 // With --slow F, every checked run is made F slower (its samples multiplied by 1 + F) before it is judged: how often the
@@ -70,8 +69,8 @@ for (const tolerance of tolerances) {
       const verdict = compareToBaseline(m, GPU, entry, { tolerance, ...assumed })
       if (!('change' in verdict)) continue
       judged++
-      if (verdict.interval) halfWidths.push((verdict.interval.high - verdict.interval.low) / 2)
-      const line = `${key}: ${pct(verdict.change)}${verdict.interval ? ` [${pct(verdict.interval.low)}, ${pct(verdict.interval.high)}]` : ''}`
+      halfWidths.push((verdict.interval.high - verdict.interval.low) / 2)
+      const line = `${key}: ${pct(verdict.change)} [${pct(verdict.interval.low)}, ${pct(verdict.interval.high)}]`
       if (verdict.kind === 'regression') regressions++
       if (verdict.kind === 'regression' || verdict.kind === 'improvement') changes.push(`${verdict.kind} ${line}`)
       if (verdict.kind === 'inconclusive') inconclusive.push(line)

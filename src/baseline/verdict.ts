@@ -66,8 +66,9 @@ export interface VerdictOptions {
    */
   runSpread: number
   /**
-   * The spread between boards of the GPU model (relative) assumed for a run on a board with no recorded run, pooled as
-   * one board's worth with the spread measured between the recorded boards.
+   * The spread between boards of the GPU model (relative) assumed, pooled as one board's worth with the spread measured
+   * between the recorded boards: how far a board's speed may lie from the other boards' where runs of several boards
+   * judge it.
    */
   boardSpread: number
   /** When true, an improvement fails too (forces the baseline to be updated). */
@@ -81,8 +82,9 @@ export interface VerdictOptions {
  * median case, 2.1% at the 90th percentile and 5.3% at the 99th: a run effect of about 1.5% each, which is the spread
  * assumed until an entry holds runs of its own. Between three H200 boards (2026-11-28, `cupti` timing) some kernels
  * sat 2–3% apart on one board for every run (a naive sgemm 3.2%) where two runs on one board agreed within 0.1%: the
- * spread between boards is assumed at 0.75% for a board with no recorded run: of 0.5%, 0.75%, 1% and 1.5% replayed on
- * those runs, the smallest that raised no false alarm when two boards' runs judged the third (docs/measurements.md). The tolerance is 1%: across two H100 boards in `cupti` timing
+ * spread between boards is assumed at 0.75%: of 0.5%, 0.75%, 1% and 1.5% replayed on those runs, the smallest that
+ * raised no false alarm when two boards' runs judged the third (docs/measurements.md). The tolerance is 1%: across two
+ * H100 boards in `cupti` timing
  * (docs/measurements.md, 2026-11-27) it raised no false alarm and caught every kernel made really 5% slower on 197 of
  * 204 cases, where 2% caught 180; the price is that an unchanged case whose interval is wider than ±1% reads
  * inconclusive, not unchanged.
@@ -103,7 +105,7 @@ export type Verdict =
       change: number
       reason: string
       runSpread: RunSpread
-      /** Present where no run of this board was recorded. */
+      /** Present where other boards' runs entered the comparison. */
       boardSpread?: BoardSpread
       fails: boolean
       message: string
@@ -321,8 +323,9 @@ export function compareToBaseline(
   // holds what those runs varied by, modes included). Either way a change far beyond the doubt is still judged: a
   // kernel five times slower fails.
   const samples = measured.samplesMs
-  const shortStream = medianEstimate(samples, o.confidence) === undefined
-  const currentSe = medianEstimate(samples, o.confidence)?.logSe ?? (samples.length >= 3 ? measured.cv : assumedRunSpread)
+  const estimate = medianEstimate(samples, o.confidence)
+  const shortStream = estimate === undefined
+  const currentSe = estimate?.logSe ?? (samples.length >= 3 ? measured.cv : assumedRunSpread)
   const modes = spread.measured ? undefined : bimodalSplit(samples)
   const modesTerm = modes ? (Math.log(modes.upperMean / modes.lowerMean) / 2) ** 2 : 0
   const logRatio = Math.log(measured.runtimeMs) - baselineLog

@@ -45,7 +45,7 @@ export interface RunSpread {
 
 /**
  * The spread between boards of one GPU model for one case (relative): measured from the runs of `boards` recorded
- * boards, or assumed. Counted only where the run's own board has no recorded run.
+ * boards, or assumed. Counted where other boards' runs judge a run (src/baseline/verdict.ts).
  */
 export interface BoardSpread {
   spread: number

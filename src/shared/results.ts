@@ -87,7 +87,7 @@ export interface CaseVerdict {
   tolerance?: number
   /** The spread between runs added to the interval: measured from the baseline's runs, or assumed. */
   runSpread?: RunSpread
-  /** The spread between boards added too, where no run of this board was recorded: measured from other boards' runs, or assumed. */
+  /** The spread between boards, where other boards' runs entered the comparison: measured from the recorded boards' runs, or assumed. */
   boardSpread?: BoardSpread
   message: string
   /** Whether the baseline comparison (or the roofline check) fails the run. */

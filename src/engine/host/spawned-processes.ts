@@ -43,7 +43,6 @@ export function childProcesses(pid: number | 'self' = 'self'): number[] | undefi
   return [...children]
 }
 
-
 /** The esbuild program tsx runs as its service, where tsx is installed (its real path). */
 function esbuildProgram(): string | undefined {
   try {
