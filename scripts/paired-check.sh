@@ -7,8 +7,9 @@
 #   planted  the example float4 add against really slower adds (tests/fixtures/solutions/vector_add_redo.cu, a share
 #            of the vector added again: 2% and 5% more traffic)               -> planted.json, planted.log
 #   plant    every CUDA solution of the suite against itself made really slower (scripts/plant-slowdown.ts: a spin
-#            after its work of KB_PLANTS permille of the solution's own GPU time, default "20 50"), the base planted at 0
-#                                                                                   -> plant-<permille>.json, .log
+#            after its work of KB_PLANTS permille of the solution's own GPU time, default "20 50"), the base planted at 0;
+#            with KB_PLANT_AT_TIMES, slow at times: only in the first that many permille of each second
+#                                                      -> plant-<permille>.json, .log (plant-<permille>-at-<share>.*)
 #   rounds   ten cases of 3.7 µs to 8 ms against themselves (vector add, fp16 gelu, fp32 gemv, rms-norm, fp16 wmma and
 #            tiled fp32 GEMMs), once for each round length of KB_ROUND_MS (default "2 5 20" ms): what a round's length
 #            does to the noise of a block and to the cost (scripts/paired-cost.ts)  -> rounds-<ms>.json, rounds.txt
@@ -18,6 +19,7 @@
 #   plain    the example suite without a base, twice: in the paired rounds' timing mode and in each bench's own
 #            (`events` unless it says otherwise); what a paired run costs against two benches of either
 #            (scripts/paired-cost.ts <same.json> --plain <plain-….json>)       -> plain-<mode>.json, plain-own.json
+# KB_BENCHES names the bench files `same` and `plant` run (default: every one).
 # The tolerance is KB_TOLERANCE (default: the plugin's, 0.01), the pairs of processes KB_PAIRS (default: the plugin's,
 # 1); each run is killed after KB_RUN_LIMIT_S seconds (default 300).
 # The base of `same` and `plant` is a commit of the tree as it is, tracked or not (ignored files left out), made without
@@ -53,7 +55,7 @@ run() {
 stages=${KB_STAGES:-same planted}
 
 if [[ " $stages " == *" same "* ]]; then
-  run same env KERNELBENCH_COMPARE_REF="$tree_now" "${vitest[@]}" bench --run
+  run same env KERNELBENCH_COMPARE_REF="$tree_now" "${vitest[@]}" bench --run ${KB_BENCHES:-}
 fi
 
 if [[ " $stages " == *" plain "* ]]; then
@@ -82,9 +84,10 @@ fi
 
 if [[ " $stages " == *" plant "* ]]; then
   npx tsx scripts/plant-slowdown.ts 0 && base=$(snapshot "planted 0") || exit 1
+  at=${KB_PLANT_AT_TIMES:-}
   for permille in ${KB_PLANTS:-20 50}; do
-    git restore -q --source="$tree_now" --worktree -- problems && npx tsx scripts/plant-slowdown.ts "$permille"
-    run "plant-$permille" env KERNELBENCH_COMPARE_REF="$base" "${vitest[@]}" bench --run
+    git restore -q --source="$tree_now" --worktree -- problems && npx tsx scripts/plant-slowdown.ts "$permille" $at
+    run "plant-$permille${at:+-at-$at}" env KERNELBENCH_COMPARE_REF="$base" "${vitest[@]}" bench --run ${KB_BENCHES:-}
   done
   git restore -q --source="$tree_now" --worktree -- problems
 fi

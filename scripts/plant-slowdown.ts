@@ -1,6 +1,6 @@
 // Plants a real, proportional slowdown in every CUDA solution under problems/ (for scripts/paired-check.sh's `plant`
 // stages; it rewrites the files in place, so run it in a clean tree and reset afterwards):
-//   npx tsx scripts/plant-slowdown.ts <permille>
+//   npx tsx scripts/plant-slowdown.ts <permille> [<at-times permille>]
 // Each file's `solution` is renamed and wrapped: after the solution's work, a one-thread kernel spins for `permille`/1000
 // of the solution's own GPU time, so every call really takes that share longer on the GPU, whatever its size. The GPU
 // time is measured once per process and set of arguments, on the first call with them (a case's first, verified call,
@@ -9,6 +9,8 @@
 // counted the host's launch gaps that `cupti` timing leaves out: how fast a process's host launched moved the planted
 // change of a 20–50 µs kernel from 1.2% to 3.4% for a nominal 2% (docs/measurements.md). The spin kernel runs at 0 too:
 // a planted-0 base against a planted-N head differs only by the spin.
+// With an at-times share, a kernel slow at times: the spin runs only in the first `atTimes`/1000 of each second of the
+// process's wall clock, so that share of every stretch of rounds is slow and the rest is not.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -27,8 +29,11 @@ export function parameterList(parameters: string): { name: string; pointer: bool
     })
 }
 
-/** The solution source with its `solution` wrapped in the planted slowdown, or undefined if it has none. */
-export function plantedSource(source: string, permille: number): string | undefined {
+/**
+ * The solution source with its `solution` wrapped in the planted slowdown (in the first `atTimes` permille of each
+ * second only, where given), or undefined if it has none.
+ */
+export function plantedSource(source: string, permille: number, atTimes?: number): string | undefined {
   const parameters = SIGNATURE.exec(source)?.[1]
   if (parameters === undefined) return undefined
   const list = parameterList(parameters)
@@ -37,6 +42,7 @@ export function plantedSource(source: string, permille: number): string | undefi
   return `#define solution kb_planted_solution
 ${source}
 #undef solution
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -62,7 +68,16 @@ __global__ void kb_planted_spin(double ns) {
 // spin. Pointers count (a shape may sit behind one), so it is measured again at each new place of the buffers, by the
 // untimed call that primes it.
 static std::map<std::vector<double>, double> kb_planted_ns;
-extern "C" void solution(${parameters}) {
+${
+  atTimes === undefined
+    ? ''
+    : `// 1 in the first ${atTimes} ms of each second of the wall clock, else 0.
+static int kb_planted_slow_now() {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  return ms % 1000 < ${atTimes} ? 1 : 0;
+}
+`
+}extern "C" void solution(${parameters}) {
   const std::vector<double> kb_planted_args{${shape}};
   auto kb_known = kb_planted_ns.find(kb_planted_args);
   if (kb_known == kb_planted_ns.end()) {
@@ -85,27 +100,32 @@ extern "C" void solution(${parameters}) {
     kb_known = kb_planted_ns.emplace(kb_planted_args, double(kb_least) * 1e6).first;
   }
   kb_planted_solution(${args});
-  kb_planted_spin<<<1, 1>>>(kb_known->second * ${permille} / 1000);
+  kb_planted_spin<<<1, 1>>>(kb_known->second * ${atTimes === undefined ? permille : `kb_planted_slow_now() * ${permille}`} / 1000);
 }
 `
 }
 
 function main(): void {
   const permille = Number(process.argv[2])
-  if (!Number.isInteger(permille) || permille < 0) throw new Error('usage: npx tsx scripts/plant-slowdown.ts <permille, a whole number >= 0>')
+  const atTimes = process.argv[3] === undefined ? undefined : Number(process.argv[3])
+  const whole = (x: number) => Number.isInteger(x) && x >= 0
+  if (!whole(permille) || (atTimes !== undefined && !(whole(atTimes) && atTimes <= 1000))) {
+    throw new Error('usage: npx tsx scripts/plant-slowdown.ts <permille, a whole number >= 0> [<at-times permille, 0..1000>]')
+  }
   let planted = 0
   for (const problem of readdirSync('problems', { withFileTypes: true })) {
     const dir = join('problems', problem.name, 'solutions')
     if (!problem.isDirectory() || !existsSync(dir)) continue
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.cu'))) {
       const path = join(dir, file)
-      const source = plantedSource(readFileSync(path, 'utf8'), permille)
+      const source = plantedSource(readFileSync(path, 'utf8'), permille, atTimes)
       if (source === undefined) continue
       writeFileSync(path, source)
       planted++
     }
   }
-  console.log(`planted ${permille / 10}% in ${planted} solutions`)
+  const when = atTimes === undefined ? '' : ` in ${atTimes / 10}% of each second`
+  console.log(`planted ${permille / 10}%${when} in ${planted} solutions`)
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main()

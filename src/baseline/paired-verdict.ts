@@ -35,15 +35,14 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
     const reason = noRounds(paired)
     return { kind: 'inconclusive', against, reason, tolerance: compare.tolerance, fails: false, message: `inconclusive against ${against}: ${reason}` }
   }
-  const { split, processSd, estimate, judged, interval, regressionAtLevel, fresh } = judgePairedRounds(rounds, {
+  const { split, judgedRounds, processSd, estimate, judged, interval, regressionAtLevel, fresh } = judgePairedRounds(rounds, {
     tolerance: compare.tolerance,
     confidence: compare.confidence,
     processSpread: compare.processSpread ?? 0,
   })
-  const { clean } = split
   const pairs = rounds.pairs ?? 1
-  const blocks = split.blocks - split.leftOut
-  const rounded = `${clean.base.length} paired rounds of ${rounds.calls} call${rounds.calls === 1 ? '' : 's'}`
+  const blocks = new Set(judgedRounds.block).size
+  const rounded = `${judgedRounds.base.length} paired rounds of ${rounds.calls} call${rounds.calls === 1 ? '' : 's'}`
   const notes = [
     `tolerance ${formatFraction(compare.tolerance)}`,
     ...(processSd > 0 ? [`process spread ${formatFraction(processSd)}`] : []),
@@ -52,7 +51,7 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
     regressionAtLevel
       ? `${formatLevel(compare.confidence)} interval of the two sides' medians at the lower level, from ${blocks} blocks, ${rounded}`
       : `${formatLevel(compare.confidence)} interval over ${blocks} blocks, ${rounded}`,
-    ...(split.leftOut > 0 ? [`${split.leftOut} disturbed block${split.leftOut === 1 ? '' : 's'} left out`] : []),
+    ...(split.leftOut > 0 && blocks < split.blocks ? [`${split.leftOut} disturbed block${split.leftOut === 1 ? '' : 's'} left out`] : []),
     ...(rounds.dropped > 0 ? [`${rounds.dropped} rounds dropped`] : []),
   ].join('; ')
   const shown = interval ? formatChangeInterval(interval) : 'no interval'

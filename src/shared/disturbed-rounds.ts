@@ -2,7 +2,8 @@
 // against itself on H100s (2026-11-27), one side's rounds now and then read about 40 µs slower a call for a second or
 // two (a 19 µs kernel read 62 µs) while the other side's rounds between them read as usual, so the ratios did not
 // cancel it and identical code was judged 21% slower. A round far above its side's usual round is disturbed and its
-// block is left out of the interval; when many blocks are, the verdict says so instead of judging.
+// block is left out of the interval; when many blocks are, every block is judged and the verdict says so
+// (src/shared/paired-estimate.ts): a side slow that often may be the code itself.
 import { quantile } from './stats.js'
 
 /**
@@ -10,7 +11,7 @@ import { quantile } from './stats.js'
  * percent, a throttled clock is dropped before, and the disturbances seen added 100% to 1000%.
  */
 export const DISTURBED_FACTOR = 1.25
-/** Above this share of blocks left out the case is not judged: a side slow that often may be the code itself. */
+/** Above this share of blocks left out, every block is judged instead: a side slow that often may be the code itself. */
 export const MAX_DISTURBED_SHARE = 0.1
 
 interface Rounds {
@@ -62,12 +63,12 @@ export function tooDisturbed(split: DisturbedRounds): boolean {
   return split.leftOut > MAX_DISTURBED_SHARE * split.blocks
 }
 
-/** Why a disturbed case is not judged, in words. */
+/** What a case with too many disturbed blocks read, in words, for the reason of its verdict. */
 export function disturbedReason(split: DisturbedRounds): string {
   const sides = (['base', 'head'] as const).filter((side) => split.disturbed[side] > 0)
   const whose = sides.length === 2 ? "both sides'" : `the ${sides[0]} side's`
   return (
     `${whose} rounds read up to ${split.worst.toFixed(1)}× their usual time in ${split.leftOut} of ${split.blocks} blocks ` +
-    `(over ${Math.round(MAX_DISTURBED_SHARE * 100)}%): other work on the GPU, or a kernel that is slow at times; run it again`
+    `(over ${Math.round(MAX_DISTURBED_SHARE * 100)}%), so every block was judged: a kernel that is slow at times, or other work on the GPU`
   )
 }

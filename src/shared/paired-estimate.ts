@@ -1,5 +1,6 @@
 // What a paired A/B case's rounds say of the change (docs/ci-gate.md, "Paired A/B"): the estimate of its undisturbed
-// blocks, widened by what the processes differ by, and the judgement on it. The verdict (src/baseline/paired-verdict.ts)
+// blocks (of every block where too many were disturbed), widened by what the processes differ by, and the judgement on
+// it. The verdict (src/baseline/paired-verdict.ts)
 // and the engine (src/engine/worker/paired-case.ts: its stopping rule, and whether a change must be confirmed on fresh
 // processes) read this one estimate, so a case runs on the verdict it is given. The lower of two levels of round times
 // (lowerLevelChange) does not stop a case: such a case runs to its time limit.
@@ -37,8 +38,10 @@ export interface RoundsOfPairs {
 }
 
 export interface PairedEstimate {
-  /** The blocks judged and those a disturbance touched. */
+  /** The blocks a disturbance touched and those it did not. */
   split: DisturbedRounds
+  /** The rounds the estimate reads: the undisturbed blocks', or every block's where too many were disturbed. */
+  judgedRounds: DisturbedRounds['clean']
   /** What two processes differ by for this kernel (a standard deviation of the log ratio). */
   processSd: number
   estimate: BlocksEstimate
@@ -51,8 +54,12 @@ export interface PairedEstimate {
 export function pairedEstimate(rounds: RoundsOfPairs, confidence: number, processSpread: number): PairedEstimate {
   const split = leaveOutDisturbed(rounds)
   const processSd = processSpreadAt(processSpread, rounds.base)
-  const { clean } = split
-  return { split, processSd, estimate: compareBlocks(clean.base, clean.head, clean.block, confidence, processSd, rounds.pairs ?? 1) }
+  // Leaving out more than a few blocks could leave out the change itself: a side slow in a third of its rounds is slow.
+  // Every block is read then, and a change stands only once fresh processes read it too (judgePairedRounds), which is
+  // what keeps one disturbed process from failing the case.
+  const judgedRounds = tooDisturbed(split) ? { base: [...rounds.base], head: [...rounds.head], block: [...rounds.block] } : split.clean
+  const { base, head, block } = judgedRounds
+  return { split, judgedRounds, processSd, estimate: compareBlocks(base, head, block, confidence, processSd, rounds.pairs ?? 1) }
 }
 
 /**
@@ -147,7 +154,7 @@ function levelsNote(level: LowerLevel): string {
 }
 
 /**
- * What the fresh pair's undisturbed blocks read alone, without the process spread: whether it points the same way as the
+ * What the fresh pair's judged blocks (judgedRounds) read alone, without the process spread: whether it points the same way as the
  * other pairs' change is the question, not its size. Where the lower of two levels gave the change, its rounds' change
  * at that level. Otherwise two readings of the mean of its blocks' log ratios: with their own spread (compareBlocks on
  * one pair), and with the blocks' spread within every pair (onePairChange). Either clear of zero confirms: a fresh pair
@@ -156,10 +163,10 @@ function levelsNote(level: LowerLevel): string {
  * its other pairs' blocks agreed within 1%; and the 2^29-element add made 5% slower read -5% in each of its fresh
  * pair's three blocks, all at the lower of its two levels, while its other pairs' blocks jumped between the levels.
  */
-export function freshPairReadings(clean: DisturbedRounds['clean'], pairs: number, freshPair: number, confidence: number, level?: LowerLevel): ChangeEstimate[] {
-  const fresh = roundsOfPair(clean, pairs, freshPair)
+export function freshPairReadings(judged: DisturbedRounds['clean'], pairs: number, freshPair: number, confidence: number, level?: LowerLevel): ChangeEstimate[] {
+  const fresh = roundsOfPair(judged, pairs, freshPair)
   if (level) return [lowerLevelChange(fresh, confidence, 0, level.levels)?.estimate ?? { doubts: ['their rounds gave no lower level'] }]
-  return [compareBlocks(fresh.base, fresh.head, fresh.block, confidence), onePairChange(clean.base, clean.head, clean.block, pairs, freshPair, confidence)]
+  return [compareBlocks(fresh.base, fresh.head, fresh.block, confidence), onePairChange(judged.base, judged.head, judged.block, pairs, freshPair, confidence)]
 }
 
 /** The rounds that ran on pair `pair` of `pairs` (block b on pair b mod pairs), in order, with their blocks. */
@@ -171,8 +178,8 @@ export function roundsOfPair(rounds: Pick<RoundsOfPairs, 'base' | 'head' | 'bloc
 
 /**
  * The verdict on a paired case's rounds:
- * - too many disturbed blocks: inconclusive;
- * - else judgeChange on the blocks' estimate, process spread included;
+ * - judgeChange on the blocks' estimate, process spread included (with too many disturbed blocks, every block's, and
+ *   the reason says which side read how slow in how many);
  * - a kernel whose rounds fall on two levels far apart and whose blocks are inconclusive: a regression where the lower
  *   level's interval is slower than the tolerance (and the head was not at the upper level less often), else
  *   inconclusive with what the lower level reads;
@@ -184,13 +191,14 @@ export function roundsOfPair(rounds: Pick<RoundsOfPairs, 'base' | 'head' | 'bloc
  */
 export function judgePairedRounds(rounds: RoundsOfPairs, settings: JudgementSettings): PairedJudgement {
   const paired = pairedEstimate(rounds, settings.confidence, settings.processSpread)
-  const { split, processSd, estimate } = paired
+  const { split, judgedRounds, processSd, estimate } = paired
   const disturbed = tooDisturbed(split)
-  const blocksJudged: ChangeVerdict = disturbed ? { kind: 'inconclusive', reason: disturbedReason(split) } : judgeChange(estimate, settings.tolerance)
+  const onBlocks = judgeChange(estimate, settings.tolerance)
+  const blocksJudged: ChangeVerdict = disturbed ? { kind: onBlocks.kind, reason: `${onBlocks.reason}; ${disturbedReason(split)}` } : onBlocks
   // A kernel whose calls read one of two times far apart: the blocks cannot judge it, its lower level can show a
   // regression. Not that it is unchanged: how often each side is at the upper level moves its whole time, and a few
   // dozen rounds cannot bound that within the tolerance (a quarter of the rounds moved up adds 3.5% to the adds).
-  const level = blocksJudged.kind === 'inconclusive' && estimate.interval && !disturbed ? lowerLevelChange(split.clean, settings.confidence, processSd) : undefined
+  const level = blocksJudged.kind === 'inconclusive' && estimate.interval && !disturbed ? lowerLevelChange(judgedRounds, settings.confidence, processSd) : undefined
   const regressionAtLevel =
     level?.estimate.interval !== undefined &&
     judgeChange(level.estimate, settings.tolerance).kind === 'regression' &&
@@ -205,7 +213,7 @@ export function judgePairedRounds(rounds: RoundsOfPairs, settings: JudgementSett
   const interval = regressionAtLevel ? level!.estimate.interval : estimate.interval
   const readings =
     isChange(judged.kind) && rounds.freshPair !== undefined
-      ? freshPairReadings(split.clean, rounds.pairs ?? 1, rounds.freshPair, settings.confidence, regressionAtLevel ? level : undefined)
+      ? freshPairReadings(judgedRounds, rounds.pairs ?? 1, rounds.freshPair, settings.confidence, regressionAtLevel ? level : undefined)
       : []
   const agrees = ({ interval }: ChangeEstimate) => interval !== undefined && (judged.kind === 'regression' ? interval.high < 0 : interval.low > 0)
   const fresh = readings.find(agrees) ?? readings[0]

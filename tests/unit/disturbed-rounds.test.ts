@@ -1,6 +1,6 @@
 // Paired rounds that something outside the case slowed (src/shared/disturbed-rounds.ts), and what the paired verdict
 // (src/baseline/paired-verdict.ts) makes of them. The pattern is the one seen on an H100: identical code, one side's
-// rounds at 62 µs instead of 19 µs for a stretch of blocks, the other side's as usual.
+// rounds at 62 µs instead of 19 µs for a stretch of blocks, the other side's as usual; and a kernel really slow at times.
 import { describe, expect, it } from 'vitest'
 import { pairedVerdict } from '../../src/baseline/paired-verdict.js'
 import { decidedEnough } from '../../src/engine/worker/paired-case.js'
@@ -48,14 +48,49 @@ describe('the paired verdict on disturbed rounds', () => {
     expect(verdict.message).toContain('interval over 19 blocks')
   })
 
-  it('does not judge identical code whose head side was slow for a third of the blocks: inconclusive, not a regression', () => {
+  it('judges every block when a third were disturbed: without fresh processes to ask, a head slow that often is a regression', () => {
     const disturbed = rounds(30, (b, side) => side === 'head' && b < 10)
     const verdict = verdictOf(disturbed)
+    expect(verdict).toMatchObject({ kind: 'regression', fails: true })
+    expect(verdict.reason).toContain(disturbedReason(leaveOutDisturbed(disturbed)))
+    expect(verdict.reason).toMatch(/the head side's rounds read up to 3\.\d× their usual time in 10 of 30 blocks \(over 10%\), so every block was judged/)
+    expect(verdict.message).toContain('interval over 30 blocks')
+    expect(verdict.message).not.toContain('left out')
+    // A third of the blocks at 62 µs instead of 19 µs: a third of ln(62/19) in the mean log ratio.
+    expect(verdict.change!).toBeCloseTo(Math.exp(-Math.log(62 / 19) / 3) - 1, 1)
+  })
+})
+
+/**
+ * A case as the engine leaves it after a fresh pair: 20 blocks on the first pair (labels 0, 2, …), then `freshBlocks`
+ * on fresh processes (labels 1, 3, …); `slow(block, side, fresh)` makes a round 62 µs instead of 19 µs.
+ */
+function confirmedRounds(freshBlocks: number, slow: (block: number, side: 'base' | 'head', fresh: boolean) => boolean) {
+  const random = seededUniform(11)
+  const labels = [...Array.from({ length: 20 }, (_, j) => 2 * j), ...Array.from({ length: freshBlocks }, (_, j) => 2 * j + 1)]
+  const block = labels.flatMap((label) => [label, label])
+  const time = (label: number, side: 'base' | 'head') => (slow(Math.floor(label / 2), side, label % 2 === 1) ? 0.062 : 0.019) * (1 + 0.01 * (random() - 0.5))
+  return { base: block.map((b) => time(b, 'base')), head: block.map((b) => time(b, 'head')), block, calls: 8, dropped: 0, pairs: 2, freshPair: 1 }
+}
+
+describe('a disturbed case and its fresh processes', () => {
+  it('does not fail identical code whose first head process was slow for a stretch: the fresh pair reads no change', () => {
+    const verdict = verdictOf(confirmedRounds(20, (b, side, fresh) => side === 'head' && !fresh && b < 8))
     expect(verdict).toMatchObject({ kind: 'inconclusive', fails: false })
-    expect(verdict.reason).toBe(disturbedReason(leaveOutDisturbed(disturbed)))
-    expect(verdict.reason).toMatch(/^the head side's rounds read up to 3\.\d× their usual time in 10 of 30 blocks \(over 10%\)/)
-    // The change shown is that of the undisturbed blocks.
-    expect(verdict.change!).toBeCloseTo(0, 1)
+    // The two pairs read far apart, which the interval shows.
+    expect(verdict.reason).toMatch(/^the interval is too wide to judge .*so every block was judged/)
+  })
+
+  it('fails a head that is slow in a third of its rounds on fresh processes too', () => {
+    const verdict = verdictOf(confirmedRounds(30, (b, side) => side === 'head' && b % 3 === 0))
+    expect(verdict).toMatchObject({ kind: 'regression', fails: true })
+    expect(verdict.message).toMatch(/the fresh processes read -\d/)
+  })
+
+  it('reads a base slow at times as a change the fresh pair must confirm, not as a regression', () => {
+    const verdict = verdictOf(confirmedRounds(30, (b, side) => side === 'base' && b % 3 === 0))
+    expect(verdict.kind).toBe('improvement')
+    expect(verdict.fails).toBe(false)
   })
 })
 

@@ -36,12 +36,19 @@ describe('plant-slowdown', () => {
     expect([...at].sort((x, y) => x - y)).toEqual(at)
   })
 
-  it('a planted naive sgemm compiles against the problem\'s prototype and exports solution', async () => {
+  it('slow at times: the spin is multiplied by whether the wall clock is in the first share of its second', () => {
+    const planted = plantedSource('extern "C" void solution(const float* a, int n) { k<<<1, 1>>>(a, n); }', 500, 300)!
+    expect(planted).toContain('return ms % 1000 < 300 ? 1 : 0;')
+    expect(planted).toContain('kb_planted_spin<<<1, 1>>>(kb_known->second * kb_planted_slow_now() * 500 / 1000);')
+    expect(plantedSource('extern "C" void solution(int n) {}', 500)).not.toContain('kb_planted_slow_now')
+  })
+
+  it('a planted naive sgemm, slow at times, compiles against the problem\'s prototype and exports solution', async () => {
     const original = path.join(PACKAGE_ROOT, 'problems/matrix-multiplication/solutions/sgemm_naive.cu')
     fs.mkdirSync(scratch, { recursive: true })
     const prototype = cPrototype(matrixMultiplication.signature, 'float32')
     const source = path.join(scratch, 'sgemm_naive_planted.cu')
-    fs.writeFileSync(source, plantedSource(fs.readFileSync(original, 'utf8'), 50)!)
+    fs.writeFileSync(source, plantedSource(fs.readFileSync(original, 'utf8'), 50, 300)!)
     const library = await compile({ source, prototype, arch: 'sm_90a', cacheDir: path.join(scratch, 'cache') })
     expect(definedSymbols(library.path)).toContain('solution')
   })
