@@ -4,7 +4,7 @@
 // their whole life (the 3.7 µs rms-norm's read one of two levels), and a run reads a change only when its pairs fall
 // the same way, which takes many runs to see.
 // Every stored pair of processes of a case, from any of the runs given, goes into one pool (its blocks' log ratios,
-// disturbed blocks left out; a fresh pair counts as one more). A simulated run of the case draws distinct pairs from
+// the blocks the verdict judges: disturbed ones left out unless there were too many; a fresh pair counts as one more). A simulated run of the case draws distinct pairs from
 // the pool, as many as --pairs (by default the processPairs option's default), and draws blocks from them in turn (with
 // replacement, block b from pair b mod their number) until decidedEnough holds or the case's time runs out (maxTimeMs
 // over the time one of its stored blocks took). Where its verdict reads a change, it draws one more pair as the fresh
@@ -14,7 +14,7 @@
 // The pool mixes boards and runs: what a pair reads against another is taken as a draw of what processes differ by.
 //   npx tsx scripts/paired-confirmation-sim.ts <same.json> [...] [--runs 200] [--slow 0.05] [--pairs 2]
 import { confirmingBlocks, decidedEnough, freshPairDone, leastBlocks, readsAChange, type PairedRounds } from '../src/engine/worker/paired-case.js'
-import { leaveOutDisturbed, tooDisturbed } from '../src/shared/disturbed-rounds.js'
+import { roundsToJudge } from '../src/shared/disturbed-rounds.js'
 import { blockLogRatios, isChange, type ChangeVerdict } from '../src/shared/median-change.js'
 import { judgePairedRounds } from '../src/shared/paired-estimate.js'
 import type { CaseResult } from '../src/shared/results.js'
@@ -42,14 +42,13 @@ interface Pool {
   blockMs: number
 }
 
-/** The pairs of one stored run of a case, each with its clean blocks' log ratios; none where too disturbed. */
+/** The pairs of one stored run of a case, each with the log ratios of the blocks the verdict judges (roundsToJudge). */
 function storedPairs(c: CaseResult): { pairs: number[][]; baseMs: number; blockMs: number } | undefined {
   const rounds = c.paired?.rounds
   if (!rounds) return undefined
-  const split = leaveOutDisturbed(rounds)
-  if (tooDisturbed(split)) return undefined
+  const { judged } = roundsToJudge(rounds)
   const count = rounds.pairs ?? 1
-  const blocks = blockLogRatios(split.clean.base, split.clean.head, split.clean.block)
+  const blocks = blockLogRatios(judged.base, judged.head, judged.block)
   const pairs = [...Array(count).keys()].map((p) => blocks.filter((b) => b.block % count === p).map((b) => b.logRatio)).filter((pair) => pair.length >= 2)
   const claimedMs = c.claimed ? c.claimed.toMs - c.claimed.fromMs : 0
   return { pairs, baseMs: summarize(rounds.base).median, blockMs: claimedMs > 0 ? claimedMs / blocks.length : Infinity }

@@ -8,7 +8,8 @@
 //   decided    the engine's rule (decidedEnough): go on past that while the verdict (process spread included) is
 //              inconclusive, until the blocks' half-width is at most tolerance / 4 or the case's time runs out
 // A case timed on several pairs of processes draws block i from the stored blocks of pair i mod pairs, so each pair keeps
-// what its processes differ by. Disturbed blocks are left out first, as the verdict leaves them out.
+// what its processes differ by. Disturbed blocks are left out first, as the verdict leaves them out (unless there
+// were too many).
 // A case's time: maxTimeMs (3 s) over the time one of its stored blocks took (its claimed time over its blocks).
 // It reports the blocks drawn against those stored, over all and by kernel band, and with --slow the case-trials caught
 // of 20 µs or more (the 2% bar) and under it.
@@ -18,7 +19,7 @@
 //   tsx scripts/paired-stopping-sim.ts <a.json> [...] [--rule decided] [--slow 0.02] [--tolerance 0.01]
 //                                      [--process-spread 0.013] [--trials 20] [--cap-factor 3] [--one-round-from 50]
 import { blocksState, decidedEnough } from '../src/engine/worker/paired-case.js'
-import { leaveOutDisturbed, tooDisturbed } from '../src/shared/disturbed-rounds.js'
+import { roundsToJudge } from '../src/shared/disturbed-rounds.js'
 import { blockLogRatios, compareBlocks, judgeChange, MIN_INTERVAL_BLOCKS, processSpreadAt } from '../src/shared/median-change.js'
 import type { CaseResult } from '../src/shared/results.js'
 import { summarize } from '../src/shared/stats.js'
@@ -89,15 +90,9 @@ for (const file of files) {
     const rounds = c.paired?.rounds
     if (!rounds) continue
     const us = summarize(rounds.base).median * 1000
-    // As the verdict does: disturbed blocks left out, and a case with too many of them not judged whatever the rule.
-    const split = leaveOutDisturbed(rounds)
-    if (tooDisturbed(split)) {
-      cases += trials
-      inconclusive += trials
-      if (us >= LONG_US) long += trials
-      continue
-    }
-    const clean = us >= oneRoundFromUs ? firstRoundOfEachBlock(split.clean) : split.clean
+    // As the verdict does: disturbed blocks left out, unless there were too many of them.
+    const { judged } = roundsToJudge(rounds)
+    const clean = us >= oneRoundFromUs ? firstRoundOfEachBlock(judged) : judged
     const blocks = blockLogRatios(clean.base, clean.head.map((ms) => ms * (1 + slow)), clean.block)
     if (blocks.length < MIN_INTERVAL_BLOCKS) continue
     const pairs = rounds.pairs ?? 1

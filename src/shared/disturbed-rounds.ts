@@ -63,6 +63,18 @@ export function tooDisturbed(split: DisturbedRounds): boolean {
   return split.leftOut > MAX_DISTURBED_SHARE * split.blocks
 }
 
+/**
+ * The rounds a paired case is judged on: its undisturbed blocks', or every block's where too many were disturbed.
+ * Leaving out more than a few blocks could leave out the change itself (a side slow in a third of its rounds is slow);
+ * what keeps one disturbed process from failing the case then is the confirmation on fresh processes
+ * (src/shared/paired-estimate.ts).
+ */
+export function roundsToJudge(rounds: Rounds): { split: DisturbedRounds; judged: DisturbedRounds['clean'] } {
+  const split = leaveOutDisturbed(rounds)
+  const judged = tooDisturbed(split) ? { base: [...rounds.base], head: [...rounds.head], block: [...rounds.block] } : split.clean
+  return { split, judged }
+}
+
 /** What a case with too many disturbed blocks read, in words, for the reason of its verdict. */
 export function disturbedReason(split: DisturbedRounds): string {
   const sides = (['base', 'head'] as const).filter((side) => split.disturbed[side] > 0)

@@ -4,7 +4,7 @@
 // and the engine (src/engine/worker/paired-case.ts: its stopping rule, and whether a change must be confirmed on fresh
 // processes) read this one estimate, so a case runs on the verdict it is given. The lower of two levels of round times
 // (lowerLevelChange) does not stop a case: such a case runs to its time limit.
-import { disturbedReason, leaveOutDisturbed, tooDisturbed, type DisturbedRounds } from './disturbed-rounds.js'
+import { disturbedReason, roundsToJudge, tooDisturbed, type DisturbedRounds } from './disturbed-rounds.js'
 import { formatFraction } from './fraction.js'
 import {
   bimodalSplit,
@@ -52,12 +52,8 @@ export interface PairedEstimate {
  * rotated over: one where absent), at `confidence`, with `processSpread` (the compare option, for a 1 µs kernel).
  */
 export function pairedEstimate(rounds: RoundsOfPairs, confidence: number, processSpread: number): PairedEstimate {
-  const split = leaveOutDisturbed(rounds)
+  const { split, judged: judgedRounds } = roundsToJudge(rounds)
   const processSd = processSpreadAt(processSpread, rounds.base)
-  // Leaving out more than a few blocks could leave out the change itself: a side slow in a third of its rounds is slow.
-  // Every block is read then, and a change stands only once fresh processes read it too (judgePairedRounds), which is
-  // what keeps one disturbed process from failing the case.
-  const judgedRounds = tooDisturbed(split) ? { base: [...rounds.base], head: [...rounds.head], block: [...rounds.block] } : split.clean
   const { base, head, block } = judgedRounds
   return { split, judgedRounds, processSd, estimate: compareBlocks(base, head, block, confidence, processSd, rounds.pairs ?? 1) }
 }
