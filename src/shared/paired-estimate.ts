@@ -1,9 +1,9 @@
 // What a paired A/B case's rounds say of the change (docs/ci-gate.md, "Paired A/B"): the estimate of its undisturbed
 // blocks (of every block where too many were disturbed), widened by what the processes differ by, and the judgement on
-// it. The verdict (src/baseline/paired-verdict.ts)
-// and the engine (src/engine/worker/paired-case.ts: its stopping rule, and whether a change must be confirmed on fresh
-// processes) read this one estimate, so a case runs on the verdict it is given. The lower of two levels of round times
-// (lowerLevelChange) does not stop a case: such a case runs to its time limit.
+// it. The verdict (src/baseline/paired-verdict.ts) and the engine (src/engine/worker/paired-case.ts: its stopping rule,
+// and whether a change must be confirmed on fresh processes) read this one estimate, so a case runs on the verdict it
+// is given. The lower of two levels of round times (lowerLevelChange) does not stop a case: such a case runs to its time
+// limit.
 import { disturbedReason, roundsToJudge, tooDisturbed, type DisturbedRounds } from './disturbed-rounds.js'
 import { formatFraction } from './fraction.js'
 import {
@@ -150,11 +150,11 @@ function levelsNote(level: LowerLevel): string {
 }
 
 /**
- * What the fresh pair's judged blocks (judgedRounds) read alone, without the process spread: whether it points the same way as the
- * other pairs' change is the question, not its size. Where the lower of two levels gave the change, its rounds' change
- * at that level. Otherwise two readings of the mean of its blocks' log ratios: with their own spread (compareBlocks on
- * one pair), and with the blocks' spread within every pair (onePairChange). Either clear of zero confirms: a fresh pair
- * runs three or four blocks, too few to judge their own spread well. On H100s (2026-11-28), a 36 µs conv-1d made 5%
+ * What the fresh pair's judged blocks (judgedRounds) read alone, without the process spread: whether it points the same
+ * way as the other pairs' change is the question, not its size. Where the lower of two levels gave the change, its
+ * rounds' change at that level. Otherwise two readings of the mean of its blocks' log ratios: with their own spread
+ * (compareBlocks on one pair), and with the blocks' spread within every pair (onePairChange). Either clear of zero
+ * confirms: a fresh pair runs three or four blocks, too few to judge their own spread well. On H100s (2026-11-28), a 36 µs conv-1d made 5%
  * slower read -5.3%, -13.6%, -4.6% and -5.0% in its fresh pair's blocks, [-13.9%, +0.1%] with their own spread, while
  * its other pairs' blocks agreed within 1%; and the 2^29-element add made 5% slower read -5% in each of its fresh
  * pair's three blocks, all at the lower of its two levels, while its other pairs' blocks jumped between the levels.
