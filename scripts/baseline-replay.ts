@@ -3,9 +3,10 @@
 // per tolerance, the regressions and improvements (on a run of the recorded code, false alarms; on a run of really
 // slower code, the regressions are what the gate caught) and the inconclusive cases, and the half-width of the change's
 // interval. Which board ran each case is in the files (its GPU's UUID); a file from before results named the board is
-// given as <file>@<board>, any label for its board. Pass runs of other boards to measure false alarms across boards: a run is judged by its own board's runs weighed against the other boards', or,
-// on a board never recorded, by the other boards' with the spread between boards (docs/ci-gate.md). --run-spread and
-// --board-spread replace the assumed spreads, to see what other defaults would do.
+// given as <file>@<board>, any label for its board. Pass runs of other boards to measure false alarms across boards: a
+// run is judged by its own board's runs weighed against the other boards', or, on a board never recorded, by the other
+// boards' with the spread between boards (docs/ci-gate.md). --run-spread and --board-spread replace the assumed
+// spreads, to see what other defaults would do.
 // With --slow F, every checked run is made F slower (its samples multiplied by 1 + F) before it is judged: how often the
 // rule would see a change of that size, as a simulation on real noise (not a planted kernel). With --list-inconclusive,
 // each inconclusive case is listed with its change and interval.

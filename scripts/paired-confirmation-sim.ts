@@ -3,13 +3,13 @@
 // change must repeat on fresh processes, which no one run can show. Two processes of the same code may differ for
 // their whole life (the 3.7 µs rms-norm's read one of two levels), and a run reads a change only when its pairs fall
 // the same way, which takes many runs to see.
-// Every stored pair of processes of a case, from any of the runs given, goes into one pool (its blocks' log ratios,
-// the blocks the verdict judges: disturbed ones left out unless there were too many; a fresh pair counts as one more). A simulated run of the case draws distinct pairs from
-// the pool, as many as --pairs (by default the processPairs option's default), and draws blocks from them in turn (with
-// replacement, block b from pair b mod their number) until decidedEnough holds or the case's time runs out (maxTimeMs
-// over the time one of its stored blocks took). Where its verdict reads a change, it draws one more pair as the fresh
-// one and draws its blocks until freshPairDone holds or the time runs out, then judges them all as the engine does
-// (judgePairedRounds). Each block is one round a side: the base at the case's median, the head at the ratio drawn. With
+// Every stored pair of processes of a case, from any of the runs given, goes into one pool (the log ratios of the
+// blocks the verdict judges: disturbed ones left out unless there were too many; a fresh pair counts as one more). A
+// simulated run of the case draws distinct pairs from the pool, as many as --pairs (by default the processPairs
+// option's default), and draws blocks from them in turn (with replacement, block b from pair b mod their number) until
+// decidedEnough holds or the case's time runs out (maxTimeMs over the time one of its stored blocks took). Where its
+// verdict reads a change, it draws one more pair as the fresh one and draws its blocks until freshPairDone holds or the
+// time runs out, then judges them all as the engine does (judgePairedRounds). Each block is one round a side: the base at the case's median, the head at the ratio drawn. With
 // --slow F every block is made F slower: the share caught, and each case not caught in every run.
 // The pool mixes boards and runs: what a pair reads against another is taken as a draw of what processes differ by.
 //   npx tsx scripts/paired-confirmation-sim.ts <same.json> [...] [--runs 200] [--slow 0.05] [--pairs 2]

@@ -10,7 +10,7 @@
 // change of a 20–50 µs kernel from 1.2% to 3.4% for a nominal 2% (docs/measurements.md). The spin kernel runs at 0 too:
 // a planted-0 base against a planted-N head differs only by the spin.
 // With an at-times share, a kernel slow at times: the spin runs only in the first `atTimes`/1000 of each second of the
-// process's wall clock, so that share of every stretch of rounds is slow and the rest is not.
+// host's steady clock, so that share of every stretch of rounds is slow and the rest is not.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -39,6 +39,15 @@ export function plantedSource(source: string, permille: number, atTimes?: number
   const list = parameterList(parameters)
   const args = list.map((p) => p.name).join(', ')
   const shape = list.map((p) => (p.pointer ? `(double)(uintptr_t)${p.name}` : `(double)${p.name}`)).join(', ')
+  const slowNow =
+    atTimes === undefined
+      ? ''
+      : `// 1 in the first ${atTimes} ms of each second of the steady clock, else 0.
+static int kb_planted_slow_now() {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  return ms % 1000 < ${atTimes} ? 1 : 0;
+}
+`
   return `#define solution kb_planted_solution
 ${source}
 #undef solution
@@ -68,16 +77,7 @@ __global__ void kb_planted_spin(double ns) {
 // spin. Pointers count (a shape may sit behind one), so it is measured again at each new place of the buffers, by the
 // untimed call that primes it.
 static std::map<std::vector<double>, double> kb_planted_ns;
-${
-  atTimes === undefined
-    ? ''
-    : `// 1 in the first ${atTimes} ms of each second of the wall clock, else 0.
-static int kb_planted_slow_now() {
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
-  return ms % 1000 < ${atTimes} ? 1 : 0;
-}
-`
-}extern "C" void solution(${parameters}) {
+${slowNow}extern "C" void solution(${parameters}) {
   const std::vector<double> kb_planted_args{${shape}};
   auto kb_known = kb_planted_ns.find(kb_planted_args);
   if (kb_known == kb_planted_ns.end()) {

@@ -119,8 +119,9 @@ function newestPerBoard(runs: readonly BaselineRun[], keep: number): BaselineRun
 /**
  * This run recorded (`vitest bench -u`): appended to the entry's runs, the newest `keepRuns` of each board kept, so
  * that their spread measures the between-run term (and, over several boards, the between-board one). The runs start
- * again from this one when the previous entry was recorded on another GPU or before runs were kept, or when this run is a regression or an improvement against them (the code's
- * speed changed, and runs of the old code would only widen the spread).
+ * again from this one when the previous entry was recorded on another GPU or before runs were kept, or when this run
+ * is a regression or an improvement against them (the code's speed changed, and runs of the old code would only widen
+ * the spread).
  */
 export function recordRun(m: Measurement, gpu: string, previous: BaselineEntry | undefined, settings: BaselineSettings, measuredAt: string): { entry: BaselineEntry; verdict: Omit<CaseVerdict, 'floors'> } {
   const run = baselineRun(m, settings.confidence, measuredAt)

@@ -3,6 +3,7 @@
 // compare tolerance (judgePairedRounds), with what it was read from.
 import { formatFraction } from '../report/format.js'
 import { formatChangeInterval, formatLevel } from '../shared/median-change.js'
+import { tooDisturbed } from '../shared/disturbed-rounds.js'
 import { judgePairedRounds } from '../shared/paired-estimate.js'
 import type { CaseVerdict, KernelBenchResult, PairedCase } from '../shared/results.js'
 
@@ -51,7 +52,7 @@ export function pairedVerdict(paired: PairedCase, compare: PairedSettings): Omit
     regressionAtLevel
       ? `${formatLevel(compare.confidence)} interval of the two sides' medians at the lower level, from ${blocks} blocks, ${rounded}`
       : `${formatLevel(compare.confidence)} interval over ${blocks} blocks, ${rounded}`,
-    ...(split.leftOut > 0 && blocks < split.blocks ? [`${split.leftOut} disturbed block${split.leftOut === 1 ? '' : 's'} left out`] : []),
+    ...(split.leftOut > 0 && !tooDisturbed(split) ? [`${split.leftOut} disturbed block${split.leftOut === 1 ? '' : 's'} left out`] : []),
     ...(rounds.dropped > 0 ? [`${rounds.dropped} rounds dropped`] : []),
   ].join('; ')
   const shown = interval ? formatChangeInterval(interval) : 'no interval'

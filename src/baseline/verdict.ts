@@ -5,11 +5,11 @@
  */
 import { formatFraction } from '../report/format.js'
 import {
+  bimodalSplit,
   changeFromLogRatio,
   formatChangeInterval,
   formatLevel,
   judgeChange,
-  bimodalSplit,
   medianEstimate,
   streamDoubts,
   type BoardSpread,
@@ -84,10 +84,9 @@ export interface VerdictOptions {
  * sat 2–3% apart on one board for every run (a naive sgemm 3.2%) where two runs on one board agreed within 0.1%: the
  * spread between boards is assumed at 0.75%: of 0.5%, 0.75%, 1% and 1.5% replayed on those runs, the smallest that
  * raised no false alarm when two boards' runs judged the third (docs/measurements.md). The tolerance is 1%: across two
- * H100 boards in `cupti` timing
- * (docs/measurements.md, 2026-11-27) it raised no false alarm and caught every kernel made really 5% slower on 197 of
- * 204 cases, where 2% caught 180; the price is that an unchanged case whose interval is wider than ±1% reads
- * inconclusive, not unchanged.
+ * H100 boards in `cupti` timing (docs/measurements.md, 2026-11-27) it raised no false alarm and caught every kernel
+ * made really 5% slower on 197 of 204 cases, where 2% caught 180; the price is that an unchanged case whose interval is
+ * wider than ±1% reads inconclusive, not unchanged.
  */
 export const DEFAULT_VERDICT_OPTIONS: Readonly<VerdictOptions> = Object.freeze({
   tolerance: 0.01,
@@ -160,6 +159,8 @@ function entryRuns(entry: BaselineEntry): BaselineRun[] {
 const meanOf = (xs: readonly number[]) => xs.reduce((sum, x) => sum + x, 0) / xs.length
 const meanLog = (runs: readonly BaselineRun[]) => meanOf(runs.map((r) => Math.log(r.runtimeMs)))
 const meanSe2 = (runs: readonly BaselineRun[]) => meanOf(runs.map((r) => r.medianSe ** 2))
+/** The variance of a board's mean log median: each run's effect (the spread between runs) and its own error, over its runs. */
+const boardMeanError = (board: readonly BaselineRun[], run: RunSpread) => (run.spread ** 2 + meanSe2(board)) / board.length
 
 /** Runs grouped by the board that ran them, in the order the boards were first recorded; runs that name no board are one group. */
 function byBoard(runs: readonly BaselineRun[]): BaselineRun[][] {
@@ -198,7 +199,7 @@ export function boardSpread(boards: readonly (readonly BaselineRun[])[], run: Ru
   const means = boards.map(meanLog)
   const grand = meanOf(means)
   const variance = means.reduce((sum, m) => sum + (m - grand) ** 2, 0) / (count - 1)
-  const explained = meanOf(boards.map((board) => (run.spread ** 2 + meanSe2(board)) / board.length))
+  const explained = meanOf(boards.map((board) => boardMeanError(board, run)))
   return { spread: Math.sqrt(((count - 1) * Math.max(0, variance - explained) + assumed ** 2) / count), boards: count, measured: true }
 }
 
@@ -225,7 +226,7 @@ function reference(runs: readonly BaselineRun[], board: string | undefined, assu
   const boards = byBoard(runs)
   const run = runSpread(boards, assumed.run)
   const between = boardSpread(boards, run, assumed.board)
-  const errorOf = (b: readonly BaselineRun[]) => (run.spread ** 2 + meanSe2(b)) / b.length
+  const errorOf = (b: readonly BaselineRun[]) => boardMeanError(b, run)
   const own = boards.find((b) => b[0]!.board === board)
   const others = boards.filter((b) => b !== own)
   if (others.length === 0) return { logMean: meanLog(own!), variance: errorOf(own!), run }

@@ -329,7 +329,10 @@ export interface HostConfig {
 export interface DeviceInfo {
   index: number
   name: string
-  /** The board's UUID, as nvidia-smi prints it ('GPU-5108da83-e7f5-1223-0143-53f8def875ed'): which board, where the name says which model. */
+  /**
+   * The board's UUID, as nvidia-smi prints it ('GPU-5108da83-e7f5-1223-0143-53f8def875ed'): which board, where the
+   * name says which model.
+   */
   uuid: string
   pciBusId: string
   computeCapability: string // e.g. '9.0'

@@ -154,10 +154,11 @@ function levelsNote(level: LowerLevel): string {
  * way as the other pairs' change is the question, not its size. Where the lower of two levels gave the change, its
  * rounds' change at that level. Otherwise two readings of the mean of its blocks' log ratios: with their own spread
  * (compareBlocks on one pair), and with the blocks' spread within every pair (onePairChange). Either clear of zero
- * confirms: a fresh pair runs three or four blocks, too few to judge their own spread well. On H100s (2026-11-28), a 36 µs conv-1d made 5%
- * slower read -5.3%, -13.6%, -4.6% and -5.0% in its fresh pair's blocks, [-13.9%, +0.1%] with their own spread, while
- * its other pairs' blocks agreed within 1%; and the 2^29-element add made 5% slower read -5% in each of its fresh
- * pair's three blocks, all at the lower of its two levels, while its other pairs' blocks jumped between the levels.
+ * confirms: a fresh pair runs three or four blocks, too few to judge their own spread well. On H100s (2026-11-28), a
+ * 36 µs conv-1d made 5% slower read -5.3%, -13.6%, -4.6% and -5.0% in its fresh pair's blocks, [-13.9%, +0.1%] with
+ * their own spread, while its other pairs' blocks agreed within 1%; and the 2^29-element add made 5% slower read -5% in
+ * each of its fresh pair's three blocks, all at the lower of its two levels, while its other pairs' blocks jumped
+ * between the levels.
  */
 export function freshPairReadings(judged: DisturbedRounds['clean'], pairs: number, freshPair: number, confidence: number, level?: LowerLevel): ChangeEstimate[] {
   const fresh = roundsOfPair(judged, pairs, freshPair)
