@@ -11,7 +11,7 @@
 // rule would see a change of that size, as a simulation on real noise (not a planted kernel). With --list-inconclusive,
 // each inconclusive case is listed with its change and interval.
 //   tsx scripts/baseline-replay.ts --record <a.json> [<b.json> …] --check <c.json> [<d.json> …] [--tolerance 0.02,0.05]
-//     [--slow 0.05] [--list-inconclusive] [--run-spread 0.015] [--board-spread 0.0075]
+//     [--slow 0.05] [--list-inconclusive] [--run-spread 0.01] [--board-spread 0.01]
 import { caseMeasurement, recordRun, resolveBaselineSettings } from '../src/baseline/guard.js'
 import { compareToBaseline, type BaselineEntry, type Measurement } from '../src/baseline/verdict.js'
 import type { CaseResult } from '../src/shared/results.js'

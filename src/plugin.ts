@@ -51,8 +51,8 @@ export interface KernelBenchPluginOptions extends Partial<MeasureOptions>, Repor
   /**
    * The CI guard (`vitest bench`): a case whose interval of change against its baseline lies wholly slower than the
    * tolerance fails the run (docs/ci-gate.md); `vitest bench -u` adds this run to the baselines instead. Defaults:
-   * tolerance 0.01, confidence 0.95, runSpread 0.015, failOnImprovement false, failOnInconclusive false, keepRuns 5,
-   * dir '__kernelbench__' (relative to the project root; commit it).
+   * tolerance 0.01, confidence 0.95, runSpread 0.01, boardSpread 0.01, failOnImprovement false, failOnInconclusive false,
+   * keepRuns 5, dir '__kernelbench__' (relative to the project root; commit it).
    */
   baseline?: BaselineOptions
   /**

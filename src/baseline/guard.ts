@@ -121,7 +121,9 @@ function newestPerBoard(runs: readonly BaselineRun[], keep: number): BaselineRun
  * that their spread measures the between-run term (and, over several boards, the between-board one). The runs start
  * again from this one when the previous entry was recorded on another GPU or before runs were kept, or when this run
  * is a regression or an improvement against them (the code's speed changed, and runs of the old code would only widen
- * the spread).
+ * the spread). A board's first run is kept beside the others whatever it reads: against other boards only, a change
+ * is as likely the board's own speed (H200 boards sat up to 3.4% apart on some kernels), and dropping their runs would
+ * leave those boards judged by this one.
  */
 export function recordRun(m: Measurement, gpu: string, previous: BaselineEntry | undefined, settings: BaselineSettings, measuredAt: string): { entry: BaselineEntry; verdict: Omit<CaseVerdict, 'floors'> } {
   const run = baselineRun(m, settings.confidence, measuredAt)
@@ -131,16 +133,21 @@ export function recordRun(m: Measurement, gpu: string, previous: BaselineEntry |
   const against = compareToBaseline(m, gpu, previous, settings)
   if (!('change' in against)) throw new Error(`a baseline on ${gpu} was not compared: ${against.message}`)
   const earlier = previous.runs?.length ?? 0
+  const changed = against.kind === 'regression' || against.kind === 'improvement'
+  const firstOfBoard = m.board !== undefined && !previous.runs?.some((r) => r.board === m.board)
   const restart = !previous.runs
     ? 'the previous entry kept no runs, so they start again with this one'
-    : against.kind === 'regression' || against.kind === 'improvement'
+    : changed && !firstOfBoard
       ? `${against.kind}: the ${earlier} earlier run${earlier === 1 ? ' is' : 's are'} dropped`
       : undefined
   const runs = previous.runs && !restart ? newestPerBoard([...previous.runs, run], settings.keepRuns) : [run]
+  const kept = changed
+    ? `${against.kind} against other boards, kept beside their runs as this board's first: ${runs.length} runs kept`
+    : `${against.kind}: ${runs.length} runs kept`
   const was = `was ${formatTflops(m.tflops / (1 + against.change))}, ${formatFraction(against.change, true)}`
   return {
     entry: entry(runs),
-    verdict: { kind: 'updated', change: against.change, fails: false, message: `${recorded} (${was}; ${restart ?? `${against.kind}: ${runs.length} runs kept`})` },
+    verdict: { kind: 'updated', change: against.change, fails: false, message: `${recorded} (${was}; ${restart ?? kept})` },
   }
 }
 

@@ -185,6 +185,23 @@ describe('guardResult', () => {
     expect(onBoard3.message).toMatch(/between-board spread \d\.\d% from 2 boards, as no run of this board was recorded/)
   })
 
+  it('keeps a board\'s first run beside the other boards\' whatever it reads, and starts again when a board\'s own runs say its speed changed', () => {
+    const settings = resolveBaselineSettings(TIGHT)
+    const key = keyString({ bench: 'sgemm', caseName: '4096', dtype: 'float32', gpu: H100 })
+    const record = (medianMs: number, board: string) =>
+      guardResult(benchResult('sgemm', [timedCase('4096', medianMs)], H100, board), context({ settings, update: true })).cases[0]!.verdict!
+    const boards = () => readBaseline(baselineFile())!.entries[key]!.runs!.map((r) => [r.runtimeMs, r.board])
+    record(10, BOARD_1)
+    record(10.01, BOARD_1)
+    // 10% slower than board 1 reads as a regression, but from a board with no run of its own that may be the board.
+    const first = record(11, BOARD_2)
+    expect(first.message).toContain("regression against other boards, kept beside their runs as this board's first: 3 runs kept")
+    expect(boards()).toEqual([[10, BOARD_1], [10.01, BOARD_1], [11, BOARD_2]])
+    // Against its own run, 10% faster is the code's speed changing: the runs start again.
+    expect(record(10, BOARD_2).message).toContain('improvement: the 3 earlier runs are dropped')
+    expect(boards()).toEqual([[10, BOARD_2]])
+  })
+
   it('records each case\'s run with the board that timed it, in a run spread over several GPUs', () => {
     const onSecond = { ...timedCase('4096', 10), gpu: { index: 1, pciBusId: '0000:3b:00.0', uuid: BOARD_2 } }
     guardResult(benchResult('sgemm', [onSecond, timedCase('2048', 2)], H100, BOARD_1), context({ update: true }))
@@ -343,8 +360,8 @@ describe('settings and floors', () => {
     expect(resolveBaselineSettings()).toEqual({
       tolerance: 0.01,
       confidence: 0.95,
-      runSpread: 0.015,
-      boardSpread: 0.0075,
+      runSpread: 0.01,
+      boardSpread: 0.01,
       failOnImprovement: false,
       failOnInconclusive: false,
       dir: '__kernelbench__',

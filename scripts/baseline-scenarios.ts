@@ -1,0 +1,123 @@
+// Replays the stored-baseline verdict (src/baseline/verdict.ts) over several boards' runs in each way a team could
+// record them (docs/ci-gate.md, "Against a stored baseline"): a board's own run or two, another board's run or two,
+// two other boards, every other board, and every other board with one run of its own. Each time, the runs not recorded
+// are checked: a run of the recorded code that reads a regression or an improvement is a false alarm, and a planted
+// run (every CUDA solution made really slower, scripts/baseline-plant.sh) that reads a regression is caught there.
+// Prints, per way, the false alarms and the planted cases caught in each planted run (fewest–most), then the cases
+// that raised false alarms. A board is its label and its runs of the recorded code (two, or one), then its planted runs:
+//   tsx scripts/baseline-scenarios.ts --board A a1.json a2.json --planted a5.json --board B b1.json b2.json …
+//     [--tolerance 0.01] [--run-spread 0.01] [--board-spread 0.01]
+import { caseMeasurement, recordRun, resolveBaselineSettings } from '../src/baseline/guard.js'
+import { compareToBaseline, type BaselineEntry, type Measurement } from '../src/baseline/verdict.js'
+import type { CaseResult } from '../src/shared/results.js'
+import { argList } from './arguments.js'
+import { casesWithBoards } from './results-file.js'
+
+interface Board {
+  label: string
+  unchanged: string[]
+  planted: string[]
+}
+
+/** The --board groups, in order; --planted adds to the board before it. */
+function boardsFromArgs(): Board[] {
+  const boards: Board[] = []
+  let into: string[] | undefined
+  for (let i = 2; i < process.argv.length; i++) {
+    const arg = process.argv[i]!
+    if (arg === '--board') {
+      boards.push({ label: process.argv[++i]!, unchanged: [], planted: [] })
+      into = boards.at(-1)!.unchanged
+    } else if (arg === '--planted' && boards.length > 0) into = boards.at(-1)!.planted
+    else if (arg.startsWith('--')) into = undefined
+    else into?.push(arg)
+  }
+  return boards
+}
+
+const boards = boardsFromArgs()
+if (boards.length < 2 || boards.some((b) => b.unchanged.length === 0)) {
+  console.error('usage: tsx scripts/baseline-scenarios.ts --board A a1.json a2.json [--planted a5.json …] --board B b1.json b2.json … [--tolerance 0.01]')
+  process.exit(2)
+}
+const options = {
+  tolerance: Number(argList('--tolerance')[0] ?? 0.01),
+  ...(argList('--run-spread')[0] !== undefined && { runSpread: Number(argList('--run-spread')[0]) }),
+  ...(argList('--board-spread')[0] !== undefined && { boardSpread: Number(argList('--board-spread')[0]) }),
+}
+
+// Each file's measurements by case, labelled with its board (the label, whatever UUID the file names).
+const read = new Map<string, Map<string, Measurement>>()
+function measurements(file: string, board: string): Map<string, Measurement> {
+  const key = `${file}@${board}`
+  if (!read.has(key)) {
+    const found = new Map<string, Measurement>()
+    for (const [name, { case: c }] of casesWithBoards<CaseResult>(file)) {
+      const m = caseMeasurement(c, board)
+      if (m) found.set(name, m)
+    }
+    read.set(key, found)
+  }
+  return read.get(key)!
+}
+
+type Run = { file: string; board: string }
+const GPU = 'replayed GPU'
+const recording = resolveBaselineSettings(options)
+/** The baseline entries `vitest bench -u` would write, once per run in this order. */
+function record(runs: Run[]): Map<string, BaselineEntry> {
+  const entries = new Map<string, BaselineEntry>()
+  for (const [i, { file, board }] of runs.entries()) {
+    for (const [name, m] of measurements(file, board)) entries.set(name, recordRun(m, GPU, entries.get(name), recording, `run ${i + 1}`).entry)
+  }
+  return entries
+}
+
+interface Tally {
+  falseAlarms: string[]
+  caught: number[]
+}
+const tallies = new Map<string, Tally>()
+/** Checks `runs` of `board` against `entries`, tallied under `way`. */
+function check(way: string, entries: Map<string, BaselineEntry>, board: Board, runs: { unchanged: string[]; planted: string[] }): void {
+  const tally = tallies.get(way) ?? { falseAlarms: [], caught: [] }
+  tallies.set(way, tally)
+  for (const [planted, files] of [[false, runs.unchanged], [true, runs.planted]] as const) {
+    for (const file of files) {
+      let regressions = 0
+      for (const [name, m] of measurements(file, board.label)) {
+        const verdict = compareToBaseline(m, GPU, entries.get(name), options)
+        if (verdict.kind === 'regression') regressions++
+        if ((verdict.kind === 'regression' && !planted) || verdict.kind === 'improvement') tally.falseAlarms.push(`${board.label}: ${name}: ${verdict.message}`)
+      }
+      if (planted) tally.caught.push(regressions)
+    }
+  }
+}
+
+const runsOf = (b: Board, count = b.unchanged.length): Run[] => b.unchanged.slice(0, count).map((file) => ({ file, board: b.label }))
+const everyRun = (b: Board) => ({ unchanged: b.unchanged, planted: b.planted })
+for (const board of boards) {
+  const others = boards.filter((b) => b !== board)
+  check('its own first run', record(runsOf(board, 1)), board, { unchanged: board.unchanged.slice(1), planted: board.planted })
+  if (board.unchanged.length >= 2) check('its own two runs', record(runsOf(board, 2)), board, { unchanged: board.unchanged.slice(2), planted: board.planted })
+  for (const other of others) {
+    check("another board's first run", record(runsOf(other, 1)), board, everyRun(board))
+    check("another board's two runs", record(runsOf(other, 2)), board, everyRun(board))
+  }
+  for (const [i, a] of others.entries()) for (const b of others.slice(i + 1)) check('two other boards, two runs each', record([...runsOf(a), ...runsOf(b)]), board, everyRun(board))
+  check('every other board', record(others.flatMap((b) => runsOf(b))), board, everyRun(board))
+  check('every other board, and its own first run', record([...others.flatMap((b) => runsOf(b)), ...runsOf(board, 1)]), board, {
+    unchanged: board.unchanged.slice(1),
+    planted: board.planted,
+  })
+}
+
+const planted = new Set(boards.flatMap((b) => b.planted.flatMap((file) => [...measurements(file, b.label).keys()]))).size
+console.log(`tolerance ${options.tolerance}; ${boards.length} boards; up to ${planted} cases per planted run`)
+for (const [way, { falseAlarms, caught }] of tallies) {
+  const range = caught.length > 0 ? `${Math.min(...caught)}–${Math.max(...caught)} (${caught.length} planted runs)` : 'no planted run checked'
+  console.log(`${way}: ${falseAlarms.length} false alarms; regressions in a planted run ${range}`)
+}
+const alarms = [...tallies].flatMap(([way, t]) => t.falseAlarms.map((alarm) => `${way} · ${alarm}`))
+for (const alarm of alarms) console.log(`  false alarm, ${alarm}`)
