@@ -1,0 +1,41 @@
+// The stored-baseline gate on real timings: runs recorded as `vitest bench -u` records them, then judged as a plain
+// `vitest bench` judges them. Skipped, with the reason in the suite's name, where no GPU is usable.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import type { PluginSettings } from '../../src/vitest/plugin-settings.js'
+import { runKernelBench } from '../../src/vitest/run-bench.js'
+import { matrixMultiplication } from '../../problems/index.js'
+import { failureMessage } from '../../src/shared/results.js'
+import { guardResult } from '../../src/baseline/guard.js'
+import { useScratch } from '../helpers/scratch.js'
+import { gpu, onGpuTitle } from '../helpers/gpu.js'
+
+const file = fileURLToPath(import.meta.url)
+const root = path.resolve(path.dirname(file), '../..')
+const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
+
+describe.skipIf(!gpu.available)(onGpuTitle('on the GPU'), { timeout: 300_000 }, () => {
+  const scratch = useScratch('kb-guard-')
+
+  it('two recorded runs of the tiled sgemm judge a third as no regression, and the naive sgemm in its place as one', async () => {
+    const benchRoot = scratch()
+    // One bench name and case for both solutions, as when a pull request changes the solution behind a bench.
+    const bench = async (name: string, update: boolean) => {
+      const spec = { problem: matrixMultiplication, solution: `../../problems/matrix-multiplication/solutions/${name}`, cases: (c: { name: string }) => c.name === '4096x4096x4096', timing: 'cupti' as const }
+      const result = await runKernelBench('sgemm', spec, { file, mode: 'bench', settings })
+      expect(failureMessage(result)).toBeUndefined()
+      const judged = guardResult(result, { benchFile: path.join(benchRoot, 'sgemm.bench.ts'), root: benchRoot, rules: { floors: {}, allowAboveRoofline: false }, update })
+      return judged.cases[0]!.verdict!
+    }
+    expect((await bench('sgemm_tiled.cu', true)).message).toContain('no previous baseline')
+    expect((await bench('sgemm_tiled.cu', true)).message).toMatch(/runs kept/)
+    const again = await bench('sgemm_tiled.cu', false)
+    expect(again.kind).not.toBe('regression')
+    expect(again.message).toMatch(/between-run spread \d+\.\d% from 2 runs/)
+    // The naive sgemm is about five times slower (45 against 9 ms at 4096³ on an H200).
+    const naive = await bench('sgemm_naive.cu', false)
+    expect(naive).toMatchObject({ kind: 'regression', fails: true })
+    expect(naive.message).toMatch(/^regression: slower than baseline by [4-9]\d\.\d% \[/)
+  })
+})
