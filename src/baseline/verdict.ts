@@ -61,7 +61,7 @@ export interface VerdictOptions {
   confidence: number
   /**
    * The spread between runs of one case (relative, 0.01 = 1%) assumed while the baseline holds fewer than two runs,
-   * and pooled as one run's worth with a measured one; a case whose samples' cv (in this run or the baseline) is
+   * and pooled as two runs' worth with a measured one; a case whose samples' cv (in this run or the baseline) is
    * larger assumes its cv instead.
    */
   runSpread: number
@@ -80,14 +80,14 @@ export interface VerdictOptions {
 /**
  * The smallest share of a run's samples in its smaller mode for the median to be in doubt between the modes. A mode
  * with over two thirds of the samples holds the median in run after run (on six H200 boards, 2026-11-29, a fifth of
- * the cases' streams were split 70/30 or 80/20 by where their buffers sat, their medians in the larger mode every
- * time); nearer half and half, a run whose places fall otherwise puts it in the other mode.
+ * the cases' streams split in two modes by where their buffers sat, most of them about 70/30 or 80/20 in every run);
+ * nearer half and half, a run whose places fall otherwise puts it in the other mode.
  */
 const MEDIAN_MODE_DOUBT = 1 / 3
 
 /**
  * The assumed spreads were chosen on runs of the example suite in `cupti` timing on seven H200 boards, two unchanged
- * runs on each and one or two with every kernel made really 5% slower on five (2026-11-28/29, docs/measurements.md),
+ * runs on each and one or two with every kernel made really 5% slower on six (2026-11-28/29, docs/measurements.md),
  * replayed with each board recorded alone (one run or two), two boards together, and all others. Between two runs of
  * one board a case's median moved 0.24% at the median case and at most 1.6% where its cv was under 1%; between boards
  * some kernels sat up to 3.4% apart in every run (a naive sgemm). With 1% between runs and 1% between boards (and
