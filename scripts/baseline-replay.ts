@@ -12,46 +12,30 @@
 // each inconclusive case is listed with its change and interval.
 //   tsx scripts/baseline-replay.ts --record <a.json> [<b.json> …] --check <c.json> [<d.json> …] [--tolerance 0.02,0.05]
 //     [--slow 0.05] [--list-inconclusive] [--run-spread 0.01] [--board-spread 0.01]
-import { caseMeasurement, recordRun, resolveBaselineSettings } from '../src/baseline/guard.js'
-import { compareToBaseline, type BaselineEntry, type Measurement } from '../src/baseline/verdict.js'
-import type { CaseResult } from '../src/shared/results.js'
+import { resolveBaselineSettings } from '../src/baseline/guard.js'
+import { compareToBaseline } from '../src/baseline/verdict.js'
 import { argList } from './arguments.js'
-import { casesWithBoards } from './results-file.js'
+import { assumedSpreadArgs, measurementsOf, recordRuns, REPLAYED_GPU } from './baseline-runs.js'
 
 /** A file's measurements by case, each with its board: its GPU's UUID, or the label after `@`. */
-function measurements(arg: string): Map<string, Measurement> {
+function measurements(arg: string) {
   const [file, label] = arg.split('@') as [string, string | undefined]
-  const found = new Map<string, Measurement>()
-  for (const [key, { case: c, board }] of casesWithBoards<CaseResult>(file)) {
-    const m = caseMeasurement(c, label ?? board)
-    if (m) found.set(key, m)
-  }
-  return found
+  return measurementsOf(file, label)
 }
 
 const recordFiles = argList('--record')
 const checkFiles = argList('--check')
 const tolerances = (argList('--tolerance')[0] ?? '0.02,0.05').split(',').map(Number)
 const slow = Number(argList('--slow')[0] ?? 0)
-// Other assumed spreads than the defaults, to see what they would do.
-const assumed = {
-  ...(argList('--run-spread')[0] !== undefined && { runSpread: Number(argList('--run-spread')[0]) }),
-  ...(argList('--board-spread')[0] !== undefined && { boardSpread: Number(argList('--board-spread')[0]) }),
-}
+const assumed = assumedSpreadArgs()
 const listInconclusive = process.argv.includes('--list-inconclusive')
 if (recordFiles.length === 0 || checkFiles.length === 0) {
   console.error('usage: tsx scripts/baseline-replay.ts --record <a.json> [...] --check <c.json> [...] [--tolerance 0.02,0.05]')
   process.exit(2)
 }
 
-// One GPU model per replay: the verdict compares only within a model, and the files say which board, not which model.
-const GPU = 'replayed GPU'
-const entries = new Map<string, BaselineEntry>()
 // Recorded with the default baseline settings, as `-u` records them.
-const recording = resolveBaselineSettings()
-for (const [i, file] of recordFiles.entries()) {
-  for (const [key, m] of measurements(file)) entries.set(key, recordRun(m, GPU, entries.get(key), recording, `run ${i + 1}`).entry)
-}
+const entries = recordRuns(recordFiles.map(measurements), resolveBaselineSettings())
 const checked = checkFiles.map((file) => [file, measurements(file)] as const)
 
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? NaN
@@ -67,7 +51,7 @@ for (const tolerance of tolerances) {
       const entry = entries.get(key)
       if (!entry) continue
       const m = { ...measured, runtimeMs: measured.runtimeMs * (1 + slow), tflops: measured.tflops / (1 + slow), samplesMs: measured.samplesMs.map((x) => x * (1 + slow)) }
-      const verdict = compareToBaseline(m, GPU, entry, { tolerance, ...assumed })
+      const verdict = compareToBaseline(m, REPLAYED_GPU, entry, { tolerance, ...assumed })
       if (!('change' in verdict)) continue
       judged++
       halfWidths.push((verdict.interval.high - verdict.interval.low) / 2)

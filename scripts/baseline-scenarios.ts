@@ -7,11 +7,10 @@
 // that raised false alarms. A board is its label and its runs of the recorded code (two, or one), then its planted runs:
 //   tsx scripts/baseline-scenarios.ts --board A a1.json a2.json --planted a5.json --board B b1.json b2.json …
 //     [--tolerance 0.01] [--run-spread 0.01] [--board-spread 0.01]
-import { caseMeasurement, recordRun, resolveBaselineSettings } from '../src/baseline/guard.js'
+import { resolveBaselineSettings } from '../src/baseline/guard.js'
 import { compareToBaseline, type BaselineEntry, type Measurement } from '../src/baseline/verdict.js'
-import type { CaseResult } from '../src/shared/results.js'
 import { argList } from './arguments.js'
-import { casesWithBoards } from './results-file.js'
+import { assumedSpreadArgs, measurementsOf, recordRuns, REPLAYED_GPU } from './baseline-runs.js'
 
 interface Board {
   label: string
@@ -40,38 +39,20 @@ if (boards.length < 2 || boards.some((b) => b.unchanged.length === 0)) {
   console.error('usage: tsx scripts/baseline-scenarios.ts --board A a1.json a2.json [--planted a5.json …] --board B b1.json b2.json … [--tolerance 0.01]')
   process.exit(2)
 }
-const options = {
-  tolerance: Number(argList('--tolerance')[0] ?? 0.01),
-  ...(argList('--run-spread')[0] !== undefined && { runSpread: Number(argList('--run-spread')[0]) }),
-  ...(argList('--board-spread')[0] !== undefined && { boardSpread: Number(argList('--board-spread')[0]) }),
-}
+const options = { tolerance: Number(argList('--tolerance')[0] ?? 0.01), ...assumedSpreadArgs() }
 
-// Each file's measurements by case, labelled with its board (the label, whatever UUID the file names).
+// Each file's measurements by case, labelled with its board (the label, whatever UUID the file names), read once.
 const read = new Map<string, Map<string, Measurement>>()
 function measurements(file: string, board: string): Map<string, Measurement> {
   const key = `${file}@${board}`
-  if (!read.has(key)) {
-    const found = new Map<string, Measurement>()
-    for (const [name, { case: c }] of casesWithBoards<CaseResult>(file)) {
-      const m = caseMeasurement(c, board)
-      if (m) found.set(name, m)
-    }
-    read.set(key, found)
-  }
+  if (!read.has(key)) read.set(key, measurementsOf(file, board))
   return read.get(key)!
 }
 
 type Run = { file: string; board: string }
-const GPU = 'replayed GPU'
 const recording = resolveBaselineSettings(options)
 /** The baseline entries `vitest bench -u` would write, once per run in this order. */
-function record(runs: Run[]): Map<string, BaselineEntry> {
-  const entries = new Map<string, BaselineEntry>()
-  for (const [i, { file, board }] of runs.entries()) {
-    for (const [name, m] of measurements(file, board)) entries.set(name, recordRun(m, GPU, entries.get(name), recording, `run ${i + 1}`).entry)
-  }
-  return entries
-}
+const record = (runs: Run[]): Map<string, BaselineEntry> => recordRuns(runs.map(({ file, board }) => measurements(file, board)), recording)
 
 interface Tally {
   falseAlarms: string[]
@@ -86,7 +67,7 @@ function check(way: string, entries: Map<string, BaselineEntry>, board: Board, r
     for (const file of files) {
       let regressions = 0
       for (const [name, m] of measurements(file, board.label)) {
-        const verdict = compareToBaseline(m, GPU, entries.get(name), options)
+        const verdict = compareToBaseline(m, REPLAYED_GPU, entries.get(name), options)
         if (verdict.kind === 'regression') regressions++
         if ((verdict.kind === 'regression' && !planted) || verdict.kind === 'improvement') tally.falseAlarms.push(`${board.label}: ${name}: ${verdict.message}`)
       }

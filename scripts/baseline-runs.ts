@@ -1,0 +1,37 @@
+// Runs of the example suite as the stored-baseline replays read them (baseline-replay.ts, baseline-scenarios.ts): each
+// file's measurements by case, the baseline entries `vitest bench -u` would write from them, and the assumed spreads
+// given on the command line.
+import { caseMeasurement, recordRun, type BaselineSettings } from '../src/baseline/guard.js'
+import type { BaselineEntry, Measurement, VerdictOptions } from '../src/baseline/verdict.js'
+import type { CaseResult } from '../src/shared/results.js'
+import { argList } from './arguments.js'
+import { casesWithBoards } from './results-file.js'
+
+/** One GPU model per replay: the verdict compares only within a model, and the files say which board, not which model. */
+export const REPLAYED_GPU = 'replayed GPU'
+
+/** A file's measurements by case, each with its board: `board` where given, else the GPU's UUID the file names. */
+export function measurementsOf(file: string, board?: string): Map<string, Measurement> {
+  const found = new Map<string, Measurement>()
+  for (const [key, c] of casesWithBoards<CaseResult>(file)) {
+    const m = caseMeasurement(c.case, board ?? c.board)
+    if (m) found.set(key, m)
+  }
+  return found
+}
+
+/** The baseline entries `vitest bench -u` with `settings` would write, run after run in this order. */
+export function recordRuns(runs: ReadonlyArray<Map<string, Measurement>>, settings: BaselineSettings): Map<string, BaselineEntry> {
+  const entries = new Map<string, BaselineEntry>()
+  for (const [i, run] of runs.entries()) {
+    for (const [key, m] of run) entries.set(key, recordRun(m, REPLAYED_GPU, entries.get(key), settings, `run ${i + 1}`).entry)
+  }
+  return entries
+}
+
+/** Other assumed spreads than the defaults, from --run-spread and --board-spread, to see what they would do. */
+export function assumedSpreadArgs(): Partial<Pick<VerdictOptions, 'runSpread' | 'boardSpread'>> {
+  const [run] = argList('--run-spread')
+  const [board] = argList('--board-spread')
+  return { ...(run !== undefined && { runSpread: Number(run) }), ...(board !== undefined && { boardSpread: Number(board) }) }
+}
