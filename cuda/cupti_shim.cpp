@@ -43,11 +43,33 @@ const CUpti_ActivityKind kKinds[] = {
 const size_t kBufferBytes = 8u << 20;
 const size_t kBufferAlignment = 8;  // what CUPTI requires of activity buffers
 
-// The GPU work of one API call, or of every call of one iteration: each kernel's, copy's or memset's interval.
-struct Work {
-  std::vector<std::pair<uint64_t, uint64_t>> intervals;
+using Interval = std::pair<uint64_t, uint64_t>;
 
-  void add(const Work& other) { intervals.insert(intervals.end(), other.intervals.begin(), other.intervals.end()); }
+// Time in which at least one of `intervals` ran: work overlapping on several streams counts once, and the gaps
+// between intervals (the GPU waiting for the host to launch the next kernel) not at all. Sorts `intervals`.
+uint64_t covered(std::vector<Interval>& intervals) {
+  std::sort(intervals.begin(), intervals.end());
+  uint64_t total = 0;
+  uint64_t coveredUntil = 0;
+  for (const auto& [from, to] : intervals) {
+    uint64_t begin = std::max(from, coveredUntil);
+    if (to > begin) total += to - begin;
+    coveredUntil = std::max(coveredUntil, to);
+  }
+  return total;
+}
+
+// The GPU work of one API call, or of every call of one iteration: each kernel's, copy's or memset's interval, and
+// apart the intervals of its copies that cross the GPU's edge (to or from the host, or another GPU), whose time is the
+// bus's and the host's as much as this GPU's.
+struct Work {
+  std::vector<Interval> intervals;
+  std::vector<Interval> offDeviceCopies;
+
+  void add(const Work& other) {
+    intervals.insert(intervals.end(), other.intervals.begin(), other.intervals.end());
+    offDeviceCopies.insert(offDeviceCopies.end(), other.offDeviceCopies.begin(), other.offDeviceCopies.end());
+  }
 
   uint64_t start() const {
     uint64_t first = UINT64_MAX;
@@ -61,20 +83,23 @@ struct Work {
     return last;
   }
 
-  // Time in which at least one interval ran: work overlapping on several streams counts once, and the gaps
-  // between intervals (the GPU waiting for the host to launch the next kernel) not at all.
-  uint64_t busy() {
-    std::sort(intervals.begin(), intervals.end());
-    uint64_t total = 0;
-    uint64_t coveredUntil = 0;
-    for (const auto& [from, to] : intervals) {
-      uint64_t begin = std::max(from, coveredUntil);
-      if (to > begin) total += to - begin;
-      coveredUntil = std::max(coveredUntil, to);
-    }
-    return total;
-  }
+  uint64_t busy() { return covered(intervals); }
+  uint64_t offDeviceCopyBusy() { return covered(offDeviceCopies); }
 };
+
+// A copy between two places of this GPU's memory (device, array) runs at the GPU's own speed; any other kind moves
+// bytes over PCIe or NVLink.
+bool crossesDeviceEdge(uint8_t copyKind) {
+  switch (copyKind) {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA:
+      return false;
+    default:
+      return true;
+  }
+}
 
 // What a kernel was launched with: name, then grid x, y, z, block x, y, z, registers per thread, static and dynamic
 // shared memory per block (bytes). `start` orders a call's operations, `correlationId` and `graphNodeId` name a
@@ -98,9 +123,9 @@ auto& iterationByCorrelation = *new std::unordered_map<uint32_t, uint64_t>;  // 
 auto& workByCorrelation = *new std::unordered_map<uint32_t, Work>;           // correlationId -> its GPU work
 auto& workByIteration = *new std::map<uint64_t, Work>;                       // joined, not yet read; ordered by id
 // Each call's window on CUPTI's clock (start, end), by iteration, until the next read.
-auto& windowByIteration = *new std::map<uint64_t, std::pair<uint64_t, uint64_t>>;
+auto& windowByIteration = *new std::map<uint64_t, Interval>;
 // The intervals of the last read's untagged work that no window claimed, until kb_cupti_untagged or the next read.
-auto& untaggedIntervals = *new std::vector<std::pair<uint64_t, uint64_t>>;
+auto& untaggedIntervals = *new std::vector<Interval>;
 uint64_t lostRecords = 0;
 bool keepLaunches = false;
 auto& launchesByCorrelation = *new std::unordered_map<uint32_t, std::vector<Launch>>;
@@ -139,14 +164,16 @@ void addOperation(const Record* record, LaunchKind kind) {
 }
 
 template <typename Record>
-void addWork(const Record* record) {
+void addWork(const Record* record, bool offDeviceCopy = false) {
   // No timestamps: CUPTI ran out of device memory for them, or a forced flush returned the record unfinished.
   if (record->start == 0 || record->end < record->start) {
     ++lostRecords;
     return;
   }
   // One API call may launch several kernels: a CUDA graph launch.
-  workByCorrelation[record->correlationId].intervals.emplace_back(record->start, record->end);
+  Work& work = workByCorrelation[record->correlationId];
+  work.intervals.emplace_back(record->start, record->end);
+  if (offDeviceCopy) work.offDeviceCopies.emplace_back(record->start, record->end);
 }
 
 void addRecord(const CUpti_Activity* record) {
@@ -155,10 +182,12 @@ void addRecord(const CUpti_Activity* record) {
       addWork(reinterpret_cast<const CUpti_ActivityKernel10*>(record));
       addLaunch(reinterpret_cast<const CUpti_ActivityKernel10*>(record));
       break;
-    case CUPTI_ACTIVITY_KIND_MEMCPY:
-      addWork(reinterpret_cast<const CUpti_ActivityMemcpy6*>(record));
-      addOperation(reinterpret_cast<const CUpti_ActivityMemcpy6*>(record), kMemcpy);
+    case CUPTI_ACTIVITY_KIND_MEMCPY: {
+      auto copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+      addWork(copy, crossesDeviceEdge(copy->copyKind));
+      addOperation(copy, kMemcpy);
       break;
+    }
     case CUPTI_ACTIVITY_KIND_MEMSET:
       addWork(reinterpret_cast<const CUpti_ActivityMemset4*>(record));
       addOperation(reinterpret_cast<const CUpti_ActivityMemset4*>(record), kMemset);
@@ -207,9 +236,11 @@ void joinAndDiscardTheRest() {
     // Untagged: another thread's launch during a call belongs to the call whose window it ran in.
     for (const auto& interval : work.intervals) {
       bool claimed = false;
+      bool offDeviceCopy = std::find(work.offDeviceCopies.begin(), work.offDeviceCopies.end(), interval) != work.offDeviceCopies.end();
       for (const auto& [id, window] : windowByIteration) {
         bool overlaps = interval.first < window.second && interval.second > window.first;
         if (overlaps) workByIteration[id].intervals.push_back(interval);
+        if (overlaps && offDeviceCopy) workByIteration[id].offDeviceCopies.push_back(interval);
         claimed = claimed || overlaps;
       }
       if (!claimed) untaggedIntervals.push_back(interval);
@@ -275,9 +306,11 @@ extern "C" int kb_cupti_pop(void) {
 // complete. The mutex is not held here: CUPTI may run the callback on this thread, inside the flush.
 extern "C" int kb_cupti_flush(void) { return cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
 
-// Writes up to `capacity` spans (pushed id, earliest start, latest end, busy time, in ns) in increasing id order,
-// sets *count, and forgets them; spans that did not fit come with the next call. Call after kb_cupti_flush.
-extern "C" int kb_cupti_read(uint64_t* ids, uint64_t* starts, uint64_t* ends, uint64_t* busy, size_t capacity, size_t* count) {
+// Writes up to `capacity` spans (pushed id, earliest start, latest end, busy time, and the part of it in copies that
+// cross the GPU's edge, in ns) in increasing id order, sets *count, and forgets them; spans that did not fit come with
+// the next call. Call after kb_cupti_flush.
+extern "C" int kb_cupti_read(uint64_t* ids, uint64_t* starts, uint64_t* ends, uint64_t* busy, uint64_t* offDeviceCopyBusy, size_t capacity,
+                             size_t* count) {
   std::lock_guard<std::mutex> lock(mutex);
   joinAndDiscardTheRest();
   size_t written = 0;
@@ -286,6 +319,7 @@ extern "C" int kb_cupti_read(uint64_t* ids, uint64_t* starts, uint64_t* ends, ui
     starts[written] = entry->second.start();
     ends[written] = entry->second.end();
     busy[written] = entry->second.busy();
+    offDeviceCopyBusy[written] = entry->second.offDeviceCopyBusy();
     entry = workByIteration.erase(entry);
   }
   *count = written;

@@ -50,6 +50,8 @@ export interface GpuSpan {
   endNs: bigint
   /** Time in the span when at least one piece of the work ran (overlaps counted once, idle gaps not at all). */
   busyNs: bigint
+  /** The part of busyNs in copies to or from the host or another GPU: the bus's time as much as this GPU's. */
+  offDeviceCopyNs: bigint
 }
 
 // Spans copied out per native call; read() repeats the call until fewer come back.
@@ -67,7 +69,7 @@ export class Cupti {
       push: lib.func('int kb_cupti_push(uint64_t id)'),
       pop: lib.func('int kb_cupti_pop(void)'),
       flush: lib.func('int kb_cupti_flush(void)'),
-      read: lib.func('int kb_cupti_read(uint64_t *ids, uint64_t *starts, uint64_t *ends, uint64_t *busy, size_t capacity, _Out_ size_t *count)'),
+      read: lib.func('int kb_cupti_read(uint64_t *ids, uint64_t *starts, uint64_t *ends, uint64_t *busy, uint64_t *offDeviceCopy, size_t capacity, _Out_ size_t *count)'),
       lost: lib.func('int kb_cupti_lost(_Out_ uint64_t *lost)'),
       stop: lib.func('int kb_cupti_stop(void)'),
       timestamp: lib.func('int kb_cupti_timestamp(_Out_ uint64_t *ns)'),
@@ -122,10 +124,11 @@ export class Cupti {
     const starts = new BigUint64Array(READ_BATCH)
     const ends = new BigUint64Array(READ_BATCH)
     const busy = new BigUint64Array(READ_BATCH)
+    const offDeviceCopy = new BigUint64Array(READ_BATCH)
     return this.drain(
-      (count) => this.fns.read(ids, starts, ends, busy, READ_BATCH, count),
+      (count) => this.fns.read(ids, starts, ends, busy, offDeviceCopy, READ_BATCH, count),
       'kb_cupti_read',
-      (i) => ({ id: Number(ids[i]), startNs: starts[i]!, endNs: ends[i]!, busyNs: busy[i]! }),
+      (i) => ({ id: Number(ids[i]), startNs: starts[i]!, endNs: ends[i]!, busyNs: busy[i]!, offDeviceCopyNs: offDeviceCopy[i]! }),
     )
   }
 

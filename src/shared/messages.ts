@@ -95,6 +95,11 @@ export interface TimingResult {
   auditedCalls?: number
   /** How many places in memory the case's buffers were timed at (docs/protocol.md, "Places"); absent in older results. */
   places?: number
+  /**
+   * `cupti` timing: the share of the samples' GPU time spent in copies to or from the host or another GPU (0 where the
+   * calls make none), whose speed is the host's and the bus's as much as the board's. Absent in the other modes.
+   */
+  offDeviceCopyShare?: number
 }
 
 export interface VerifiedOutput {

@@ -68,6 +68,26 @@ describe.skipIf(!gpu.available)(onGpuTitle('CUPTI spans on the GPU'), { timeout:
     expect(durationNs(spans[0]!)).toBeLessThan(10_000_000)
   })
 
+  it('counts copies to the host apart, and copies within the GPU not', () => {
+    const half = BYTES / 2
+    const spans = spansOf(() => {
+      cupti.push(6)
+      fill()
+      cuda.memcpyAsync(gpu0().buffer + BigInt(half), gpu0().buffer, half) // device to device
+      cupti.pop()
+      cupti.push(7)
+      fill()
+      cuda.readBytes(gpu0().buffer, 1 << 20) // device to pageable host memory
+      cupti.pop()
+    })
+    expect(spans.map((s) => s.id)).toEqual([6, 7])
+    const [withinGpu, toHost] = spans as [GpuSpan, GpuSpan]
+    expect(withinGpu.offDeviceCopyNs).toBe(0n)
+    // 1 MiB over PCIe or C2C takes tens of µs at least; the fill before it is not a copy.
+    expect(Number(toHost.offDeviceCopyNs)).toBeGreaterThan(5_000)
+    expect(toHost.offDeviceCopyNs).toBeLessThan(toHost.busyNs)
+  })
+
   it('starts afresh: spans not read before stop() are gone after the next start()', () => {
     cupti.start()
     cupti.push(4)

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { PluginSettings } from '../../src/vitest/plugin-settings.js'
 import { runKernelBench } from '../../src/vitest/run-bench.js'
-import { vectorAddition } from '../../problems/index.js'
+import { maxDim, vectorAddition } from '../../problems/index.js'
 import { failureMessage } from '../../src/shared/results.js'
 import { gpu, onGpuTitle } from '../helpers/gpu.js'
 
@@ -13,6 +13,8 @@ const file = fileURLToPath(import.meta.url)
 const root = path.resolve(path.dirname(file), '../..')
 const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node_modules/.cache/vitest-kernel-bench'), measure: {} }
 const solution = '../../problems/vector-addition/solutions/vector_add.cu'
+// A small reduction, whose copy of the shape is a large part of its time.
+const maxDimCase = '16x128x256, dim=1'
 
 describe.skipIf(!gpu.available)(onGpuTitle('timing modes on the GPU'), { timeout: 300_000 }, () => {
   it.each(['events', 'cupti', 'profiler', 'graph'] as const)('%s: verifies, converges and stays under the memory bandwidth', async (timing) => {
@@ -24,9 +26,23 @@ describe.skipIf(!gpu.available)(onGpuTitle('timing modes on the GPU'), { timeout
     expect(t.callsPerSample).toBe(timing === 'graph' ? 20 : 1)
     expect(t.checkedCalls).toBeGreaterThan(0)
     expect(t.streamAudit).toBe(timing === 'events' ? 'batches at random' : 'off')
+    // Only `cupti` sees copies apart from kernels; the add makes none.
+    expect(t.offDeviceCopyShare).toBe(timing === 'cupti' ? 0 : undefined)
     expect(['target-cv', 'noise-stable']).toContain(t.stopReason)
     const gbps = c.bytes / (c.summary.median * 1e-3) / 1e9
     expect(gbps).toBeGreaterThan(1000)
     expect(gbps).toBeLessThan(5000)
+  })
+
+  it('cupti: a solution that copies its shape to the host in every call shows that share of its time', async () => {
+    const result = await runKernelBench(
+      'copies',
+      { problem: maxDim, solution: '../../problems/max-dim/solutions/max_dim.cu', timing: 'cupti', cases: (c) => c.name === maxDimCase },
+      { file, mode: 'bench', settings },
+    )
+    expect(failureMessage(result)).toBeUndefined()
+    const share = result.cases[0]?.outcome.status === 'ok' ? result.cases[0].outcome.timing?.offDeviceCopyShare : undefined
+    expect(share).toBeGreaterThan(0.01)
+    expect(share).toBeLessThan(1)
   })
 })

@@ -88,6 +88,12 @@ static void memsetRecord(uint32_t correlationId, uint64_t start, uint64_t end) {
   r.correlationId = correlationId; r.start = start; r.end = end;
   addRecord(reinterpret_cast<CUpti_Activity*>(&r));
 }
+static void copyRecord(uint32_t correlationId, uint64_t start, uint64_t end, CUpti_ActivityMemcpyKind copyKind) {
+  CUpti_ActivityMemcpy6 r{};
+  r.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+  r.copyKind = copyKind; r.correlationId = correlationId; r.start = start; r.end = end;
+  addRecord(reinterpret_cast<CUpti_Activity*>(&r));
+}
 static void tagRecord(uint32_t correlationId, uint64_t id, CUpti_ExternalCorrelationKind kind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0) {
   CUpti_ActivityExternalCorrelation r{};
   r.kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
@@ -95,11 +101,14 @@ static void tagRecord(uint32_t correlationId, uint64_t id, CUpti_ExternalCorrela
   addRecord(reinterpret_cast<CUpti_Activity*>(&r));
 }
 static void readSpans(size_t capacity) {
-  uint64_t ids[8], starts[8], ends[8], busy[8];
+  uint64_t ids[8], starts[8], ends[8], busy[8], offDevice[8];
   size_t count = 99;
-  int status = kb_cupti_read(ids, starts, ends, busy, capacity, &count);
+  int status = kb_cupti_read(ids, starts, ends, busy, offDevice, capacity, &count);
   std::printf("read %d", status);
-  for (size_t i = 0; i < count; i++) std::printf(" %llu:%llu-%llu/%llu", (unsigned long long)ids[i], (unsigned long long)starts[i], (unsigned long long)ends[i], (unsigned long long)busy[i]);
+  for (size_t i = 0; i < count; i++) {
+    std::printf(" %llu:%llu-%llu/%llu", (unsigned long long)ids[i], (unsigned long long)starts[i], (unsigned long long)ends[i], (unsigned long long)busy[i]);
+    if (offDevice[i] > 0) std::printf("+%llu", (unsigned long long)offDevice[i]);
+  }
   std::printf("\\n");
 }
 
@@ -167,12 +176,20 @@ int main() {
   kernelRecord(304, 6300, 6500);                       // windows end with the read that used them
   readSpans(8);
   readUntagged(8);
+  // Copies: to or from the host (or another GPU) counted apart, within the GPU not; another thread's too.
+  tagRecord(400, 40); kernelRecord(400, 10000, 10100);
+  tagRecord(401, 40); copyRecord(401, 10200, 10260, CUPTI_ACTIVITY_MEMCPY_KIND_DTOH);
+  tagRecord(402, 40); copyRecord(402, 10300, 10340, CUPTI_ACTIVITY_MEMCPY_KIND_DTOD);
+  kb_cupti_window(41, 11000, 12000);
+  tagRecord(403, 41); copyRecord(403, 11100, 11150, CUPTI_ACTIVITY_MEMCPY_KIND_PTOP);
+  copyRecord(404, 11200, 11230, CUPTI_ACTIVITY_MEMCPY_KIND_HTOD);   // another thread's, inside window 41
+  readSpans(8);
 }
 `
 
 describe('joining records to pushed ids', () => {
   it(
-    'spans every tagged kernel and memset of an id, in either record order, and untagged work only inside a call\'s window (the rest read apart); busy time counts overlaps once and gaps not at all; kept launches come in the order they ran, memsets included',
+    'spans every tagged kernel and memset of an id, in either record order, and untagged work only inside a call\'s window (the rest read apart); busy time counts overlaps once and gaps not at all, and copies off the device apart; kept launches come in the order they ran, memsets included',
     () => {
       const source = path.join(scratch, 'join.cu')
       const program = path.join(scratch, 'join')
@@ -201,6 +218,9 @@ describe('joining records to pushed ids', () => {
         // Without windows, every untagged piece is in none: no span, but kept for the audit.
         'read 0',
         'untagged 0 6300-6500',
+        // Id 40: busy 100 + 60 + 40 ns, of which the copy to the host's 60; id 41: a copy to another GPU and another
+        // thread's from the host, 50 + 30 ns, both off the device.
+        'read 0 40:10000-10340/200+60 41:11100-11230/80+80',
       ])
     },
   )

@@ -42,8 +42,7 @@ export class TimedIterations {
 
   /** What the result counts besides the samples. */
   counts(): TimerCounts & Pick<TimingResult, 'checkedCalls'> {
-    const { callsPerSample, paddingFallback, streamAudit, auditedCalls } = this.timer.counts()
-    return { callsPerSample, checkedCalls: this.checks.checked, paddingFallback, streamAudit, auditedCalls }
+    return { ...this.timer.counts(), checkedCalls: this.checks.checked }
   }
 
   /**

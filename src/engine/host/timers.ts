@@ -13,7 +13,7 @@ import { readSpans, StrayWorkError, StreamAudit, tagged } from './stream-audit.j
 import type { SolutionCall, TimedCase } from './timed-case.js'
 
 /** What a timer counts for the result. */
-export type TimerCounts = Pick<TimingResult, 'callsPerSample' | 'paddingFallback' | 'streamAudit' | 'auditedCalls'>
+export type TimerCounts = Pick<TimingResult, 'callsPerSample' | 'paddingFallback' | 'streamAudit' | 'auditedCalls' | 'offDeviceCopyShare'>
 
 /**
  * One timing mode's part of each step of a batch; timed-iteration.ts calls them in the protocol's order. `Read` is
@@ -274,6 +274,8 @@ interface IdleGpuTimer {
   time(draw: number, call: SolutionCall): void
   /** After synchronizing: the sample (ms) of each of `draws`, timed since the last read, or undefined where none. */
   read(draws: readonly number[]): Array<number | undefined>
+  /** Of the samples read so far, the time (ms) in copies to or from the host or another GPU, where the timer sees it. */
+  offDeviceCopyMs?(): number
   stop(): void
 }
 
@@ -288,6 +290,8 @@ class IdleGpuCalls implements CallTimer<Array<number | undefined>> {
   private draws: number[] = []
   /** The held kernel's draw (queueHeld), read after the batch's. */
   private heldDraw?: number
+  /** The sum of the samples so far (ms), against which the timer's off-device copies are a share. */
+  private sampledMs = 0
 
   constructor(
     private timed: TimedCase,
@@ -295,7 +299,14 @@ class IdleGpuCalls implements CallTimer<Array<number | undefined>> {
   ) {}
 
   counts(): TimerCounts {
-    return { callsPerSample: 1, paddingFallback: undefined, streamAudit: 'off', auditedCalls: 0 }
+    const copyMs = this.timer.offDeviceCopyMs?.()
+    return {
+      callsPerSample: 1,
+      paddingFallback: undefined,
+      streamAudit: 'off',
+      auditedCalls: 0,
+      ...(copyMs !== undefined && this.sampledMs > 0 && { offDeviceCopyShare: Math.min(1, copyMs / this.sampledMs) }),
+    }
   }
 
   startBatch(): void {
@@ -321,6 +332,7 @@ class IdleGpuCalls implements CallTimer<Array<number | undefined>> {
     const kept = this.draws.map((draw, i) => {
       const ms = samples[i]
       if (ms === undefined) throw new Error(`timing '${this.timer.mode}': ${this.timer.sawNothing} (draw ${draw}); does it launch anything?`)
+      this.sampledMs += ms
       return ms
     })
     return { kept, interference: 0 }
@@ -368,6 +380,7 @@ function cuptiTimer(session: DeviceSession): IdleGpuTimer {
   // work that comes untagged and outside every call's window was launched by a thread of the solution's own while no
   // call ran: in a paired A/B run, while the other side may be timing on the same GPU.
   cupti.push(HARNESS_WORK_ID)
+  let offDeviceCopyNs = 0
   return {
     mode: 'cupti',
     sawNothing: 'CUPTI saw no GPU work from solution()',
@@ -383,9 +396,11 @@ function cuptiTimer(session: DeviceSession): IdleGpuTimer {
       refuseStrayWork(cupti.untagged().length)
       return draws.map((draw) => {
         const span = spans.get(draw)
+        offDeviceCopyNs += span ? Number(span.offDeviceCopyNs) : 0
         return span && Number(span.busyNs) / 1e6
       })
     },
+    offDeviceCopyMs: () => offDeviceCopyNs / 1e6,
     stop: () => {
       try {
         cupti.pop()
