@@ -10,14 +10,32 @@ import { casesWithBoards } from './results-file.js'
 /** One GPU model per replay: the verdict compares only within a model, and the files say which board, not which model. */
 export const REPLAYED_GPU = 'replayed GPU'
 
-/** A file's measurements by case, each with its board: `board` where given, else the GPU's UUID the file names. */
-export function measurementsOf(file: string, board?: string): Map<string, Measurement> {
+/**
+ * A file's measurements by case, each with its board: `board` where given, else the GPU's UUID the file names. A case
+ * timed before its share of copies off the device was kept takes it from `copyShares` (copyShareArgs), where given.
+ */
+export function measurementsOf(file: string, board?: string, copyShares?: ReadonlyMap<string, number>): Map<string, Measurement> {
   const found = new Map<string, Measurement>()
   for (const [key, c] of casesWithBoards<CaseResult>(file)) {
     const m = caseMeasurement(c.case, board ?? c.board)
-    if (m) found.set(key, m)
+    const share = copyShares?.get(key)
+    if (m) found.set(key, m.offDeviceCopyShare === undefined && share !== undefined ? { ...m, offDeviceCopyShare: share } : m)
   }
   return found
+}
+
+/**
+ * Each case's share of its time in copies off the device, the mean over the runs of --copy-shares (runs of the same
+ * code in `cupti` timing that kept it): for replaying runs timed before it was kept.
+ */
+export function copyShareArgs(): Map<string, number> {
+  const sums = new Map<string, number[]>()
+  for (const file of argList('--copy-shares')) {
+    for (const [key, m] of measurementsOf(file)) {
+      if (m.offDeviceCopyShare !== undefined) sums.set(key, [...(sums.get(key) ?? []), m.offDeviceCopyShare])
+    }
+  }
+  return new Map([...sums].map(([key, shares]) => [key, shares.reduce((a, b) => a + b, 0) / shares.length]))
 }
 
 /** The baseline entries `vitest bench -u` with `settings` would write, run after run in this order. */

@@ -98,10 +98,21 @@ export interface GuardContext {
   now?: Date
 }
 
-/** The measurement a case is judged by: TFLOPS from the median runtime, the samples' cv, the kept samples, and the board that ran it. */
+/**
+ * The measurement a case is judged by: TFLOPS from the median runtime, the samples' cv, the kept samples, the board
+ * that ran it, and the share of its GPU time in copies off the device (`cupti` timing).
+ */
 export function caseMeasurement(c: CaseResult, board?: string): Measurement | undefined {
   if (c.outcome.status !== 'ok' || !c.summary || !c.outcome.timing) return undefined
-  return { tflops: tflops(c.flops, c.summary.median), runtimeMs: c.summary.median, cv: c.summary.cv, samplesMs: c.outcome.timing.samplesMs, ...(board !== undefined && { board }) }
+  const { samplesMs, offDeviceCopyShare } = c.outcome.timing
+  return {
+    tflops: tflops(c.flops, c.summary.median),
+    runtimeMs: c.summary.median,
+    cv: c.summary.cv,
+    samplesMs,
+    ...(board !== undefined && { board }),
+    ...(offDeviceCopyShare !== undefined && { offDeviceCopyShare }),
+  }
 }
 
 /** The newest `keep` runs of each board, in their order. */
