@@ -96,8 +96,9 @@ export interface TimingResult {
   /** How many places in memory the case's buffers were timed at (docs/protocol.md, "Places"); absent in older results. */
   places?: number
   /**
-   * `cupti` timing: the share of the samples' GPU time spent in copies to or from the host or another GPU (0 where the
-   * calls make none), whose speed is the host's and the bus's as much as the board's. Absent in the other modes.
+   * The share of the calls' GPU time spent in copies to or from the host or another GPU (0 where the calls make none),
+   * whose speed is the host's and the bus's as much as the board's: of the samples in `cupti` timing, of the audited
+   * calls in `events` timing. Absent in the other modes, and in `events` timing without the stream audit.
    */
   offDeviceCopyShare?: number
 }

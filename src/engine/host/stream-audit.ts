@@ -53,6 +53,8 @@ export class StreamAudit {
   readonly description: string
   /** Calls audited so far (their batches give no samples): the result's `auditedCalls`. */
   calls = 0
+  /** The audited calls' GPU time, and the part of it in copies to or from the host or another GPU (ns). */
+  private work = { busyNs: 0, offDeviceCopyNs: 0 }
   private readonly cupti?: Cupti
   /** Whether CUPTI traces for the audit now: from the start of an audited batch to its audit. */
   private tracing = false
@@ -116,11 +118,17 @@ export class StreamAudit {
    */
   audit(calls: readonly WindowedCall[]): void {
     try {
-      auditBatch(this.cupti!, calls)
+      const { busyNs, offDeviceCopyNs } = auditBatch(this.cupti!, calls)
+      this.work = { busyNs: this.work.busyNs + busyNs, offDeviceCopyNs: this.work.offDeviceCopyNs + offDeviceCopyNs }
     } finally {
       this.stop()
     }
     this.calls += calls.length
+  }
+
+  /** The share of the audited calls' GPU time in copies off the device; undefined before a call was audited. */
+  offDeviceCopyShare(): number | undefined {
+    return this.work.busyNs > 0 ? this.work.offDeviceCopyNs / this.work.busyNs : undefined
   }
 
   /**
@@ -163,9 +171,9 @@ export interface WindowedCall {
 /**
  * Fails the case when any call of the batch left work outside its window. Every piece of work the harness queues in
  * an audited batch is tagged, so untagged work was launched by another host thread: the call whose window it ran in
- * owns it, and work in no window escaped the timer.
+ * owns it, and work in no window escaped the timer. Returns the calls' GPU time and its part in copies off the device.
  */
-function auditBatch(cupti: Cupti, windowed: readonly WindowedCall[]): void {
+function auditBatch(cupti: Cupti, windowed: readonly WindowedCall[]): { busyNs: number; offDeviceCopyNs: number } {
   const spans = readSpans(cupti, 'stream audit')
   const calls = windowed.map(({ draw, windowMs }) => ({
     work: spans.get(auditId(draw, 'work')),
@@ -183,7 +191,10 @@ function auditBatch(cupti: Cupti, windowed: readonly WindowedCall[]): void {
         "returning; timing: 'cupti' times every thread's work.",
     )
   }
-  if (escaped === 0) return
+  if (escaped === 0) {
+    const work = calls.flatMap((call) => (call.work ? [call.work] : []))
+    return { busyNs: work.reduce((sum, w) => sum + Number(w.busyNs), 0), offDeviceCopyNs: work.reduce((sum, w) => sum + Number(w.offDeviceCopyNs), 0) }
+  }
   const streams = 'solution() uses a stream that the legacy default stream does not wait for (a non-blocking stream?)'
   // Work that only outlasted its window also fits CUDA events whose reading was changed (a patched timer).
   const cause = outlasted === escaped ? `${streams}, or the events' reading is not the GPU's (a timer changed in this process)` : streams

@@ -140,7 +140,14 @@ class EventTimer implements CallTimer<void> {
   }
 
   counts(): TimerCounts {
-    return { callsPerSample: this.callsPerSample, paddingFallback: this.padding.fallback, streamAudit: this.audit.description, auditedCalls: this.audit.calls }
+    const offDeviceCopyShare = this.audit.offDeviceCopyShare()
+    return {
+      callsPerSample: this.callsPerSample,
+      paddingFallback: this.padding.fallback,
+      streamAudit: this.audit.description,
+      auditedCalls: this.audit.calls,
+      ...(offDeviceCopyShare !== undefined && { offDeviceCopyShare }),
+    }
   }
 
   startBatch(count: number): void {
