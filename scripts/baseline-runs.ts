@@ -12,27 +12,27 @@ export const REPLAYED_GPU = 'replayed GPU'
 
 /**
  * A file's measurements by case, each with its board: `board` where given, else the GPU's UUID the file names. A case
- * timed before its share of copies off the device was kept takes it from `copyShares` (copyShareArgs), where given.
+ * timed before its host's share was kept takes it from `hostShares` (hostShareArgs), where given.
  */
-export function measurementsOf(file: string, board?: string, copyShares?: ReadonlyMap<string, number>): Map<string, Measurement> {
+export function measurementsOf(file: string, board?: string, hostShares?: ReadonlyMap<string, number>): Map<string, Measurement> {
   const found = new Map<string, Measurement>()
   for (const [key, c] of casesWithBoards<CaseResult>(file)) {
     const m = caseMeasurement(c.case, board ?? c.board)
-    const share = copyShares?.get(key)
-    if (m) found.set(key, m.offDeviceCopyShare === undefined && share !== undefined ? { ...m, offDeviceCopyShare: share } : m)
+    const share = hostShares?.get(key)
+    if (m) found.set(key, m.hostShare === undefined && share !== undefined ? { ...m, hostShare: share } : m)
   }
   return found
 }
 
 /**
- * Each case's share of its time in copies off the device, the mean over the runs of --copy-shares (runs of the same
+ * Each case's host's share of its time, the mean over the runs of --host-shares (runs of the same
  * code in `cupti` timing that kept it): for replaying runs timed before it was kept.
  */
-export function copyShareArgs(): Map<string, number> {
+export function hostShareArgs(): Map<string, number> {
   const sums = new Map<string, number[]>()
-  for (const file of argList('--copy-shares')) {
+  for (const file of argList('--host-shares')) {
     for (const [key, m] of measurementsOf(file)) {
-      if (m.offDeviceCopyShare !== undefined) sums.set(key, [...(sums.get(key) ?? []), m.offDeviceCopyShare])
+      if (m.hostShare !== undefined) sums.set(key, [...(sums.get(key) ?? []), m.hostShare])
     }
   }
   return new Map([...sums].map(([key, shares]) => [key, shares.reduce((a, b) => a + b, 0) / shares.length]))

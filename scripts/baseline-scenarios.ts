@@ -6,12 +6,12 @@
 // Prints, per way, the false alarms and the planted cases caught in each planted run (fewest–most), then the cases
 // that raised false alarms. A board is its label and its runs of the recorded code (two, or one), then its planted runs:
 //   tsx scripts/baseline-scenarios.ts --board A a1.json a2.json --planted a5.json --board B b1.json b2.json …
-//     [--tolerance 0.01] [--run-spread 0.01] [--board-spread 0.01] [--copy-shares h1.json …]
-// --copy-shares: runs that kept each case's share of copies off the device, for runs timed before it was kept.
+//     [--tolerance 0.01] [--run-spread 0.01] [--board-spread 0.01] [--host-shares h1.json …]
+// --host-shares: runs that kept each case's host's share, for runs timed before it was kept.
 import { resolveBaselineSettings } from '../src/baseline/guard.js'
 import { compareToBaseline, type BaselineEntry, type Measurement } from '../src/baseline/verdict.js'
 import { argList } from './arguments.js'
-import { assumedSpreadArgs, copyShareArgs, measurementsOf, recordRuns, REPLAYED_GPU } from './baseline-runs.js'
+import { assumedSpreadArgs, hostShareArgs, measurementsOf, recordRuns, REPLAYED_GPU } from './baseline-runs.js'
 
 interface Board {
   label: string
@@ -42,12 +42,12 @@ if (boards.length < 2 || boards.some((b) => b.unchanged.length === 0)) {
 }
 const options = { tolerance: Number(argList('--tolerance')[0] ?? 0.01), ...assumedSpreadArgs() }
 
-const copyShares = copyShareArgs()
+const hostShares = hostShareArgs()
 // Each file's measurements by case, labelled with its board (the label, whatever UUID the file names), read once.
 const read = new Map<string, Map<string, Measurement>>()
 function measurements(file: string, board: string): Map<string, Measurement> {
   const key = `${file}@${board}`
-  if (!read.has(key)) read.set(key, measurementsOf(file, board, copyShares))
+  if (!read.has(key)) read.set(key, measurementsOf(file, board, hostShares))
   return read.get(key)!
 }
 

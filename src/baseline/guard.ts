@@ -100,18 +100,18 @@ export interface GuardContext {
 
 /**
  * The measurement a case is judged by: TFLOPS from the median runtime, the samples' cv, the kept samples, the board
- * that ran it, and the share of its GPU time in copies off the device (`cupti` timing).
+ * that ran it, and the share of its time that was the host's (TimingResult.hostShare).
  */
 export function caseMeasurement(c: CaseResult, board?: string): Measurement | undefined {
   if (c.outcome.status !== 'ok' || !c.summary || !c.outcome.timing) return undefined
-  const { samplesMs, offDeviceCopyShare } = c.outcome.timing
+  const { samplesMs, hostShare } = c.outcome.timing
   return {
     tflops: tflops(c.flops, c.summary.median),
     runtimeMs: c.summary.median,
     cv: c.summary.cv,
     samplesMs,
     ...(board !== undefined && { board }),
-    ...(offDeviceCopyShare !== undefined && { offDeviceCopyShare }),
+    ...(hostShare !== undefined && { hostShare }),
   }
 }
 

@@ -109,8 +109,8 @@ function validateRun(raw: unknown): string | undefined {
   if (!(Number.isInteger(raw.n) && (raw.n as number) >= 1)) return `has "n" = ${JSON.stringify(raw.n)}, expected an integer >= 1`
   if (!isDate(raw.measuredAt)) return `has "measuredAt" = ${JSON.stringify(raw.measuredAt)}, not a date`
   if (raw.board !== undefined && !(typeof raw.board === 'string' && raw.board !== '')) return `has "board" = ${JSON.stringify(raw.board)}, expected a non-empty string`
-  const share = raw.offDeviceCopyShare
-  if (share !== undefined && !(typeof share === 'number' && share >= 0 && share <= 1)) return `has "offDeviceCopyShare" = ${JSON.stringify(share)}, expected a number from 0 to 1`
+  const share = raw.hostShare
+  if (share !== undefined && !(typeof share === 'number' && share >= 0 && share <= 1)) return `has "hostShare" = ${JSON.stringify(share)}, expected a number from 0 to 1`
   return undefined
 }
 
@@ -219,7 +219,7 @@ function sortedFile(file: BaselineFile): BaselineFile {
       n: r.n,
       measuredAt: r.measuredAt,
       ...(r.board !== undefined && { board: r.board }),
-      ...(r.offDeviceCopyShare !== undefined && { offDeviceCopyShare: r.offDeviceCopyShare }),
+      ...(r.hostShare !== undefined && { hostShare: r.hostShare }),
     }))
     entries[k] = { tflops: e.tflops, runtimeMs: e.runtimeMs, cv: e.cv, gpu: e.gpu, measuredAt: e.measuredAt, ...(runs && { runs }) }
   }

@@ -27,19 +27,19 @@ export interface CaseFigures {
 
 /**
  * One measured case: its figures, the kept runtime samples (ms), the board that ran it (its UUID), and the share of
- * its GPU time in copies to or from the host or another GPU (`cupti` timing), where known.
+ * its time that was the host's (TimingResult.hostShare), where known.
  */
 export interface Measurement extends CaseFigures {
   samplesMs: readonly number[]
   board?: string
-  offDeviceCopyShare?: number
+  hostShare?: number
 }
 
 /**
  * One recorded run of a case: its median runtime, the standard error of the median's logarithm (0.004 ≈ 0.4%), the
  * samples behind it (0 where unknown: an entry from before runs were kept), the board that ran it (absent in runs
- * recorded before boards were kept), and the share of its GPU time in copies off the device (absent where its timing
- * could not tell, or before it was kept).
+ * recorded before boards were kept), and the share of its time that was the host's (absent where its timing could not
+ * tell, or before it was kept).
  */
 export interface BaselineRun {
   runtimeMs: number
@@ -47,7 +47,7 @@ export interface BaselineRun {
   n: number
   measuredAt: string
   board?: string
-  offDeviceCopyShare?: number
+  hostShare?: number
 }
 
 /**
@@ -170,7 +170,7 @@ export function baselineRun(m: Measurement, confidence: number, measuredAt: stri
     n: m.samplesMs.length,
     measuredAt,
     ...(m.board !== undefined && { board: m.board }),
-    ...(m.offDeviceCopyShare !== undefined && { offDeviceCopyShare: m.offDeviceCopyShare }),
+    ...(m.hostShare !== undefined && { hostShare: m.hostShare }),
   }
 }
 
@@ -277,21 +277,22 @@ function reference(runs: readonly BaselineRun[], board: string | undefined, assu
 }
 
 /**
- * How far apart the time of a case's copies to or from the host (or another GPU) may lie between two boards'
- * hosts, as a spread of that time (relative). A copy's time is the bus's and the host's as much as the board's: on
- * H200s (2026-11-28/29) the reductions that copy their tensor's shape to the host in every call ran 6–16% slower on
- * a 2-GPU host than on the 1-GPU hosts, where no kernel's time moved with the host.
+ * How far apart the host's part of a case's time (its copies to or from the host or another GPU, and in `events`
+ * timing the GPU's waits for the host inside a call) may lie between two boards' hosts, as a spread of that part
+ * (relative). On H200s (2026-11-28/29) the reductions that copy their tensor's shape to the host in every call ran
+ * 3–17% slower on a 2-GPU host than on the 1-GPU hosts, their copy taking 1.5–1.9 times as long, where no kernel's
+ * time moved with the host.
  */
-const OFF_DEVICE_COPY_SPREAD = 0.5
+const HOST_TIME_SPREAD = 0.5
 
 /**
- * The least spread between boards a case is judged with: the option's, or, for a case whose copies off the device
- * (in this run or a recorded one) are a share of its GPU time, that share of OFF_DEVICE_COPY_SPREAD where larger.
+ * The least spread between boards a case is judged with: the option's, or, for a case whose time is partly the
+ * host's (in this run or a recorded one), that share of HOST_TIME_SPREAD where larger.
  */
-function leastBoardSpread(measured: Measurement, runs: readonly BaselineRun[], assumed: number): { spread: number; copyShare?: number } {
-  const copyShare = Math.max(measured.offDeviceCopyShare ?? 0, ...runs.map((r) => r.offDeviceCopyShare ?? 0))
-  const forCopies = OFF_DEVICE_COPY_SPREAD * copyShare
-  return forCopies > assumed ? { spread: forCopies, copyShare } : { spread: assumed }
+function leastBoardSpread(measured: Measurement, runs: readonly BaselineRun[], assumed: number): { spread: number; hostShare?: number } {
+  const hostShare = Math.max(measured.hostShare ?? 0, ...runs.map((r) => r.hostShare ?? 0))
+  const forHost = HOST_TIME_SPREAD * hostShare
+  return forHost > assumed ? { spread: forHost, hostShare } : { spread: assumed }
 }
 
 function spreadText(s: RunSpread): string {
@@ -300,9 +301,9 @@ function spreadText(s: RunSpread): string {
     : `between-run spread ${formatFraction(s.spread)} assumed, not measured from ${s.runs} run${s.runs === 1 ? '' : 's'} (\`vitest bench -u\` again records more)`
 }
 
-function boardText({ spread, ownWeight }: NonNullable<Reference['board']>, least: { spread: number; copyShare?: number }): string {
+function boardText({ spread, ownWeight }: NonNullable<Reference['board']>, least: { spread: number; hostShare?: number }): string {
   const copies =
-    least.copyShare === undefined ? '' : ` (at least ${formatFraction(least.spread)}: ${formatFraction(least.copyShare)} of its GPU time is copies to or from the host)`
+    least.hostShare === undefined ? '' : ` (at least ${formatFraction(least.spread)}: ${formatFraction(least.hostShare)} of its time is the host's)`
   const between = `between-board spread ${formatFraction(spread.spread)} ${spread.measured ? `from ${spread.boards} boards` : 'assumed'}${copies}`
   return ownWeight === 0
     ? `${between}, as no run of this board was recorded (\`vitest bench -u\` on it records one)`

@@ -96,11 +96,12 @@ export interface TimingResult {
   /** How many places in memory the case's buffers were timed at (docs/protocol.md, "Places"); absent in older results. */
   places?: number
   /**
-   * The share of the calls' GPU time spent in copies to or from the host or another GPU (0 where the calls make none),
-   * whose speed is the host's and the bus's as much as the board's: of the samples in `cupti` timing, of the audited
-   * calls in `events` timing. Absent in the other modes, and in `events` timing without the stream audit.
+   * The share of the samples' time that was the host's or the bus's rather than the board's (0 where none): in `cupti`
+   * timing the calls' copies to or from the host or another GPU; in `events` timing, of the calls the stream audit
+   * traced, those copies and the gaps inside a call in which the GPU waited for the host. Absent in the other modes,
+   * and in `events` timing without the stream audit.
    */
-  offDeviceCopyShare?: number
+  hostShare?: number
 }
 
 export interface VerifiedOutput {

@@ -27,21 +27,21 @@ describe.skipIf(!gpu.available)(onGpuTitle('timing modes on the GPU'), { timeout
     expect(t.checkedCalls).toBeGreaterThan(0)
     expect(t.streamAudit).toBe(timing === 'events' ? 'batches at random' : 'off')
     // `cupti` sees copies apart from kernels, and `events` in its audited calls; the add makes none.
-    expect(t.offDeviceCopyShare).toBe(timing === 'cupti' || timing === 'events' ? 0 : undefined)
+    expect(t.hostShare).toBe(timing === 'cupti' || timing === 'events' ? 0 : undefined)
     expect(['target-cv', 'noise-stable']).toContain(t.stopReason)
     const gbps = c.bytes / (c.summary.median * 1e-3) / 1e9
     expect(gbps).toBeGreaterThan(1000)
     expect(gbps).toBeLessThan(5000)
   })
 
-  it.each(['cupti', 'events'] as const)('%s: a solution that copies its shape to the host in every call shows that share of its time', async (timing) => {
+  it.each(['cupti', 'events'] as const)('%s: a solution that copies its shape to the host in every call shows the host share of its time', async (timing) => {
     const result = await runKernelBench(
       'copies',
       { problem: maxDim, solution: '../../problems/max-dim/solutions/max_dim.cu', timing, cases: (c) => c.name === maxDimCase },
       { file, mode: 'bench', settings },
     )
     expect(failureMessage(result)).toBeUndefined()
-    const share = result.cases[0]?.outcome.status === 'ok' ? result.cases[0].outcome.timing?.offDeviceCopyShare : undefined
+    const share = result.cases[0]?.outcome.status === 'ok' ? result.cases[0].outcome.timing?.hostShare : undefined
     expect(share).toBeGreaterThan(0.01)
     expect(share).toBeLessThan(1)
   })

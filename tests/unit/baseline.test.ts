@@ -253,24 +253,24 @@ describe('compareToBaseline', () => {
 
   it('a case whose calls copy to or from the host is judged across boards with a spread of that share of its time: another host\'s copies are no false alarm, its own board\'s runs still judge it', () => {
     const onBoard = (board: string, mediansMs: number[]) =>
-      mediansMs.map((runtimeMs) => ({ runtimeMs, medianSe: 0.002, n: 101, measuredAt: MEASURED_AT, board, offDeviceCopyShare: 0.3 }))
+      mediansMs.map((runtimeMs) => ({ runtimeMs, medianSe: 0.002, n: 101, measuredAt: MEASURED_AT, board, hostShare: 0.3 }))
     // A 7 µs reduction whose shape copy is 30% of its time, recorded on two boards of one host, checked on another host
     // where it reads 10% slower (as on a 2-GPU H200 host, 2026-11-28).
     const entry = { ...withRuns([0.007]), cv: 0.01, runs: [...onBoard('A', [0.00704, 0.00705]), ...onBoard('B', [0.00706, 0.00707])] }
-    const otherHost = { ...run(0.0078, 0.01), board: 'X', offDeviceCopyShare: 0.3 }
+    const otherHost = { ...run(0.0078, 0.01), board: 'X', hostShare: 0.3 }
     const judged = compareToBaseline(otherHost, H100, entry)
     expect(judged).toMatchObject({ kind: 'inconclusive', fails: false, boardSpread: { spread: 0.15 } })
-    expect(judged.message).toContain('between-board spread 15.0% from 2 boards (at least 15.0%: 30.0% of its GPU time is copies to or from the host)')
+    expect(judged.message).toContain("between-board spread 15.0% from 2 boards (at least 15.0%: 30.0% of its time is the host's)")
     // The same case without copies reads as a regression: the copies, not the change, widened it.
-    const plain = (runs: typeof entry.runs) => runs.map(({ offDeviceCopyShare: _, ...r }) => r)
-    expect(compareToBaseline({ ...otherHost, offDeviceCopyShare: 0 }, H100, { ...entry, runs: plain(entry.runs) })).toMatchObject({ kind: 'regression' })
+    const plain = (runs: typeof entry.runs) => runs.map(({ hostShare: _, ...r }) => r)
+    expect(compareToBaseline({ ...otherHost, hostShare: 0 }, H100, { ...entry, runs: plain(entry.runs) })).toMatchObject({ kind: 'regression' })
     // Where this run alone saw the copies (a baseline from before the share was kept), it still widens.
     expect(compareToBaseline(otherHost, H100, { ...entry, runs: plain(entry.runs) })).toMatchObject({ kind: 'inconclusive', boardSpread: { spread: 0.15 } })
     // Its own board's runs, once recorded, judge it: 10% slower there is a regression.
     const recorded = { ...entry, runs: [...entry.runs, ...onBoard('X', [0.0078, 0.00781])] }
     expect(compareToBaseline({ ...otherHost, ...run(0.0086, 0.01) }, H100, recorded)).toMatchObject({ kind: 'regression' })
     // A share too small to matter leaves the assumed spread between boards and the message as they were.
-    const small = compareToBaseline({ ...otherHost, offDeviceCopyShare: 0.01 }, H100, { ...entry, runs: plain(entry.runs) })
+    const small = compareToBaseline({ ...otherHost, hostShare: 0.01 }, H100, { ...entry, runs: plain(entry.runs) })
     expect(small.message).not.toContain('copies')
   })
 
@@ -491,13 +491,13 @@ describe('reading and writing files', () => {
 
   it('a run keeps its share of copies off the device through a write and a read; a share outside 0 to 1 is refused', () => {
     const p = path.join(dir(), 'copies.json')
-    const runs = [{ runtimeMs: 1, medianSe: 0.001, n: 101, measuredAt: MEASURED_AT, offDeviceCopyShare: 0.25 }, withRuns([1]).runs![0]!]
+    const runs = [{ runtimeMs: 1, medianSe: 0.001, n: 101, measuredAt: MEASURED_AT, hostShare: 0.25 }, withRuns([1]).runs![0]!]
     const f = mergeEntries(undefined, [[{ bench: 'b', caseName: 'c', dtype: 'float32', gpu: H100 }, { ...base(1), runs }]])
     writeBaseline(p, f)
     const key = Object.keys(f.entries)[0]!
     expect(readBaseline(p)!.entries[key]!.runs).toEqual(runs)
-    const entry = { ...f.entries[key], runs: [{ ...runs[0], offDeviceCopyShare: 1.5 }] }
-    expectMalformed('share.json', JSON.stringify({ version: 1, entries: { [key]: entry } }), /run 0 has "offDeviceCopyShare" = 1.5, expected a number from 0 to 1/)
+    const entry = { ...f.entries[key], runs: [{ ...runs[0], hostShare: 1.5 }] }
+    expectMalformed('share.json', JSON.stringify({ version: 1, entries: { [key]: entry } }), /run 0 has "hostShare" = 1.5, expected a number from 0 to 1/)
   })
 
   it('a run keeps its board through a write and a read; a run with an empty board is refused', () => {

@@ -103,12 +103,12 @@ describe('guardResult', () => {
   it('update mode keeps the share of a case\'s time in copies off the device with its run, where the timing measured one', () => {
     const copying = timedCase('4096', 10)
     if (copying.outcome.status !== 'ok') throw new Error('unreachable')
-    copying.outcome.timing!.offDeviceCopyShare = 0.25
+    copying.outcome.timing!.hostShare = 0.25
     guardResult(benchResult('sgemm', [copying, timedCase('2048', 2)]), context({ update: true }))
     const entries = readBaseline(baselineFile())!.entries
     const runOf = (caseName: string) => entries[keyString({ bench: 'sgemm', caseName, dtype: 'float32', gpu: H100 })]!.runs![0]!
-    expect(runOf('4096').offDeviceCopyShare).toBe(0.25)
-    expect(runOf('2048')).not.toHaveProperty('offDeviceCopyShare')
+    expect(runOf('4096').hostShare).toBe(0.25)
+    expect(runOf('2048')).not.toHaveProperty('hostShare')
   })
 
   it('without a baseline: no-baseline, not failing, nothing written', () => {

@@ -15,7 +15,7 @@ import { timedIterations, type TimedIterations } from './timed-iteration.js'
 type Solution = (...args: unknown[]) => unknown
 
 /** What the timers and checks counted, over every place the case was timed at. */
-export type PlacedCounts = Pick<TimingResult, 'callsPerSample' | 'checkedCalls' | 'paddingFallback' | 'streamAudit' | 'auditedCalls' | 'offDeviceCopyShare' | 'places'>
+export type PlacedCounts = Pick<TimingResult, 'callsPerSample' | 'checkedCalls' | 'paddingFallback' | 'streamAudit' | 'auditedCalls' | 'hostShare' | 'places'>
 
 /**
  * Where a place is: the buffers allocated afresh behind a spacer of `spacerBytes`, or the timed calls' buffers at

@@ -53,8 +53,8 @@ export class StreamAudit {
   readonly description: string
   /** Calls audited so far (their batches give no samples): the result's `auditedCalls`. */
   calls = 0
-  /** The audited calls' GPU time, and the part of it in copies to or from the host or another GPU (ns). */
-  private work = { busyNs: 0, offDeviceCopyNs: 0 }
+  /** The audited calls' windows, and the part of them that was the host's or the bus's (HostTime, ns). */
+  private host = { windowNs: 0, hostNs: 0 }
   private readonly cupti?: Cupti
   /** Whether CUPTI traces for the audit now: from the start of an audited batch to its audit. */
   private tracing = false
@@ -118,17 +118,17 @@ export class StreamAudit {
    */
   audit(calls: readonly WindowedCall[]): void {
     try {
-      const { busyNs, offDeviceCopyNs } = auditBatch(this.cupti!, calls)
-      this.work = { busyNs: this.work.busyNs + busyNs, offDeviceCopyNs: this.work.offDeviceCopyNs + offDeviceCopyNs }
+      const { windowNs, hostNs } = auditBatch(this.cupti!, calls)
+      this.host = { windowNs: this.host.windowNs + windowNs, hostNs: this.host.hostNs + hostNs }
     } finally {
       this.stop()
     }
     this.calls += calls.length
   }
 
-  /** The share of the audited calls' GPU time in copies off the device; undefined before a call was audited. */
-  offDeviceCopyShare(): number | undefined {
-    return this.work.busyNs > 0 ? this.work.offDeviceCopyNs / this.work.busyNs : undefined
+  /** The share of the audited calls' windows that was the host's or the bus's; undefined before a call was audited. */
+  hostShare(): number | undefined {
+    return this.host.windowNs > 0 ? Math.min(1, this.host.hostNs / this.host.windowNs) : undefined
   }
 
   /**
@@ -171,9 +171,11 @@ export interface WindowedCall {
 /**
  * Fails the case when any call of the batch left work outside its window. Every piece of work the harness queues in
  * an audited batch is tagged, so untagged work was launched by another host thread: the call whose window it ran in
- * owns it, and work in no window escaped the timer. Returns the calls' GPU time and its part in copies off the device.
+ * owns it, and work in no window escaped the timer. Returns the calls' windows and the host's part of them: the
+ * call's copies to or from the host or another GPU, and the gaps between its first and last work in which the GPU
+ * waited for the host (a synchronization, the launch of its next kernel), which the events' window holds.
  */
-function auditBatch(cupti: Cupti, windowed: readonly WindowedCall[]): { busyNs: number; offDeviceCopyNs: number } {
+function auditBatch(cupti: Cupti, windowed: readonly WindowedCall[]): { windowNs: number; hostNs: number } {
   const spans = readSpans(cupti, 'stream audit')
   const calls = windowed.map(({ draw, windowMs }) => ({
     work: spans.get(auditId(draw, 'work')),
@@ -192,8 +194,11 @@ function auditBatch(cupti: Cupti, windowed: readonly WindowedCall[]): { busyNs: 
     )
   }
   if (escaped === 0) {
-    const work = calls.flatMap((call) => (call.work ? [call.work] : []))
-    return { busyNs: work.reduce((sum, w) => sum + Number(w.busyNs), 0), offDeviceCopyNs: work.reduce((sum, w) => sum + Number(w.offDeviceCopyNs), 0) }
+    const host = (w: GpuSpan) => Number(w.offDeviceCopyNs) + Number(w.endNs - w.startNs - w.busyNs)
+    return {
+      windowNs: calls.reduce((sum, call) => sum + Number(call.windowNs), 0),
+      hostNs: calls.reduce((sum, call) => sum + (call.work ? host(call.work) : 0), 0),
+    }
   }
   const streams = 'solution() uses a stream that the legacy default stream does not wait for (a non-blocking stream?)'
   // Work that only outlasted its window also fits CUDA events whose reading was changed (a patched timer).

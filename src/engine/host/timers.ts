@@ -13,7 +13,7 @@ import { readSpans, StrayWorkError, StreamAudit, tagged } from './stream-audit.j
 import type { SolutionCall, TimedCase } from './timed-case.js'
 
 /** What a timer counts for the result. */
-export type TimerCounts = Pick<TimingResult, 'callsPerSample' | 'paddingFallback' | 'streamAudit' | 'auditedCalls' | 'offDeviceCopyShare'>
+export type TimerCounts = Pick<TimingResult, 'callsPerSample' | 'paddingFallback' | 'streamAudit' | 'auditedCalls' | 'hostShare'>
 
 /**
  * One timing mode's part of each step of a batch; timed-iteration.ts calls them in the protocol's order. `Read` is
@@ -140,13 +140,13 @@ class EventTimer implements CallTimer<void> {
   }
 
   counts(): TimerCounts {
-    const offDeviceCopyShare = this.audit.offDeviceCopyShare()
+    const hostShare = this.audit.hostShare()
     return {
       callsPerSample: this.callsPerSample,
       paddingFallback: this.padding.fallback,
       streamAudit: this.audit.description,
       auditedCalls: this.audit.calls,
-      ...(offDeviceCopyShare !== undefined && { offDeviceCopyShare }),
+      ...(hostShare !== undefined && { hostShare }),
     }
   }
 
@@ -312,7 +312,7 @@ class IdleGpuCalls implements CallTimer<Array<number | undefined>> {
       paddingFallback: undefined,
       streamAudit: 'off',
       auditedCalls: 0,
-      ...(copyMs !== undefined && this.sampledMs > 0 && { offDeviceCopyShare: Math.min(1, copyMs / this.sampledMs) }),
+      ...(copyMs !== undefined && this.sampledMs > 0 && { hostShare: Math.min(1, copyMs / this.sampledMs) }),
     }
   }
 
