@@ -222,6 +222,18 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
   std::free(buffer);
 }
 
+// Adds `interval` of untagged work, as `into` (all work, or the copies off the device), to every call whose window it
+// ran in; whether any did. Caller holds the mutex.
+bool claimByWindows(const Interval& interval, std::vector<Interval> Work::*into) {
+  bool claimed = false;
+  for (const auto& [id, window] : windowByIteration) {
+    bool overlaps = interval.first < window.second && interval.second > window.first;
+    if (overlaps) (workByIteration[id].*into).push_back(interval);
+    claimed = claimed || overlaps;
+  }
+  return claimed;
+}
+
 // Moves every joined (iteration, work) pair into workByIteration. Called only after a flush that followed a device
 // synchronize, so what stays unjoined never will be: work launched outside push/pop, or API calls inside it that
 // launched nothing. Caller holds the mutex.
@@ -235,16 +247,9 @@ void joinAndDiscardTheRest() {
     }
     // Untagged: another thread's launch during a call belongs to the call whose window it ran in.
     for (const auto& interval : work.intervals) {
-      bool claimed = false;
-      bool offDeviceCopy = std::find(work.offDeviceCopies.begin(), work.offDeviceCopies.end(), interval) != work.offDeviceCopies.end();
-      for (const auto& [id, window] : windowByIteration) {
-        bool overlaps = interval.first < window.second && interval.second > window.first;
-        if (overlaps) workByIteration[id].intervals.push_back(interval);
-        if (overlaps && offDeviceCopy) workByIteration[id].offDeviceCopies.push_back(interval);
-        claimed = claimed || overlaps;
-      }
-      if (!claimed) untaggedIntervals.push_back(interval);
+      if (!claimByWindows(interval, &Work::intervals)) untaggedIntervals.push_back(interval);
     }
+    for (const auto& copy : work.offDeviceCopies) claimByWindows(copy, &Work::offDeviceCopies);
   }
   windowByIteration.clear();
   std::sort(untaggedIntervals.begin(), untaggedIntervals.end());

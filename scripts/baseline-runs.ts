@@ -25,17 +25,17 @@ export function measurementsOf(file: string, board?: string, hostShares?: Readon
 }
 
 /**
- * Each case's host's share of its time, the mean over the runs of --host-shares (runs of the same
- * code in `cupti` timing that kept it): for replaying runs timed before it was kept.
+ * Each case's host's share of its time, the mean over the runs of --host-shares (runs of the same code, in the timing
+ * mode of the runs replayed, that kept it): for replaying runs timed before it was kept.
  */
 export function hostShareArgs(): Map<string, number> {
-  const sums = new Map<string, number[]>()
+  const sharesByCase = new Map<string, number[]>()
   for (const file of argList('--host-shares')) {
     for (const [key, m] of measurementsOf(file)) {
-      if (m.hostShare !== undefined) sums.set(key, [...(sums.get(key) ?? []), m.hostShare])
+      if (m.hostShare !== undefined) sharesByCase.set(key, [...(sharesByCase.get(key) ?? []), m.hostShare])
     }
   }
-  return new Map([...sums].map(([key, shares]) => [key, shares.reduce((a, b) => a + b, 0) / shares.length]))
+  return new Map([...sharesByCase].map(([key, shares]) => [key, shares.reduce((a, b) => a + b, 0) / shares.length]))
 }
 
 /** The baseline entries `vitest bench -u` with `settings` would write, run after run in this order. */

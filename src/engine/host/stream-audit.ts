@@ -53,7 +53,7 @@ export class StreamAudit {
   readonly description: string
   /** Calls audited so far (their batches give no samples): the result's `auditedCalls`. */
   calls = 0
-  /** The audited calls' windows, and the part of them that was the host's or the bus's (HostTime, ns). */
+  /** The audited calls' windows, and the part of them that was the host's or the bus's (auditBatch; ns). */
   private host = { windowNs: 0, hostNs: 0 }
   private readonly cupti?: Cupti
   /** Whether CUPTI traces for the audit now: from the start of an audited batch to its audit. */
