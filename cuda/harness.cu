@@ -354,6 +354,29 @@ extern "C" void kb_calibration_add(const float* a, const float* b, float* c, siz
   calibrationAddKernel<<<blocksFor(n), kThreads, 0, calibrationStream(perThreadStream)>>>(a, b, c, n);
 }
 
+// The board probe: c = a·b, a m×k and b k×n row-major floats, one thread per element of c, no tiling, so that every
+// multiply-add reads b from memory, and b (sized beyond the L2 by the engine) from DRAM. What it measures is how the
+// board's memory side serves a naive kernel: boards of one model came in kinds that read it a few percent apart, as
+// kernels that read beyond the L2 do (src/engine/host/board-probe.ts).
+__global__ void boardProbeKernel(const float* a, const float* b, float* c, size_t m, size_t n, size_t k) {
+  // 64-bit index arithmetic, as in the sgemm the kinds were found with: its time is what the kinds were measured by.
+  size_t row = blockIdx.y * (size_t)blockDim.y + threadIdx.y;
+  size_t col = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  if (row >= m || col >= n) return;
+  const float* rowOfA = a + row * k;
+  const float* columnOfB = b + col;
+  float sum = 0.0f;
+  for (size_t i = 0; i < k; ++i) sum += rowOfA[i] * columnOfB[i * n];
+  c[row * n + col] = sum;
+}
+
+extern "C" int kb_board_probe(const float* a, const float* b, float* c, size_t m, size_t n, size_t k) {
+  dim3 block(16, 16);
+  dim3 grid((unsigned)((n + block.x - 1) / block.x), (unsigned)((m + block.y - 1) / block.y));
+  boardProbeKernel<<<grid, block>>>(a, b, c, m, n, k);
+  return (int)cudaGetLastError();
+}
+
 // NVTX ranges around timed calls, for Nsight tools to select the solution's kernels by (`nvtxRanges`). NVTX is
 // header-only: without a tool attached these calls do nothing.
 extern "C" void kb_nvtx_push(const char* name) { nvtxRangePushA(name); }

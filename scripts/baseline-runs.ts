@@ -12,16 +12,39 @@ export const REPLAYED_GPU = 'replayed GPU'
 
 /**
  * A file's measurements by case, each with its board: `board` where given, else the GPU's UUID the file names. A case
- * timed before its host's share was kept takes it from `hostShares` (hostShareArgs), where given.
+ * timed before its host's share was kept takes it from `hostShares` (hostShareArgs); `boardProbeMs`, where given,
+ * stands in for the board's probe (probeStandIn), and with --no-probes no run has one (as before probes were kept).
  */
-export function measurementsOf(file: string, board?: string, hostShares?: ReadonlyMap<string, number>): Map<string, Measurement> {
+export function measurementsOf(file: string, board?: string, hostShares?: ReadonlyMap<string, number>, boardProbeMs?: number): Map<string, Measurement> {
   const found = new Map<string, Measurement>()
+  const withoutProbes = process.argv.includes('--no-probes')
   for (const [key, c] of casesWithBoards<CaseResult>(file)) {
-    const m = caseMeasurement(c.case, board ?? c.board)
+    const measured = caseMeasurement(c.case, board ?? c.board)
+    if (!measured) continue
+    const { boardProbeMs: kept, ...m } = measured
     const share = hostShares?.get(key)
-    if (m) found.set(key, m.hostShare === undefined && share !== undefined ? { ...m, hostShare: share } : m)
+    const probe = withoutProbes ? undefined : (boardProbeMs ?? kept)
+    found.set(key, {
+      ...m,
+      ...(m.hostShare === undefined && share !== undefined && { hostShare: share }),
+      ...(probe !== undefined && { boardProbeMs: probe }),
+    })
   }
   return found
+}
+
+/**
+ * For replays of runs timed before boards' probes were kept (--probe-case '<bench> · <case>'): every board's probe time
+ * stood in for by a case's median in the board's first run of the recorded code, a case that reads beyond the L2 (the
+ * naive sgemm at 4096³ took 45.4–45.6 ms on one kind of H200 and 46.9–47.2 ms on the other). It replaces the probes of
+ * runs that kept one, so that every board's stands on one scale.
+ */
+export function probeStandIn(firstRun: string): number | undefined {
+  const [key] = argList('--probe-case')
+  if (key === undefined) return undefined
+  const m = measurementsOf(firstRun).get(key)
+  if (m === undefined) throw new Error(`--probe-case: no timed case '${key}' in ${firstRun}`)
+  return m.runtimeMs
 }
 
 /**

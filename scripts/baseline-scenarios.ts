@@ -6,12 +6,14 @@
 // Prints, per way, the false alarms and the planted cases caught in each planted run (fewest–most), then the cases
 // that raised false alarms. A board is its label and its runs of the recorded code (two, or one), then its planted runs:
 //   tsx scripts/baseline-scenarios.ts --board A a1.json a2.json --planted a5.json --board B b1.json b2.json …
-//     [--tolerance 0.01] [--run-spread 0.01] [--board-spread 0.01] [--host-shares h1.json …]
-// --host-shares: runs that kept each case's host's share, for runs timed before it was kept.
+//     [--tolerance 0.01] [--run-spread 0.01] [--board-spread 0.01] [--host-shares h1.json …] [--probe-case '<bench> · <case>'] [--no-probes]
+// --host-shares: runs that kept each case's host's share, for runs timed before it was kept; --probe-case: a case whose
+// median in a board's first run stands in for its board's probe, for runs timed before it was kept; --no-probes: as if
+// no run had kept one.
 import { resolveBaselineSettings } from '../src/baseline/guard.js'
-import { compareToBaseline, type BaselineEntry, type Measurement } from '../src/baseline/verdict.js'
+import { compareToBaseline, SAME_KIND_PROBES, type BaselineEntry, type Measurement } from '../src/baseline/verdict.js'
 import { argList } from './arguments.js'
-import { assumedSpreadArgs, hostShareArgs, measurementsOf, recordRuns, REPLAYED_GPU } from './baseline-runs.js'
+import { assumedSpreadArgs, hostShareArgs, measurementsOf, probeStandIn, recordRuns, REPLAYED_GPU } from './baseline-runs.js'
 
 interface Board {
   label: string
@@ -43,11 +45,12 @@ if (boards.length < 2 || boards.some((b) => b.unchanged.length === 0)) {
 const options = { tolerance: Number(argList('--tolerance')[0] ?? 0.01), ...assumedSpreadArgs() }
 
 const hostShares = hostShareArgs()
+const standIns = new Map(boards.map((b) => [b.label, probeStandIn(b.unchanged[0]!)]))
 // Each file's measurements by case, labelled with its board (the label, whatever UUID the file names), read once.
 const read = new Map<string, Map<string, Measurement>>()
 function measurements(file: string, board: string): Map<string, Measurement> {
   const key = `${file}@${board}`
-  if (!read.has(key)) read.set(key, measurementsOf(file, board, hostShares))
+  if (!read.has(key)) read.set(key, measurementsOf(file, board, hostShares, standIns.get(board)))
   return read.get(key)!
 }
 
@@ -80,15 +83,25 @@ function check(way: string, entries: Map<string, BaselineEntry>, board: Board, r
 
 const runsOf = (b: Board, count = b.unchanged.length): Run[] => b.unchanged.slice(0, count).map((file) => ({ file, board: b.label }))
 const everyRun = (b: Board) => ({ unchanged: b.unchanged, planted: b.planted })
+// Where boards have probes, the ways that record other boards are tallied by how many of them are of the board's kind.
+const probes = new Map(boards.map((b) => [b.label, [...measurements(b.unchanged[0]!, b.label).values()].find((m) => m.boardProbeMs)?.boardProbeMs]))
+const sameKind = (a: Board, b: Board) => {
+  const [pa, pb] = [probes.get(a.label), probes.get(b.label)]
+  return pa !== undefined && pb !== undefined && Math.abs(Math.log(pa / pb)) <= SAME_KIND_PROBES
+}
+const kinds = (board: Board, recorded: Board[]) =>
+  probes.get(board.label) === undefined ? '' : ` (${recorded.filter((b) => sameKind(board, b)).length} of ${recorded.length} of its kind)`
 for (const board of boards) {
   const others = boards.filter((b) => b !== board)
   check('its own first run', record(runsOf(board, 1)), board, { unchanged: board.unchanged.slice(1), planted: board.planted })
   if (board.unchanged.length >= 2) check('its own two runs', record(runsOf(board, 2)), board, { unchanged: board.unchanged.slice(2), planted: board.planted })
   for (const other of others) {
-    check("another board's first run", record(runsOf(other, 1)), board, everyRun(board))
-    check("another board's two runs", record(runsOf(other, 2)), board, everyRun(board))
+    check(`another board's first run${kinds(board, [other])}`, record(runsOf(other, 1)), board, everyRun(board))
+    check(`another board's two runs${kinds(board, [other])}`, record(runsOf(other, 2)), board, everyRun(board))
   }
-  for (const [i, a] of others.entries()) for (const b of others.slice(i + 1)) check('two other boards, two runs each', record([...runsOf(a), ...runsOf(b)]), board, everyRun(board))
+  for (const [i, a] of others.entries()) {
+    for (const b of others.slice(i + 1)) check(`two other boards, two runs each${kinds(board, [a, b])}`, record([...runsOf(a), ...runsOf(b)]), board, everyRun(board))
+  }
   check('every other board', record(others.flatMap((b) => runsOf(b))), board, everyRun(board))
   check('every other board, and its own first run', record([...others.flatMap((b) => runsOf(b)), ...runsOf(board, 1)]), board, {
     unchanged: board.unchanged.slice(1),
@@ -99,7 +112,9 @@ for (const board of boards) {
 const planted = new Set(boards.flatMap((b) => b.planted.flatMap((file) => [...measurements(file, b.label).keys()]))).size
 console.log(`tolerance ${options.tolerance}; ${boards.length} boards; up to ${planted} cases per planted run`)
 for (const [way, { falseAlarms, caught }] of tallies) {
-  const range = caught.length > 0 ? `${Math.min(...caught)}–${Math.max(...caught)} (${caught.length} planted runs)` : 'no planted run checked'
+  const sorted = [...caught].sort((a, b) => a - b)
+  const range =
+    caught.length > 0 ? `${sorted[0]}–${sorted.at(-1)}, median ${sorted[Math.floor((sorted.length - 1) / 2)]} (${caught.length} planted runs)` : 'no planted run checked'
   console.log(`${way}: ${falseAlarms.length} false alarms; regressions in a planted run ${range}`)
 }
 const alarms = [...tallies].flatMap(([way, t]) => t.falseAlarms.map((alarm) => `${way} · ${alarm}`))

@@ -100,11 +100,12 @@ export interface GuardContext {
 
 /**
  * The measurement a case is judged by: TFLOPS from the median runtime, the samples' cv, the kept samples, the board
- * that ran it, and the share of its time that was the host's (TimingResult.hostShare).
+ * that ran it, the share of its time that was the host's (TimingResult.hostShare), and its board's probe time.
  */
 export function caseMeasurement(c: CaseResult, board?: string): Measurement | undefined {
   if (c.outcome.status !== 'ok' || !c.summary || !c.outcome.timing) return undefined
   const { samplesMs, hostShare } = c.outcome.timing
+  const boardProbeMs = c.gpu?.boardProbeMs
   return {
     tflops: tflops(c.flops, c.summary.median),
     runtimeMs: c.summary.median,
@@ -112,6 +113,7 @@ export function caseMeasurement(c: CaseResult, board?: string): Measurement | un
     samplesMs,
     ...(board !== undefined && { board }),
     ...(hostShare !== undefined && { hostShare }),
+    ...(boardProbeMs !== undefined && { boardProbeMs }),
   }
 }
 

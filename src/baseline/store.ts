@@ -111,6 +111,8 @@ function validateRun(raw: unknown): string | undefined {
   if (raw.board !== undefined && !(typeof raw.board === 'string' && raw.board !== '')) return `has "board" = ${JSON.stringify(raw.board)}, expected a non-empty string`
   const share = raw.hostShare
   if (share !== undefined && !(typeof share === 'number' && share >= 0 && share <= 1)) return `has "hostShare" = ${JSON.stringify(share)}, expected a number from 0 to 1`
+  const probe = raw.boardProbeMs
+  if (probe !== undefined && !(typeof probe === 'number' && Number.isFinite(probe) && probe > 0)) return `has "boardProbeMs" = ${JSON.stringify(probe)}, expected a finite number > 0`
   return undefined
 }
 
@@ -220,6 +222,7 @@ function sortedFile(file: BaselineFile): BaselineFile {
       measuredAt: r.measuredAt,
       ...(r.board !== undefined && { board: r.board }),
       ...(r.hostShare !== undefined && { hostShare: r.hostShare }),
+      ...(r.boardProbeMs !== undefined && { boardProbeMs: r.boardProbeMs }),
     }))
     entries[k] = { tflops: e.tflops, runtimeMs: e.runtimeMs, cv: e.cv, gpu: e.gpu, measuredAt: e.measuredAt, ...(runs && { runs }) }
   }

@@ -26,20 +26,21 @@ export interface CaseFigures {
 }
 
 /**
- * One measured case: its figures, the kept runtime samples (ms), the board that ran it (its UUID), and the share of
- * its time that was the host's (TimingResult.hostShare), where known.
+ * One measured case: its figures, the kept runtime samples (ms), the board that ran it (its UUID), the share of its
+ * time that was the host's (TimingResult.hostShare), and its board's probe time (GpuRef.boardProbeMs), where known.
  */
 export interface Measurement extends CaseFigures {
   samplesMs: readonly number[]
   board?: string
   hostShare?: number
+  boardProbeMs?: number
 }
 
 /**
  * One recorded run of a case: its median runtime, the standard error of the median's logarithm (0.004 ≈ 0.4%), the
  * samples behind it (0 where unknown: an entry from before runs were kept), the board that ran it (absent in runs
- * recorded before boards were kept), and the share of its time that was the host's (absent where its timing could not
- * tell, or before it was kept).
+ * recorded before boards were kept), the share of its time that was the host's (absent where its timing could not
+ * tell, or before it was kept), and the board's probe time (absent before it was kept).
  */
 export interface BaselineRun {
   runtimeMs: number
@@ -48,6 +49,7 @@ export interface BaselineRun {
   measuredAt: string
   board?: string
   hostShare?: number
+  boardProbeMs?: number
 }
 
 /**
@@ -171,6 +173,7 @@ export function baselineRun(m: Measurement, confidence: number, measuredAt: stri
     measuredAt,
     ...(m.board !== undefined && { board: m.board }),
     ...(m.hostShare !== undefined && { hostShare: m.hostShare }),
+    ...(m.boardProbeMs !== undefined && { boardProbeMs: m.boardProbeMs }),
   }
 }
 
@@ -286,13 +289,79 @@ function reference(runs: readonly BaselineRun[], board: string | undefined, assu
 const HOST_TIME_SPREAD = 0.5
 
 /**
- * The least spread between boards a case is judged with: the option's, or, for a case whose time is partly the
- * host's (in this run or a recorded one), that share of HOST_TIME_SPREAD where larger.
+ * How far apart two boards' probe times (GpuRef.boardProbeMs) may lie for the boards to be taken as of one kind. On
+ * H200s (2026-11-28/29) boards came in two kinds: the probe took 5.83–5.88 ms on one and 6.03–6.06 ms on the other, a
+ * naive sgemm at 4096³ 45.4–45.6 against 46.9–47.2 ms, each board within 0.3% from run to run. Kernels that read far
+ * beyond the L2 ran up to 4.8% apart between the kinds; within one, a case whose cv was under 1% sat at most 1.6% apart
+ * over seven boards (but for a run split in two modes, which the verdict widens for).
  */
-function leastBoardSpread(measured: Measurement, runs: readonly BaselineRun[], assumed: number): { spread: number; hostShare?: number } {
-  const hostShare = Math.max(measured.hostShare ?? 0, ...runs.map((r) => r.hostShare ?? 0))
+export const SAME_KIND_PROBES = 0.0125
+
+/**
+ * The least spread between boards, as a share of the assumed one, where the recorded boards of this board's kind judge
+ * it: on thirteen H200 boards replayed every way of recording (2026-11-29), half of the assumed 1% raised no false alarm.
+ */
+const SAME_KIND_SHARE = 0.5
+
+/**
+ * The least spread between boards, as a share of how far their probes lie apart, where no recorded board is of this
+ * board's kind: an online softmax moved 4.8% between the kinds where the probe moved 3.2%, which a spread of half the
+ * probes' distance holds (with the spread counted for both boards) and the assumed 1% did not.
+ */
+const OTHER_KIND_SHARE = 0.5
+
+/** Why the least spread between boards is not the assumed one, for the message. */
+type LeastSpreadCause = { hostShare: number } | { probesApart: number; sameKind: boolean; otherKinds: number }
+
+/** The recorded runs a run is judged by, and the least spread between boards that their kinds allow. */
+interface KindsJudged {
+  runs: readonly BaselineRun[]
+  spread: number
+  cause?: LeastSpreadCause
+}
+
+/**
+ * Where this run and every other board's recorded run kept a probe: a board with recorded boards of its kind is judged
+ * by them (and its own runs) alone, with SAME_KIND_SHARE of the assumed spread between boards at least; one without is
+ * judged by all, with OTHER_KIND_SHARE of how far the probes lie apart at least. Otherwise every run, as assumed.
+ */
+function judgeByKind(measured: Measurement, runs: readonly BaselineRun[], assumed: number): KindsJudged {
+  const probe = measured.boardProbeMs
+  const isOther = (r: BaselineRun) => r.board === undefined || r.board !== measured.board
+  const others = runs.filter(isOther)
+  if (probe === undefined || others.length === 0 || others.some((r) => r.boardProbeMs === undefined)) return { runs, spread: assumed }
+  const apart = (r: BaselineRun) => Math.abs(Math.log(r.boardProbeMs! / probe))
+  const sameKind = others.filter((r) => apart(r) <= SAME_KIND_PROBES)
+  const otherKinds = new Set(others.filter((r) => apart(r) > SAME_KIND_PROBES).map((r) => r.board)).size
+  if (sameKind.length > 0) {
+    return {
+      runs: runs.filter((r) => !isOther(r) || apart(r) <= SAME_KIND_PROBES),
+      spread: SAME_KIND_SHARE * assumed,
+      cause: { probesApart: Math.max(...sameKind.map(apart)), sameKind: true, otherKinds },
+    }
+  }
+  const farthest = Math.max(...others.map(apart))
+  return OTHER_KIND_SHARE * farthest > assumed
+    ? { runs, spread: OTHER_KIND_SHARE * farthest, cause: { probesApart: farthest, sameKind: false, otherKinds } }
+    : { runs, spread: assumed }
+}
+
+/**
+ * The runs a case is judged by and the least spread between boards: by the boards' kinds (judgeByKind), and, for a
+ * case whose time is partly the host's (in this run or a recorded one), at least HOST_TIME_SPREAD of that share.
+ */
+function leastBoardSpread(measured: Measurement, runs: readonly BaselineRun[], assumed: number): KindsJudged {
+  const byKind = judgeByKind(measured, runs, assumed)
+  const hostShare = Math.max(measured.hostShare ?? 0, ...byKind.runs.map((r) => r.hostShare ?? 0))
   const forHost = HOST_TIME_SPREAD * hostShare
-  return forHost > assumed ? { spread: forHost, hostShare } : { spread: assumed }
+  return forHost > byKind.spread ? { ...byKind, spread: forHost, cause: { hostShare } } : byKind
+}
+
+function causeText(cause: LeastSpreadCause): string {
+  if ('hostShare' in cause) return `${formatFraction(cause.hostShare)} of its time is the host's`
+  if (!cause.sameKind) return `no recorded board of its kind, their board probes ${formatFraction(cause.probesApart)} apart`
+  const left = cause.otherKinds === 0 ? '' : `; ${cause.otherKinds} board${cause.otherKinds === 1 ? '' : 's'} of another kind left out`
+  return `boards of its kind, their board probes within ${formatFraction(cause.probesApart)}${left}`
 }
 
 function spreadText(s: RunSpread): string {
@@ -301,10 +370,9 @@ function spreadText(s: RunSpread): string {
     : `between-run spread ${formatFraction(s.spread)} assumed, not measured from ${s.runs} run${s.runs === 1 ? '' : 's'} (\`vitest bench -u\` again records more)`
 }
 
-function boardText({ spread, ownWeight }: NonNullable<Reference['board']>, least: { spread: number; hostShare?: number }): string {
-  const copies =
-    least.hostShare === undefined ? '' : ` (at least ${formatFraction(least.spread)}: ${formatFraction(least.hostShare)} of its time is the host's)`
-  const between = `between-board spread ${formatFraction(spread.spread)} ${spread.measured ? `from ${spread.boards} boards` : 'assumed'}${copies}`
+function boardText({ spread, ownWeight }: NonNullable<Reference['board']>, least: KindsJudged): string {
+  const floor = least.cause === undefined ? '' : ` (at least ${formatFraction(least.spread)}: ${causeText(least.cause)})`
+  const between = `between-board spread ${formatFraction(spread.spread)} ${spread.measured ? `from ${spread.boards} boards` : 'assumed'}${floor}`
   return ownWeight === 0
     ? `${between}, as no run of this board was recorded (\`vitest bench -u\` on it records one)`
     : `${between}: this board's runs weigh ${Math.round(100 * ownWeight)}% against the other boards'`
@@ -368,9 +436,8 @@ export function compareToBaseline(
   // H200s (2026-11-26), cases with a sample cv of 9–29% in events timing moved 4–8% from run to run; on H200s in
   // `cupti` timing (2026-11-28/29) cases with a cv over 2% moved up to 1.26 times their cv between two runs of a board.
   const assumedRunSpread = Math.max(o.runSpread, measured.cv, baseline.cv)
-  const runs = entryRuns(baseline)
-  const leastBoard = leastBoardSpread(measured, runs, o.boardSpread)
-  const against = reference(runs, measured.board, { run: assumedRunSpread, board: leastBoard.spread })
+  const leastBoard = leastBoardSpread(measured, entryRuns(baseline), o.boardSpread)
+  const against = reference(leastBoard.runs, measured.board, { run: assumedRunSpread, board: leastBoard.spread })
   const spread = against.run
   const baselineLog = against.logMean
   // A stream too short for an interval of its median (3 to 5 samples: a long kernel) takes its sample cv as its

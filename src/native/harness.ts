@@ -40,6 +40,7 @@ export class Harness {
       checksum: lib.func('int kb_checksum(void *data, size_t bytes, void *digest)'),
       globalTimerStep: lib.func('int kb_global_timer_step(int changes, int reads, void *stepNs)'),
       hold: lib.func('void kb_calibration_hold(size_t ns, int perThreadStream)'),
+      boardProbe: lib.func('int kb_board_probe(void *a, void *b, void *c, size_t m, size_t n, size_t k)'),
       nvtxPush: lib.func('void kb_nvtx_push(const char *name)'),
       nvtxPop: lib.func('void kb_nvtx_pop()'),
     }
@@ -121,6 +122,11 @@ export class Harness {
    */
   hold(ns: number): void {
     this.fns.hold(ns, 0)
+  }
+
+  /** Queues the board probe's naive sgemm c = a·b (a m×k, b k×n, row-major floats) on the legacy stream. */
+  boardProbe(a: DevicePtr, b: DevicePtr, c: DevicePtr, m: number, n: number, k: number): void {
+    check(this.fns.boardProbe(a, b, c, m, n, k), 'kb_board_probe')
   }
 
   /**

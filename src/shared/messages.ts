@@ -222,12 +222,17 @@ export interface Calibration extends GpuRecord {
 
 export type CalibrationOutcome = RecordOutcome<Calibration>
 
+/** The board probe's median time (src/engine/host/board-probe.ts); none when the SM clock was throttled while it ran. */
+export type BoardProbeOutcome = { status: 'ok'; ms?: number } | ErrorOutcome
+
 export type HostRequest =
   | { type: 'run'; id: number; plan: CasePlan }
   /** Measure the ceilings; `options` gives the global warmup that precedes them. */
   | { type: 'ceilings'; id: number; options: MeasureOptions }
   /** Time the calibration kernels in every timing mode (the default protocol, warmup included). */
   | { type: 'calibrate'; id: number }
+  /** Time the board probe, which tells boards of one model apart by kind. */
+  | { type: 'board-probe'; id: number }
   /**
    * A paired A/B case (docs/ci-gate.md), one side per host process: 'pair-start' runs the protocol up to the priming
    * batch and keeps the case open, its buffers at `place`; each 'pair-rounds' times `rounds` rounds of `count` calls,
@@ -284,8 +289,11 @@ export interface GpuListing {
   pciBusId: string
 }
 
-/** Which GPU ran a case (results files from before 2026-11-28 name no board). */
-export type GpuRef = Pick<GpuListing, 'index' | 'pciBusId'> & Partial<Pick<GpuListing, 'uuid'>>
+/**
+ * Which GPU ran a case (results files from before 2026-11-28 name no board), and its board probe's time where the run
+ * measured it (src/engine/host/board-probe.ts): boards of one model whose probes agree are of one kind.
+ */
+export type GpuRef = Pick<GpuListing, 'index' | 'pciBusId'> & Partial<Pick<GpuListing, 'uuid'>> & { boardProbeMs?: number }
 
 export type HostMessage =
   /** `openWaitMs`: how long opening the session waited for the GPU lock (another process working on the GPU). */
@@ -296,6 +304,7 @@ export type HostMessage =
   | Reply<'result', CaseOutcome>
   | Reply<'ceilings', CeilingsOutcome>
   | Reply<'calibration', CalibrationOutcome>
+  | Reply<'board-probe', BoardProbeOutcome>
   | Reply<'pair-started', PairStartOutcome>
   | Reply<'pair-rounds', PairRoundsOutcome>
 

@@ -8,6 +8,7 @@ import { runKernelBench } from '../../src/vitest/run-bench.js'
 import { matrixMultiplication } from '../../problems/index.js'
 import { failureMessage } from '../../src/shared/results.js'
 import { guardResult } from '../../src/baseline/guard.js'
+import { baselinePath, readBaseline } from '../../src/baseline/store.js'
 import { useScratch } from '../helpers/scratch.js'
 import { gpu, onGpuTitle } from '../helpers/gpu.js'
 
@@ -18,13 +19,15 @@ const settings: PluginSettings = { devices: [0], cacheDir: path.join(root, 'node
 describe.skipIf(!gpu.available)(onGpuTitle('on the GPU'), { timeout: 300_000 }, () => {
   const scratch = useScratch('kb-guard-')
 
-  it('two recorded runs of the tiled sgemm judge a third as no regression, and the naive sgemm in its place as one', async () => {
+  it('two recorded runs of the tiled sgemm judge a third as no regression, and the naive sgemm in its place as one; every run names its board\'s probe', async () => {
     const benchRoot = scratch()
+    const probes: (number | undefined)[] = []
     // One bench name and case for both solutions, as when a pull request changes the solution behind a bench.
     const bench = async (name: string, update: boolean) => {
       const spec = { problem: matrixMultiplication, solution: `../../problems/matrix-multiplication/solutions/${name}`, cases: (c: { name: string }) => c.name === '4096x4096x4096', timing: 'cupti' as const }
       const result = await runKernelBench('sgemm', spec, { file, mode: 'bench', settings })
       expect(failureMessage(result)).toBeUndefined()
+      probes.push(result.cases[0]!.gpu?.boardProbeMs)
       const judged = guardResult(result, { benchFile: path.join(benchRoot, 'sgemm.bench.ts'), root: benchRoot, rules: { floors: {}, allowAboveRoofline: false }, update })
       return judged.cases[0]!.verdict!
     }
@@ -37,5 +40,10 @@ describe.skipIf(!gpu.available)(onGpuTitle('on the GPU'), { timeout: 300_000 }, 
     const naive = await bench('sgemm_naive.cu', false)
     expect(naive).toMatchObject({ kind: 'regression', fails: true })
     expect(naive.message).toMatch(/^regression: slower than baseline by [4-9]\d\.\d% \[/)
+    // The probe is measured once per board and run (5.8–6.1 ms on H200s), and the recorded runs keep it.
+    expect(probes[0]).toBeGreaterThan(0)
+    expect(new Set(probes)).toEqual(new Set([probes[0]]))
+    const stored = Object.values(readBaseline(baselinePath(benchRoot, path.join(benchRoot, 'sgemm.bench.ts')))!.entries)[0]!
+    expect(stored.runs!.map((r) => r.boardProbeMs)).toEqual([probes[0], probes[0]])
   })
 })

@@ -274,6 +274,32 @@ describe('compareToBaseline', () => {
     expect(small.message).not.toContain('copies')
   })
 
+  it('boards that kept a probe are judged by the recorded boards of their kind, with half the assumed spread between boards; a board of no recorded kind, with half the probes\' distance', () => {
+    const onBoard = (board: string, boardProbeMs: number, mediansMs: number[]) =>
+      mediansMs.map((runtimeMs) => ({ runtimeMs, medianSe: 0.001, n: 101, measuredAt: MEASURED_AT, board, boardProbeMs }))
+    // A kernel that reads beyond the L2 on two kinds of H200 (2026-11-28/29): 45.6 ms where the probe takes 5.85 ms,
+    // 47.1 ms where it takes 6.04 ms.
+    const entry = { ...withRuns([45.6]), runs: [...onBoard('A', 5.85, [45.6, 45.62]), ...onBoard('B', 6.04, [47.1, 47.12])] }
+    const onC = (runtimeMs: number, boardProbeMs?: number): Measurement => ({ ...run(runtimeMs, 0.005), board: 'C', ...(boardProbeMs && { boardProbeMs }) })
+    // Board C, of A's kind, is judged by A's runs alone: unchanged at A's speed, and 3.5% slower is a regression.
+    const same = compareToBaseline(onC(45.6, 5.86), H100, entry)
+    expect(same).toMatchObject({ change: expect.closeTo(0, 3), boardSpread: { spread: 0.005, boards: 1, measured: false } })
+    expect(same.message).toContain('between-board spread 0.5% assumed (at least 0.5%: boards of its kind, their board probes within 0.2%; 1 board of another kind left out)')
+    expect(compareToBaseline(onC(45.6 * 1.035, 5.86), H100, entry)).toMatchObject({ kind: 'regression' })
+    // Without probes it is judged by both kinds' mean, within the assumed 1% at least: the same slowdown is not seen.
+    const plain = { ...entry, runs: entry.runs.map(({ boardProbeMs: _, ...r }) => r) }
+    expect(compareToBaseline(onC(45.6 * 1.035), H100, plain)).toMatchObject({ kind: 'inconclusive' })
+    expect(compareToBaseline(onC(45.6 * 1.035, 5.86), H100, plain)).toMatchObject({ kind: 'inconclusive' })
+    // Board D, whose probe is of another kind than A's, against A's runs alone: 5% slower than A is within what the
+    // kinds may differ by (an online softmax read 4.8% apart on them), not a regression as it is within the assumed 1%.
+    const onlyA = { ...entry, runs: entry.runs.filter((r) => r.board === 'A') }
+    const onD = (boardProbeMs?: number): Measurement => ({ ...run(45.6 * 1.05, 0.005), board: 'D', ...(boardProbeMs && { boardProbeMs }) })
+    const otherKind = compareToBaseline(onD(6.04), H100, onlyA)
+    expect(otherKind).toMatchObject({ kind: 'inconclusive', boardSpread: { spread: expect.closeTo(Math.log(6.04 / 5.85) / 2, 6) } })
+    expect(otherKind.message).toContain('(at least 1.6%: no recorded board of its kind, their board probes 3.2% apart)')
+    expect(compareToBaseline(onD(), H100, onlyA)).toMatchObject({ kind: 'regression' })
+  })
+
   it('no baseline never fails', () => {
     const v = judge(meas(12.3), H100, undefined)
     expect(v).toEqual({ kind: 'no-baseline', fails: false, message: expect.stringContaining('12.3 TFLOPS') })
@@ -498,6 +524,17 @@ describe('reading and writing files', () => {
     expect(readBaseline(p)!.entries[key]!.runs).toEqual(runs)
     const entry = { ...f.entries[key], runs: [{ ...runs[0], hostShare: 1.5 }] }
     expectMalformed('share.json', JSON.stringify({ version: 1, entries: { [key]: entry } }), /run 0 has "hostShare" = 1.5, expected a number from 0 to 1/)
+  })
+
+  it('a run keeps its board\'s probe through a write and a read; a probe that is not a positive time is refused', () => {
+    const p = path.join(dir(), 'probes.json')
+    const runs = [{ runtimeMs: 1, medianSe: 0.001, n: 101, measuredAt: MEASURED_AT, board: 'GPU-1', boardProbeMs: 5.86 }, withRuns([1]).runs![0]!]
+    const f = mergeEntries(undefined, [[{ bench: 'b', caseName: 'c', dtype: 'float32', gpu: H100 }, { ...base(1), runs }]])
+    writeBaseline(p, f)
+    const key = Object.keys(f.entries)[0]!
+    expect(readBaseline(p)!.entries[key]!.runs).toEqual(runs)
+    const entry = { ...f.entries[key], runs: [{ ...runs[0], boardProbeMs: 0 }] }
+    expectMalformed('probe.json', JSON.stringify({ version: 1, entries: { [key]: entry } }), /run 0 has "boardProbeMs" = 0, expected a finite number > 0/)
   })
 
   it('a run keeps its board through a write and a read; a run with an empty board is refused', () => {

@@ -71,7 +71,7 @@ function withBuffers<T>(sizes: Sizes, bytes: (size: number) => number, count: nu
  * WARMUP untimed calls, then `repetitions` calls each between its own pair of events on the legacy stream, all
  * queued back to back (every call is long enough that the host's enqueue never leaves the GPU idle).
  */
-function timeRepetitions(session: DeviceSession, repetitions: number, call: () => void): CeilingTiming {
+export function timeRepetitions(session: DeviceSession, repetitions: number, call: () => void): CeilingTiming {
   for (let i = 0; i < WARMUP; i++) call()
   const events = session.events(2 * repetitions)
   const pairs = Array.from({ length: repetitions }, (_, i) => [events[2 * i]!, events[2 * i + 1]!] as const)

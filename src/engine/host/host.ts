@@ -2,6 +2,7 @@
 // measures the GPU's ceilings and calibration when asked).
 // A fault poisons only this process; the worker reports it and starts a fresh one.
 import * as cuda from '../../native/cuda.js'
+import { measureBoardProbe } from './board-probe.js'
 import { measureCalibration } from './calibration.js'
 import { measureCeilings } from './ceilings.js'
 import type { DeviceSession } from './device-session.js'
@@ -156,6 +157,10 @@ async function answer(session: DeviceSession, request: HostRequest): Promise<Rep
       return { type: 'ceilings', id: request.id, outcome: { status: 'ok', record: measureCeilings(session, request.options) } }
     case 'calibrate':
       return { type: 'calibration', id: request.id, outcome: { status: 'ok', record: measureCalibration(session) } }
+    case 'board-probe': {
+      const ms = measureBoardProbe(session)
+      return { type: 'board-probe', id: request.id, outcome: ms === undefined ? { status: 'ok' } : { status: 'ok', ms } }
+    }
     case 'run':
       return { type: 'result', id: request.id, outcome: runCase(session, request.plan, await loadSolution(session, request.plan)) }
     case 'pair-start': {
@@ -202,6 +207,7 @@ const AFTER_REQUEST = {
   run: 'after its case',
   ceilings: 'after the ceiling measurement',
   calibrate: 'after the calibration',
+  'board-probe': 'after the board probe',
   'pair-start': 'after opening its paired side',
   'pair-rounds': 'after a round of its paired side',
   'pair-end': 'after its paired side ended',
@@ -212,6 +218,7 @@ const REPLY_TYPE = {
   run: 'result',
   ceilings: 'ceilings',
   calibrate: 'calibration',
+  'board-probe': 'board-probe',
   'pair-start': 'pair-started',
   'pair-rounds': 'pair-rounds',
   'pair-end': 'result',

@@ -11,6 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { TIMING_MODES, type MeasureOptions } from '../../spec/options.js'
 import type {
+  BoardProbeOutcome,
   CalibrationOutcome,
   CaseOutcome,
   CasePlan,
@@ -40,7 +41,7 @@ export type HostStatus =
   | { available: false; reason: string; noGpu: boolean }
 
 /** The answer to a request: a case's outcome, the measured ceilings, the calibration, or a paired side's step. */
-type Outcome = CaseOutcome | CeilingsOutcome | CalibrationOutcome | PairStartOutcome | PairRoundsOutcome
+type Outcome = CaseOutcome | CeilingsOutcome | CalibrationOutcome | BoardProbeOutcome | PairStartOutcome | PairRoundsOutcome
 
 interface Pending {
   id: number
@@ -425,6 +426,14 @@ export class DeviceHost {
       this.send<CalibrationOutcome>((id) => ({ type: 'calibrate', id }), 'the calibration', caseTimeoutMs * TIMING_MODES.length),
     )
     return this.measuredCalibration
+  }
+
+  /**
+   * Times the board probe (src/engine/host/board-probe.ts). Never rejects. `timeoutMs`: what it may take (well under a
+   * second on the GPUs it was tried on).
+   */
+  boardProbe(timeoutMs: number): Promise<BoardProbeOutcome> {
+    return this.exclusive(() => this.send<BoardProbeOutcome>((id) => ({ type: 'board-probe', id }), 'the board probe', timeoutMs))
   }
 
   /** Sends one request and waits for its answer, or for the host's death or the timeout (as error outcomes). */

@@ -17,6 +17,7 @@ import type { ClaimWindow } from '../../shared/results.js'
 import { sumPhases } from '../../shared/phases.js'
 import { runPairedCase, type PairedRun } from './paired-case.js'
 import { regionsOn } from './shared-regions.js'
+import { boardProbeMs } from './board-probes.js'
 import type { CompareSettings } from '../../spec/compare.js'
 
 /** Which GPUs a run uses: every GPU of device 0's model, or the listed indices (all of one model). */
@@ -203,10 +204,13 @@ export class GpuPool {
     const gpuWait = performance.now() - claiming
     try {
       this.lastUsed = gpu.index
+      // A timed case names its board's probe, which the stored-baseline gate tells boards' kinds by.
+      const probe = plan.mode === 'bench' ? await boardProbeMs(gpu.uuid, () => this.host(gpu.index).boardProbe(plan.options.caseTimeoutMs)) : undefined
       const fromMs = epochMs()
       const { outcome, phases } = await work(gpu.index)
       const claimed = { fromMs, toMs: epochMs() }
-      return { outcome, phases: sumPhases([phases, { gpuWait }]), gpu: { index: gpu.index, pciBusId: gpu.pciBusId, uuid: gpu.uuid }, claimed }
+      const ref: GpuRef = { index: gpu.index, pciBusId: gpu.pciBusId, uuid: gpu.uuid, ...(probe !== undefined && { boardProbeMs: probe }) }
+      return { outcome, phases: sumPhases([phases, { gpuWait }]), gpu: ref, claimed }
     } finally {
       release()
     }
