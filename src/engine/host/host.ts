@@ -1,5 +1,5 @@
 // The device host: a child process of a Vitest worker that owns one GPU's CUDA context and runs cases on it (and
-// measures the GPU's ceilings and calibration when asked).
+// measures the GPU's ceilings, its calibration and the board probe when asked).
 // A fault poisons only this process; the worker reports it and starts a fresh one.
 import * as cuda from '../../native/cuda.js'
 import { measureBoardProbe } from './board-probe.js'
@@ -159,7 +159,7 @@ async function answer(session: DeviceSession, request: HostRequest): Promise<Rep
       return { type: 'calibration', id: request.id, outcome: { status: 'ok', record: measureCalibration(session) } }
     case 'board-probe': {
       const ms = measureBoardProbe(session)
-      return { type: 'board-probe', id: request.id, outcome: ms === undefined ? { status: 'ok' } : { status: 'ok', ms } }
+      return { type: 'board-probe', id: request.id, outcome: { status: 'ok', ...(ms !== undefined && { ms }) } }
     }
     case 'run':
       return { type: 'result', id: request.id, outcome: runCase(session, request.plan, await loadSolution(session, request.plan)) }

@@ -40,7 +40,7 @@ export type HostStatus =
   | { available: true; device: DeviceReport; arch: string; gpus: GpuListing[]; openWaitMs: number }
   | { available: false; reason: string; noGpu: boolean }
 
-/** The answer to a request: a case's outcome, the measured ceilings, the calibration, or a paired side's step. */
+/** The answer to a request: a case's outcome, the measured ceilings, the calibration, the board probe, or a paired side's step. */
 type Outcome = CaseOutcome | CeilingsOutcome | CalibrationOutcome | BoardProbeOutcome | PairStartOutcome | PairRoundsOutcome
 
 interface Pending {
