@@ -256,11 +256,18 @@ interface Reference {
  * stands for it within the spread between boards, its own runs' mean within their error, and the two are weighed by
  * the inverse of those variances. A board with no recorded run takes the other boards' mean, with the spread between
  * boards; a board whose runs are the only ones, its own mean. So two boards that agree narrow each other's interval,
- * and a board that stands apart is judged by its own runs.
+ * and a board that stands apart is judged by its own runs. The spread between runs is measured from `spreadFrom`, a
+ * superset of `runs`: how far a case's median moves from run to run on one board is the case's, whatever the board's
+ * kind, so the runs of boards left out of `runs` for their kind still measure it.
  */
-function reference(runs: readonly BaselineRun[], board: string | undefined, assumed: { run: number; board: number }): Reference {
+function reference(
+  runs: readonly BaselineRun[],
+  board: string | undefined,
+  assumed: { run: number; board: number },
+  spreadFrom: readonly BaselineRun[],
+): Reference {
   const boards = byBoard(runs)
-  const run = runSpread(boards, assumed.run)
+  const run = runSpread(byBoard(spreadFrom), assumed.run)
   const between = boardSpread(boards, run, assumed.board)
   const errorOf = (b: readonly BaselineRun[]) => boardMeanError(b, run)
   const own = boards.find((b) => b[0]!.board === board)
@@ -299,7 +306,7 @@ export const SAME_KIND_PROBES = 0.0125
 
 /**
  * The least spread between boards, as a share of the assumed one, where the recorded boards of this board's kind judge
- * it: on thirteen H200 boards replayed every way of recording (2026-11-29), half of the assumed 1% raised no false alarm.
+ * it: on fourteen H200 boards replayed every way of recording (2026-11-29), half of the assumed 1% raised no false alarm.
  */
 const SAME_KIND_SHARE = 0.5
 
@@ -323,7 +330,8 @@ interface KindsJudged {
 /**
  * Where this run and every other board's recorded run kept a probe: a board with recorded boards of its kind is judged
  * by them (and its own runs) alone, with SAME_KIND_SHARE of the assumed spread between boards at least; one without is
- * judged by all, with OTHER_KIND_SHARE of how far the probes lie apart at least. Otherwise every run, as assumed.
+ * judged by all, with OTHER_KIND_SHARE of how far the probes lie apart at least. Otherwise every run, as assumed. (The
+ * spread between runs is measured from every recorded run either way: see reference.)
  */
 function judgeByKind(measured: Measurement, runs: readonly BaselineRun[], assumed: number): KindsJudged {
   const probe = measured.boardProbeMs
@@ -436,8 +444,9 @@ export function compareToBaseline(
   // H200s (2026-11-26), cases with a sample cv of 9–29% in events timing moved 4–8% from run to run; on H200s in
   // `cupti` timing (2026-11-28/29) cases with a cv over 2% moved up to 1.26 times their cv between two runs of a board.
   const assumedRunSpread = Math.max(o.runSpread, measured.cv, baseline.cv)
-  const leastBoard = leastBoardSpread(measured, entryRuns(baseline), o.boardSpread)
-  const against = reference(leastBoard.runs, measured.board, { run: assumedRunSpread, board: leastBoard.spread })
+  const recorded = entryRuns(baseline)
+  const leastBoard = leastBoardSpread(measured, recorded, o.boardSpread)
+  const against = reference(leastBoard.runs, measured.board, { run: assumedRunSpread, board: leastBoard.spread }, recorded)
   const spread = against.run
   const baselineLog = against.logMean
   // A stream too short for an interval of its median (3 to 5 samples: a long kernel) takes its sample cv as its

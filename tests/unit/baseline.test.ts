@@ -285,6 +285,8 @@ describe('compareToBaseline', () => {
     const same = compareToBaseline(onC(45.6, 5.86), H100, entry)
     expect(same).toMatchObject({ change: expect.closeTo(0, 3), boardSpread: { spread: 0.005, boards: 1, measured: false } })
     expect(same.message).toContain('between-board spread 0.5% assumed (at least 0.5%: boards of its kind, their board probes within 0.2%; 1 board of another kind left out)')
+    // B's runs, left out of C's expected speed, still measure how far a run moves on its board.
+    expect(same.message).toContain('between-run spread 0.7% from 4 runs')
     expect(compareToBaseline(onC(45.6 * 1.035, 5.86), H100, entry)).toMatchObject({ kind: 'regression' })
     // Without probes it is judged by both kinds' mean, within the assumed 1% at least: the same slowdown is not seen.
     const plain = { ...entry, runs: entry.runs.map(({ boardProbeMs: _, ...r }) => r) }
