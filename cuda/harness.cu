@@ -355,9 +355,9 @@ extern "C" void kb_calibration_add(const float* a, const float* b, float* c, siz
 }
 
 // The board probe: c = a·b, a m×k and b k×n row-major floats, one thread per element of c, no tiling, so that every
-// multiply-add reads b from memory, and b (sized beyond the L2 by the engine) from DRAM. What it measures is how the
-// board's memory side serves a naive kernel: boards of one model came in kinds that read it a few percent apart, as
-// kernels that read beyond the L2 do (src/engine/host/board-probe.ts).
+// multiply-add reads b from memory, and b (at least the L2's size, as the engine sizes it) from DRAM. What it
+// measures is how the board's memory side serves a naive kernel: boards of one model came in kinds that read it a few
+// percent apart, as kernels that read beyond the L2 do (src/engine/host/board-probe.ts).
 __global__ void boardProbeKernel(const float* a, const float* b, float* c, size_t m, size_t n, size_t k) {
   // 64-bit index arithmetic, as in the sgemm the kinds were found with: its time is what the kinds were measured by.
   size_t row = blockIdx.y * (size_t)blockDim.y + threadIdx.y;

@@ -13,21 +13,18 @@ export const REPLAYED_GPU = 'replayed GPU'
 /**
  * A file's measurements by case, each with its board: `board` where given, else the GPU's UUID the file names. A case
  * timed before its host's share was kept takes it from `hostShares` (hostShareArgs); `boardProbeMs`, where given,
- * stands in for the board's probe (probeStandIn), and with --no-probes no run has one (as before probes were kept).
+ * stands in for the board's probe (probeStandIn).
  */
 export function measurementsOf(file: string, board?: string, hostShares?: ReadonlyMap<string, number>, boardProbeMs?: number): Map<string, Measurement> {
   const found = new Map<string, Measurement>()
-  const withoutProbes = process.argv.includes('--no-probes')
   for (const [key, c] of casesWithBoards<CaseResult>(file)) {
-    const measured = caseMeasurement(c.case, board ?? c.board)
-    if (!measured) continue
-    const { boardProbeMs: kept, ...m } = measured
+    const m = caseMeasurement(c.case, board ?? c.board)
+    if (!m) continue
     const share = hostShares?.get(key)
-    const probe = withoutProbes ? undefined : (boardProbeMs ?? kept)
     found.set(key, {
       ...m,
       ...(m.hostShare === undefined && share !== undefined && { hostShare: share }),
-      ...(probe !== undefined && { boardProbeMs: probe }),
+      ...(boardProbeMs !== undefined && { boardProbeMs }),
     })
   }
   return found

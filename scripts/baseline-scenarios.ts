@@ -46,11 +46,17 @@ const options = { tolerance: Number(argList('--tolerance')[0] ?? 0.01), ...assum
 
 const hostShares = hostShareArgs()
 const standIns = new Map(boards.map((b) => [b.label, probeStandIn(b.unchanged[0]!)]))
+const withoutProbes = process.argv.includes('--no-probes')
+/** A run's measurements as if its board's probe had not been kept. */
+const dropProbes = (run: Map<string, Measurement>) => new Map([...run].map(([key, { boardProbeMs: _, ...m }]) => [key, m]))
 // Each file's measurements by case, labelled with its board (the label, whatever UUID the file names), read once.
 const read = new Map<string, Map<string, Measurement>>()
 function measurements(file: string, board: string): Map<string, Measurement> {
   const key = `${file}@${board}`
-  if (!read.has(key)) read.set(key, measurementsOf(file, board, hostShares, standIns.get(board)))
+  if (!read.has(key)) {
+    const run = measurementsOf(file, board, hostShares, standIns.get(board))
+    read.set(key, withoutProbes ? dropProbes(run) : run)
+  }
   return read.get(key)!
 }
 

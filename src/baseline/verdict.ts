@@ -339,11 +339,12 @@ function judgeByKind(measured: Measurement, runs: readonly BaselineRun[], assume
   const others = runs.filter(isOther)
   if (probe === undefined || others.length === 0 || others.some((r) => r.boardProbeMs === undefined)) return { runs, spread: assumed }
   const apart = (r: BaselineRun) => Math.abs(Math.log(r.boardProbeMs! / probe))
-  const sameKind = others.filter((r) => apart(r) <= SAME_KIND_PROBES)
-  const otherKinds = new Set(others.filter((r) => apart(r) > SAME_KIND_PROBES).map((r) => r.board)).size
+  const ofItsKind = (r: BaselineRun) => apart(r) <= SAME_KIND_PROBES
+  const sameKind = others.filter(ofItsKind)
+  const otherKinds = new Set(others.filter((r) => !ofItsKind(r)).map((r) => r.board)).size
   if (sameKind.length > 0) {
     return {
-      runs: runs.filter((r) => !isOther(r) || apart(r) <= SAME_KIND_PROBES),
+      runs: runs.filter((r) => !isOther(r) || ofItsKind(r)),
       spread: SAME_KIND_SHARE * assumed,
       cause: { probesApart: Math.max(...sameKind.map(apart)), sameKind: true, otherKinds },
     }
