@@ -366,9 +366,16 @@ export function inconclusiveNotes(result: KernelBenchResult): string[] {
   if (grouped) {
     const halfWidths = straddling.map(({ verdict }) => (verdict!.interval!.high - verdict!.interval!.low) / 2)
     const tolerances = [...new Set(straddling.map(({ verdict }) => formatFraction(verdict!.tolerance!)))].join(', ')
+    const range = (xs: number[]) => `${formatFraction(Math.min(...xs))} to ${formatFraction(Math.max(...xs))}`
+    // A regression's whole interval lies beyond the tolerance: against a stored baseline, where a run's interval is
+    // about as wide whatever the change, that is the smallest slowdown these cases can fail on.
+    const failingFrom = straddling.map(({ verdict }, i) => halfWidths[i]! + verdict!.tolerance!)
+    const smallestFailing = straddling.every(({ verdict }) => verdict!.against === undefined)
+      ? `; against the stored baseline they fail on slowdowns beyond about ${range(failingFrom)} (a paired A/B run judges smaller ones)`
+      : ''
     lines.push(
-      `inconclusive ${straddling.length} cases whose interval (half-width ${formatFraction(Math.min(...halfWidths))} to ` +
-        `${formatFraction(Math.max(...halfWidths))}) straddles the tolerance ${tolerances}: the change may or may not exceed it`,
+      `inconclusive ${straddling.length} cases whose interval (half-width ${range(halfWidths)}) straddles the tolerance ` +
+        `${tolerances}: the change may or may not exceed it${smallestFailing}`,
     )
   }
   return lines

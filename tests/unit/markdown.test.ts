@@ -61,9 +61,16 @@ describe('renderMarkdown marks', () => {
     const doubtful = { ...straddling('1x1x1', -0.5, 0.5), verdict: { ...straddling('1x1x1', 0, 0).verdict, interval: undefined, reason: 'too few samples (4)' } }
     const cases = [straddling('a', -0.02, 0.01), straddling('b', -0.03, 0.006), straddling('c', -0.011, 0.02), straddling('d', 0.005, 0.012), doubtful]
     const text = renderMarkdown([{ ...sgemm, result: { ...sgemm.result!, cases } }])
-    expect(text).toContain('_inconclusive 4 cases whose interval (half-width 0.4% to 1.8%) straddles the tolerance 1.0%: the change may or may not exceed it_')
+    expect(text).toContain(
+      '_inconclusive 4 cases whose interval (half-width 0.4% to 1.8%) straddles the tolerance 1.0%: the change may or may not exceed it; ' +
+        'against the stored baseline they fail on slowdowns beyond about 1.4% to 2.8% (a paired A/B run judges smaller ones)_',
+    )
     expect(text).toContain('_inconclusive 1x1x1: too few samples (4)_')
     expect(text).not.toContain('_inconclusive a:')
+    // In a paired A/B run the interval narrows as blocks are added: no smallest slowdown is claimed there.
+    const paired = cases.map((c) => ({ ...c, verdict: { ...c.verdict, against: 'base.cu' } }))
+    const pairedText = renderMarkdown([{ ...sgemm, result: { ...sgemm.result!, cases: paired } }])
+    expect(pairedText).toContain('straddles the tolerance 1.0%: the change may or may not exceed it_')
   })
 
   it('has the columns of the terminal table, with the CV next to the median', () => {
