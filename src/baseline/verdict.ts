@@ -258,16 +258,20 @@ interface Reference {
  * boards; a board whose runs are the only ones, its own mean. So two boards that agree narrow each other's interval,
  * and a board that stands apart is judged by its own runs. The spread between runs is measured from `spreadFrom`, a
  * superset of `runs`: how far a case's median moves from run to run on one board is the case's, whatever the board's
- * kind, so the runs of boards left out of `runs` for their kind still measure it.
+ * kind, so the runs of boards left out of `runs` for their kind still measure it; and from `judgedRuns`, the runs
+ * judged together.
  */
 function reference(
   runs: readonly BaselineRun[],
   board: string | undefined,
   assumed: { run: number; board: number },
   spreadFrom: readonly BaselineRun[],
+  judgedRuns: readonly BaselineRun[],
 ): Reference {
   const boards = byBoard(runs)
-  const run = runSpread(byBoard(spreadFrom), assumed.run)
+  // The runs judged together measure the spread too, about their own mean (a change moves them all alike): a group of
+  // their own, never pooled with their board's recorded runs. One run adds nothing to measure it with.
+  const run = runSpread(judgedRuns.length > 1 ? [...byBoard(spreadFrom), judgedRuns] : byBoard(spreadFrom), assumed.run)
   const between = boardSpread(boards, run, assumed.board)
   const errorOf = (b: readonly BaselineRun[]) => boardMeanError(b, run)
   const own = boards.find((b) => b[0]!.board === board)
@@ -397,21 +401,7 @@ const LEAD: Record<ChangeVerdictKind, string> = {
 }
 
 /**
- * Compare a measurement on `gpu` with its baseline.
- *
- * - No baseline: `no-baseline` (never fails).
- * - Baseline from another GPU model: `other-gpu`, not compared (never fails).
- * - Otherwise, with m the run's median and se its log standard error (medianEstimate), σ the spread between runs on
- *   one board (runSpread, over every board's runs; it assumes at least the larger sample cv of the two runs), and r the
- *   run's board's expected log median with its error V (reference: its own runs weighed against the other boards'
- *   within the spread between boards),
- *   d = ln m − r,  Var(d) = se² + σ² + V
- *   (this run's median error and run effect, and r's error). Then the change of
- *   speed exp(−d) − 1 with its interval (changeFromLogRatio) is judged by judgeChange against the tolerance; the
- *   run's own stream may make it inconclusive (too few samples, bimodal).
- *   A regression fails; an improvement with failOnImprovement; an inconclusive case with failOnInconclusive.
- *
- * Throws RangeError on non-finite or negative figures (a baseline of 0 TFLOPS cannot be compared against).
+ * Compare a measurement on `gpu` with its baseline: compareRunsToBaseline with this run alone.
  */
 export function compareToBaseline(
   measured: Measurement,
@@ -419,9 +409,42 @@ export function compareToBaseline(
   baseline: BaselineEntry | undefined,
   opts?: Partial<VerdictOptions>,
 ): Verdict {
+  return compareRunsToBaseline([measured], gpu, baseline, opts)
+}
+
+/**
+ * Compare one or more runs of a case on one board of `gpu` with its baseline, judged together.
+ *
+ * - No baseline: `no-baseline` (never fails).
+ * - Baseline from another GPU model: `other-gpu`, not compared (never fails).
+ * - Otherwise, with k runs, mᵢ their medians and seᵢ their log standard errors (medianEstimate), σ the spread between
+ *   runs on one board (runSpread, over every board's recorded runs and the k runs about their own mean; it assumes at
+ *   least the largest sample cv of the runs), and r the board's expected log median with its error V (reference: its
+ *   own recorded runs weighed against the other boards' within the spread between boards),
+ *   d = mean ln mᵢ − r,  Var(d) = (mean seᵢ² + σ²) / k + V
+ *   (the runs' median errors and run effects, each run its own, and r's error). Then the change of speed exp(−d) − 1
+ *   with its interval (changeFromLogRatio) is judged by judgeChange against the tolerance; the runs' own streams may
+ *   make it inconclusive (too few samples, bimodal).
+ *   A regression fails; an improvement with failOnImprovement; an inconclusive case with failOnInconclusive.
+ *
+ * Throws RangeError on non-finite or negative figures (a baseline of 0 TFLOPS cannot be compared against), on no run,
+ * and on runs of several boards (each board's speed is its own: judge each board's runs apart).
+ */
+export function compareRunsToBaseline(
+  checked: readonly Measurement[],
+  gpu: string,
+  baseline: BaselineEntry | undefined,
+  opts?: Partial<VerdictOptions>,
+): Verdict {
   const o = resolveVerdictOptions(opts)
-  checkFigures('measured', measured, false)
-  const got = `${formatTflops(measured.tflops)} TFLOPS`
+  const first = checked[0]
+  if (first === undefined) throw new RangeError('no run to judge')
+  if (checked.some((m) => m.board !== first.board)) throw new RangeError('runs judged together must come from one board')
+  const together = checked.length > 1
+  checked.forEach((m, i) => checkFigures(together ? `measured run ${i + 1}` : 'measured', m, false))
+  const logMeasured = meanOf(checked.map((m) => Math.log(m.runtimeMs)))
+  const tflopsMeasured = (first.tflops * first.runtimeMs) / Math.exp(logMeasured)
+  const got = `${formatTflops(tflopsMeasured)} TFLOPS`
   if (baseline === undefined) {
     return {
       kind: 'no-baseline',
@@ -444,50 +467,38 @@ export function compareToBaseline(
   // A noisy case moves more between runs than its median's error says: over four runs of the example suite on two
   // H200s (2026-11-26), cases with a sample cv of 9–29% in events timing moved 4–8% from run to run; on H200s in
   // `cupti` timing (2026-11-28/29) cases with a cv over 2% moved up to 1.26 times their cv between two runs of a board.
-  const assumedRunSpread = Math.max(o.runSpread, measured.cv, baseline.cv)
+  const assumedRunSpread = Math.max(o.runSpread, baseline.cv, ...checked.map((m) => m.cv))
   const recorded = entryRuns(baseline)
-  const leastBoard = leastBoardSpread(measured, recorded, o.boardSpread)
-  const against = reference(leastBoard.runs, measured.board, { run: assumedRunSpread, board: leastBoard.spread }, recorded)
+  const hostShares = checked.flatMap((m) => (m.hostShare === undefined ? [] : [m.hostShare]))
+  const judgedAs: Measurement = { ...first, ...(hostShares.length > 0 && { hostShare: Math.max(...hostShares) }) }
+  const leastBoard = leastBoardSpread(judgedAs, recorded, o.boardSpread)
+  const judgedRuns = checked.map((m) => baselineRun(m, o.confidence, 'judged'))
+  const against = reference(leastBoard.runs, first.board, { run: assumedRunSpread, board: leastBoard.spread }, recorded, judgedRuns)
   const spread = against.run
   const baselineLog = against.logMean
-  // A stream too short for an interval of its median (3 to 5 samples: a long kernel) takes its sample cv as its
-  // median's error, as baselineRun records it: larger than the median's true error from two samples up; one or two
-  // samples (a kernel of seconds against the time limit) take the assumed spread between runs, which is at least the cv
-  // the case was recorded with. Samples in two modes, the smaller with a third of them or more (MEDIAN_MODE_DOUBT),
-  // widen the interval by half the gap between the modes, as the median may land in either, less what a spread
-  // measured from recorded runs already holds: runs that landed in either mode measured it, but a run split 10% apart
-  // where the recorded runs moved 1.5% (seen on an H200, 2026-11-29) would otherwise read the gap as a change. Either
-  // way a change far beyond the doubt is still judged: a kernel five times slower fails.
-  const samples = measured.samplesMs
-  const estimate = medianEstimate(samples, o.confidence)
-  const shortStream = estimate === undefined
-  const currentSe = estimate?.logSe ?? (samples.length >= 3 ? measured.cv : assumedRunSpread)
-  const split = bimodalSplit(samples)
-  const modes = split && Math.min(split.lowerShare, 1 - split.lowerShare) >= MEDIAN_MODE_DOUBT ? split : undefined
-  const modesTerm = modes ? Math.max(0, (Math.log(modes.upperMean / modes.lowerMean) / 2) ** 2 - (spread.measured ? spread.spread ** 2 : 0)) : 0
-  const logRatio = Math.log(measured.runtimeMs) - baselineLog
-  const interval = changeFromLogRatio(logRatio, currentSe ** 2 + modesTerm + spread.spread ** 2 + against.variance, o.confidence)
+  const streams = checked.map((m) => streamError(m.samplesMs, m.cv, assumedRunSpread, spread, o.confidence))
+  const logRatio = logMeasured - baselineLog
+  const runsVariance = (meanOf(streams.map((s) => s.variance)) + spread.spread ** 2) / checked.length
+  const interval = changeFromLogRatio(logRatio, runsVariance + against.variance, o.confidence)
   const judgedAlone = judgeChange({ interval, doubts: [] }, o.tolerance)
   // An inconclusive verdict says what widened it.
-  const doubts = modesTerm > 0 || shortStream ? streamDoubts('run', samples, o.confidence) : []
+  const doubts = checked.flatMap((m, i) =>
+    streams[i]!.doubted ? streamDoubts(together ? `run ${i + 1}` : 'run', m.samplesMs, o.confidence) : [],
+  )
   const judged = judgedAlone.kind === 'inconclusive' && doubts.length > 0 ? { ...judgedAlone, reason: `${judgedAlone.reason}; ${doubts.join('; ')}` } : judgedAlone
   const change = Math.exp(-logRatio) - 1
   const fails =
     judged.kind === 'regression' || (judged.kind === 'improvement' && o.failOnImprovement) || (judged.kind === 'inconclusive' && o.failOnInconclusive)
 
+  const short = streams.filter((s) => s.short)
   const notes = [
+    ...(together ? [`${checked.length} runs of this board judged together`] : []),
     `tolerance ${formatFraction(o.tolerance)}`,
     spreadText(spread),
     ...(against.board ? [boardText(against.board, leastBoard)] : []),
     `${formatLevel(o.confidence)} interval`,
-    ...(shortStream
-      ? [
-          samples.length >= 3
-            ? `the run's sample CV stands for its median's error (${samples.length} samples)`
-            : `the assumed between-run spread stands for its median's error (${samples.length} sample${samples.length === 1 ? '' : 's'})`,
-        ]
-      : []),
-    `${got} vs ${formatTflops((measured.tflops * measured.runtimeMs) / Math.exp(baselineLog))} in the baseline`,
+    ...short.map((s) => s.short!),
+    `${got} vs ${formatTflops((tflopsMeasured * Math.exp(logMeasured)) / Math.exp(baselineLog))} in the baseline`,
     ...(baseline.runs ? [] : [LEGACY_NOTE]),
   ].join('; ')
   let message: string
@@ -510,6 +521,38 @@ export function compareToBaseline(
     fails,
     message: `${LEAD[judged.kind]}: ${message}`,
   }
+}
+
+/** What one run's stream adds to the variance of its log median, whether it is in doubt, and the note for a short one. */
+interface StreamError {
+  variance: number
+  doubted: boolean
+  short?: string
+}
+
+/**
+ * A stream too short for an interval of its median (3 to 5 samples: a long kernel) takes its sample cv as its median's
+ * error, as baselineRun records it: larger than the median's true error from two samples up; one or two samples (a
+ * kernel of seconds against the time limit) take the assumed spread between runs, which is at least the cv the case
+ * was recorded with. Samples in two modes, the smaller with a third of them or more (MEDIAN_MODE_DOUBT), widen the
+ * interval by half the gap between the modes, as the median may land in either, less what a spread measured from
+ * recorded runs already holds: runs that landed in either mode measured it, but a run split 10% apart where the
+ * recorded runs moved 1.5% (seen on an H200, 2026-11-29) would otherwise read the gap as a change. Either way a change
+ * far beyond the doubt is still judged: a kernel five times slower fails.
+ */
+function streamError(samples: readonly number[], cv: number, assumedRunSpread: number, spread: RunSpread, confidence: number): StreamError {
+  const estimate = medianEstimate(samples, confidence)
+  const se = estimate?.logSe ?? (samples.length >= 3 ? cv : assumedRunSpread)
+  const split = bimodalSplit(samples)
+  const modes = split && Math.min(split.lowerShare, 1 - split.lowerShare) >= MEDIAN_MODE_DOUBT ? split : undefined
+  const modesTerm = modes ? Math.max(0, (Math.log(modes.upperMean / modes.lowerMean) / 2) ** 2 - (spread.measured ? spread.spread ** 2 : 0)) : 0
+  const short =
+    estimate !== undefined
+      ? undefined
+      : samples.length >= 3
+        ? `the run's sample CV stands for its median's error (${samples.length} samples)`
+        : `the assumed between-run spread stands for its median's error (${samples.length} sample${samples.length === 1 ? '' : 's'})`
+  return { variance: se ** 2 + modesTerm, doubted: modesTerm > 0 || estimate === undefined, ...(short !== undefined && { short }) }
 }
 
 /** Explicit floors from the spec. GFLOPS = TFLOPS × 1000; solPercent is % of the roofline (speed of light). */

@@ -2,7 +2,8 @@
 // The `vitest-kernel-bench` command: `init <problem> [file.cu]` writes a starter solution and its bench file;
 // `init --list` lists the problems; `ceilings` measures the GPU's ceilings into the cache (or shows cached ones);
 // `calibrate` measures each timing mode's offset on the GPU into the cache (or shows a cached calibration);
-// `report` draws the charts of saved results files (no GPU needed); `ncu` times a bench file's cases with the harness
+// `report` draws the charts of saved results files (no GPU needed); `gate` judges several runs' results files together
+// against the stored baselines (no GPU needed); `ncu` times a bench file's cases with the harness
 // and under Nsight Compute, side by side.
 import fs from 'node:fs'
 import path from 'node:path'
@@ -22,6 +23,7 @@ import { describeCalibration } from '../report/calibration.js'
 import { describeCeilings } from '../report/ceilings.js'
 import { writeChartOutputs } from '../report/chart-files.js'
 import { readResultsFiles } from '../report/read-results.js'
+import { gate } from './gate.js'
 import { problemCatalog } from '../spec/problem-catalog.js'
 import { listProblems, starterFiles, type StarterFile } from './starter.js'
 import { didYouMean } from '../spec/suggest.js'
@@ -39,6 +41,11 @@ const USAGE = `Usage:
   vitest-kernel-bench report <results.json>… [--html <file>] [--svg <dir>]
                                   draw the charts of saved results files (several on one chart) as an
                                   HTML page and/or one SVG file per chart
+  vitest-kernel-bench gate <results.json>… [--root <dir>] [--tolerance <fraction>] [--confidence <fraction>]
+                                  judge several runs of the benches together against the stored baselines
+                                  (each case's runs on one board as one verdict); exits 1 on a regression.
+                                  --root: the Vitest root the baseline files are under (default: here);
+                                  by default the tolerance and confidence the runs were judged with
   vitest-kernel-bench ncu <file.bench.ts> [--bench <name>] [--ncu <path>]
                                   run the bench file with the harness, then under Nsight Compute (ncu,
                                   each timed call's kernels, caches flushed, clocks left alone), and print
@@ -51,6 +58,7 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   ceilings: ['force', 'device', 'cache-dir'],
   calibrate: ['force', 'device', 'cache-dir'],
   report: ['html', 'svg'],
+  gate: ['root', 'tolerance', 'confidence'],
   ncu: ['bench', 'ncu'],
 }
 
@@ -163,6 +171,9 @@ async function main(argv: readonly string[]): Promise<void> {
         svg: { type: 'string' },
         bench: { type: 'string' },
         ncu: { type: 'string' },
+        root: { type: 'string' },
+        tolerance: { type: 'string' },
+        confidence: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -189,6 +200,19 @@ async function main(argv: readonly string[]): Promise<void> {
     return command === 'ceilings' ? ceilings(values) : calibrate(values)
   }
   if (command === 'report') return report(positionals.slice(1), values)
+  if (command === 'gate') {
+    const files = positionals.slice(1)
+    if (files.length === 0) throw new UsageError('gate needs one or more results files (`KERNELBENCH_JSON=run-1.json npx vitest bench --run` writes one per run)')
+    const fraction = (name: 'tolerance' | 'confidence') => {
+      const text = values[name]
+      if (text === undefined) return {}
+      const value = Number(text)
+      if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${name} must be a fraction, e.g. 0.01 (got '${text}')`)
+      return { [name]: value }
+    }
+    if (gate(files, path.resolve(values.root ?? '.'), { ...fraction('tolerance'), ...fraction('confidence') })) process.exitCode = 1
+    return
+  }
   if (command === 'ncu') {
     const [benchFile, ...rest] = positionals.slice(1)
     if (!benchFile || rest.length > 0) throw new UsageError('ncu takes one bench file')

@@ -1,0 +1,82 @@
+/**
+ * Several runs of the same benches judged together against their stored baselines (the `gate` command,
+ * docs/ci-gate.md "Several runs judged together"): each case's runs on one board become one verdict
+ * (compareRunsToBaseline), whose interval narrows as the runs' own spread averages out. Pure: the results files come
+ * parsed, the baseline files through `readBaselineFile`.
+ */
+import type { BenchRecord } from '../report/json.js'
+import { caseMeasurement } from './guard.js'
+import { lookup, type BaselineFile } from './store.js'
+import { compareRunsToBaseline, type Measurement, type Verdict, type VerdictOptions } from './verdict.js'
+
+/** One case of one bench on one board, judged over the runs that timed it there. */
+export interface CaseJudgedTogether {
+  benchFile: string
+  bench: string
+  caseName: string
+  board?: string
+  /** How many of the given runs timed the case on this board. */
+  runs: number
+  verdict: Verdict
+}
+
+/** What the runs held that was not judged, and why (a bench without a baseline file, paired cases). */
+export interface RunsTogether {
+  judged: CaseJudgedTogether[]
+  notJudged: string[]
+}
+
+interface Gathered {
+  benchFile: string
+  bench: string
+  caseName: string
+  gpu: string
+  board?: string
+  baselineFile: string
+  key: { bench: string; caseName: string; dtype: string; gpu: string }
+  measurements: Measurement[]
+}
+
+/**
+ * Every timed case of the runs, gathered by bench file, bench, case, GPU model and board, and judged against the
+ * baseline file each run's guard named. Cases without TFLOPS (no FLOP count) and paired A/B cases (judged against
+ * their base, not a baseline) are left out; so are benches whose runs named no baseline file (not timed in `vitest
+ * bench`, or failed before they were judged). `notJudged` lists the benches of the last two.
+ */
+export function judgeRunsTogether(
+  runs: readonly (readonly BenchRecord[])[],
+  readBaselineFile: (file: string) => BaselineFile | undefined,
+  options: Partial<VerdictOptions>,
+): RunsTogether {
+  const gathered = new Map<string, Gathered>()
+  const notJudged = new Set<string>()
+  for (const benches of runs) {
+    for (const { file, name, result } of benches) {
+      if (!result || result.mode !== 'bench' || !result.device) continue
+      if (result.cases.some((c) => c.paired)) notJudged.add(`${file} · ${name}: its paired A/B cases, judged against their base in their own run`)
+      if (!result.baseline) {
+        notJudged.add(`${file} · ${name}: its run named no baseline file`)
+        continue
+      }
+      for (const c of result.cases) {
+        if (c.paired) continue
+        const board = c.gpu?.uuid ?? result.device.uuid
+        const m = caseMeasurement(c, board)
+        if (!m || !(m.tflops > 0)) continue
+        const gpu = result.device.name
+        const id = JSON.stringify([file, name, c.name, gpu, board])
+        const entry = gathered.get(id)
+        if (entry) entry.measurements.push(m)
+        else {
+          const key = { bench: result.bench, caseName: c.name, dtype: result.dtype, gpu }
+          gathered.set(id, { benchFile: file, bench: name, caseName: c.name, gpu, board, baselineFile: result.baseline.file, key, measurements: [m] })
+        }
+      }
+    }
+  }
+  const judged = [...gathered.values()].map((g): CaseJudgedTogether => {
+    const verdict = compareRunsToBaseline(g.measurements, g.gpu, lookup(readBaselineFile(g.baselineFile), g.key), options)
+    return { benchFile: g.benchFile, bench: g.bench, caseName: g.caseName, board: g.board, runs: g.measurements.length, verdict }
+  })
+  return { judged, notJudged: [...notJudged] }
+}
