@@ -125,6 +125,11 @@ describe('judgeRunsTogether', () => {
       ['small', 3, BOARD, 'regression'],
       ['large', 3, BOARD, expect.stringMatching(/unchanged|inconclusive/)],
     ])
+    // A run spread over several GPUs: a case timed on another board is judged with that board's runs only.
+    const elsewhere = benchResult('add', { small: 0.0105 }, 9, BASELINE_FILE)
+    elsewhere.cases[0]!.gpu = { ...elsewhere.cases[0]!.gpu!, uuid: OTHER_BOARD }
+    const spread = judgeRunsTogether([...runs, [asBench(elsewhere)]], (file) => readBaseline(path.join(dir(), file)), {})
+    expect(spread.judged.filter((c) => c.caseName === 'small').map((c) => [c.board, c.runs])).toEqual([[BOARD, 3], [OTHER_BOARD, 1]])
     expect(notJudged).toEqual([
       `${BENCH_FILE} · unjudged: its run named no baseline file`,
       `${BENCH_FILE} · paired: its paired A/B cases, judged against their base in their own run`,
