@@ -497,7 +497,7 @@ export function compareRunsToBaseline(
     spreadText(spread),
     ...(against.board ? [boardText(against.board, leastBoard)] : []),
     `${formatLevel(o.confidence)} interval`,
-    ...short.map((s) => s.short!),
+    ...new Set(short.map((s) => s.short!)),
     `${got} vs ${formatTflops((tflopsMeasured * Math.exp(logMeasured)) / Math.exp(baselineLog))} in the baseline`,
     ...(baseline.runs ? [] : [LEGACY_NOTE]),
   ].join('; ')
