@@ -94,7 +94,9 @@ export function gate(files: readonly string[], root: string, options: Partial<Ve
     readBaselineFile,
     verdictOptions,
   )
-  if (judged.length === 0) throw new Error('no case to judge: the files hold no timed case of a bench judged against a baseline file (run `vitest bench` with the plugin)')
+  if (judged.length === 0) {
+    throw new Error('no case to judge: the files hold no case timed by `vitest bench` and judged against a baseline file (were the benches skipped, without a GPU?)')
+  }
   const ordered = [...judged].sort((a, b) => KINDS.indexOf(a.verdict.kind) - KINDS.indexOf(b.verdict.kind))
   const failing = ordered.filter((c) => c.verdict.fails)
   out(
