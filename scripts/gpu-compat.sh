@@ -2,7 +2,8 @@
 # The README's first benchmark in a fresh project with the packed package, on a GPU host that has no package
 # registry: `pack` installs the project here (one Vitest major) and archives it; `run` unpacks it on the GPU host
 # and runs `vitest run` (correctness), `vitest bench --run -u` (records the baseline), then the CI guard on a
-# planted regression (the solution launches its kernel three times: exit 1 expected) and after undoing it (exit 0).
+# planted regression (the solution launches its kernel three times: exit 1 expected) and after undoing it (exit 0),
+# and the package's `gate` command over each of those two runs' results files (exit 1, then 0).
 # usage: scripts/gpu-compat.sh pack OUT_DIR VITEST_RANGE [NODE_BINARY]   (here, after npm pack)
 #        scripts/gpu-compat.sh run ARCHIVE LOG_DIR                          (GPU host, with node on PATH)
 set -euo pipefail
@@ -65,10 +66,12 @@ run() {
   sed -i 's/^\(\s*\)\(.*<<<.*;\)$/\1\2 \2 \2/' kernels/sgemm.cu
   grep -c '<<<' kernels/sgemm.cu >"$logs/planted-launch-lines.txt"
   diff /tmp/sgemm.cu.orig kernels/sgemm.cu >"$logs/planted.diff" || true
-  step "$logs/3-bench-regression.log" vitest bench --run
+  step "$logs/3-bench-regression.log" env KERNELBENCH_JSON=kb-regression.json node node_modules/vitest/vitest.mjs bench --run
   cp /tmp/sgemm.cu.orig kernels/sgemm.cu
-  step "$logs/4-bench-restored.log" vitest bench --run
-  grep -h '^exit' "$logs"/[1-4]-*.log
+  step "$logs/4-bench-restored.log" env KERNELBENCH_JSON=kb-restored.json node node_modules/vitest/vitest.mjs bench --run
+  step "$logs/5-gate-regression.log" node_modules/.bin/vitest-kernel-bench gate kb-regression.json
+  step "$logs/6-gate-restored.log" node_modules/.bin/vitest-kernel-bench gate kb-restored.json
+  grep -h '^exit' "$logs"/[1-6]-*.log
 }
 
 "$@"
