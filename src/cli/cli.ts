@@ -24,6 +24,7 @@ import { describeCeilings } from '../report/ceilings.js'
 import { writeChartOutputs } from '../report/chart-files.js'
 import { readResultsFiles } from '../report/read-results.js'
 import { gate } from './gate.js'
+import { resolveVerdictOptions } from '../baseline/verdict.js'
 import { problemCatalog } from '../spec/problem-catalog.js'
 import { listProblems, starterFiles, type StarterFile } from './starter.js'
 import { didYouMean } from '../spec/suggest.js'
@@ -203,11 +204,18 @@ async function main(argv: readonly string[]): Promise<void> {
   if (command === 'gate') {
     const files = positionals.slice(1)
     if (files.length === 0) throw new UsageError('gate needs one or more results files (`KERNELBENCH_JSON=run-1.json npx vitest bench --run` writes one per run)')
+    const realPath = (file: string) => (fs.existsSync(file) ? fs.realpathSync(file) : path.resolve(file))
+    if (new Set(files.map(realPath)).size < files.length) throw new UsageError('gate was given one results file twice: each file must be a run of its own')
     const fraction = (name: 'tolerance' | 'confidence') => {
       const text = values[name]
       if (text === undefined) return {}
       const value = Number(text)
       if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${name} must be a fraction, e.g. 0.01 (got '${text}')`)
+      try {
+        resolveVerdictOptions({ [name]: value })
+      } catch (error) {
+        throw new UsageError(`--${(error as Error).message}`)
+      }
       return { [name]: value }
     }
     if (gate(files, path.resolve(values.root ?? '.'), { ...fraction('tolerance'), ...fraction('confidence') })) process.exitCode = 1

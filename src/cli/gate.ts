@@ -57,7 +57,7 @@ function counts(judged: readonly CaseJudgedTogether[]): string {
     .join(', ')
 }
 
-function markdown(judged: readonly CaseJudgedTogether[], files: readonly string[]): string {
+function markdown(judged: readonly CaseJudgedTogether[], notJudged: readonly string[], files: readonly string[]): string {
   const listed = judged.filter((c) => c.verdict.kind !== 'unchanged')
   const rows = listed.map((c) => {
     const v = c.verdict
@@ -70,6 +70,8 @@ function markdown(judged: readonly CaseJudgedTogether[], files: readonly string[
     '',
     `${judged.length} cases: ${counts(judged)}.`,
     '',
+    ...notJudged.map((line) => `Not judged: ${line.replaceAll('|', '\\|')}`),
+    ...(notJudged.length > 0 ? [''] : []),
     ...(rows.length > 0
       ? ['<details><summary>cases not unchanged</summary>', '', '| case | change [interval] | verdict | runs | why |', '| --- | --- | --- | --- | --- |', ...rows, '', '</details>', '']
       : []),
@@ -95,7 +97,8 @@ export function gate(files: readonly string[], root: string, options: Partial<Ve
     verdictOptions,
   )
   if (judged.length === 0) {
-    throw new Error('no case to judge: the files hold no case timed by `vitest bench` and judged against a baseline file (were the benches skipped, without a GPU?)')
+    const why = notJudged.length > 0 ? notJudged.join('; ') : 'were the benches skipped, without a GPU?'
+    throw new Error(`no case to judge: the files hold no case timed by \`vitest bench\` and judged against a baseline file (${why})`)
   }
   const ordered = [...judged].sort((a, b) => KINDS.indexOf(a.verdict.kind) - KINDS.indexOf(b.verdict.kind))
   const failing = ordered.filter((c) => c.verdict.fails)
@@ -110,7 +113,7 @@ export function gate(files: readonly string[], root: string, options: Partial<Ve
     ].join('\n'),
   )
   const summary = process.env.GITHUB_STEP_SUMMARY
-  if (summary) fs.appendFileSync(summary, markdown(judged, files))
+  if (summary) fs.appendFileSync(summary, markdown(judged, notJudged, files))
   return failing.length > 0
 }
 

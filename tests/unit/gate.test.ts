@@ -135,6 +135,27 @@ describe('judgeRunsTogether', () => {
       `${BENCH_FILE} · paired: its paired A/B cases, judged against their base in their own run`,
     ])
   })
+
+  it('keeps dtypes apart, leaves out runs that recorded the baselines, and refuses one run given twice', () => {
+    recordBaselines(dir(), [1, 2].map((seed) => benchResult('add', { small: 0.01 }, seed)))
+    const read = (file: string) => readBaseline(path.join(dir(), file))
+    const half = { ...benchResult('add', { small: 0.02 }, 3, BASELINE_FILE), dtype: 'float16' } as KernelBenchResult
+    const recording = benchResult('add', { small: 0.01 }, 4, BASELINE_FILE)
+    recording.baseline!.written = true
+    const { judged, notJudged } = judgeRunsTogether([[asBench(benchResult('add', { small: 0.01 }, 5, BASELINE_FILE)), asBench(half)], [asBench(recording)]], read, {})
+    expect(judged.map((c) => [c.runs, c.verdict.kind])).toEqual([[1, expect.stringMatching(/unchanged|inconclusive/)], [1, 'no-baseline']])
+    expect(notJudged).toEqual([`${BENCH_FILE} · add: a run that recorded the baselines (\`vitest bench -u\`), which hold it already`])
+    const run = [asBench(benchResult('add', { small: 0.0105 }, 6, BASELINE_FILE))]
+    expect(() => judgeRunsTogether([run, run], read, {})).toThrow('two of the runs hold the same samples of add · small: one run given twice')
+  })
+
+  it('refuses to pass cases as without a baseline when the baseline file their runs were judged against is not found', () => {
+    const compared = benchResult('add', { small: 0.01 }, 1, BASELINE_FILE)
+    compared.cases[0]!.verdict = { kind: 'unchanged', change: 0, message: 'unchanged', fails: false, floors: [] }
+    expect(() => judgeRunsTogether([[asBench(compared)]], () => undefined, {})).toThrow(
+      `the baseline file ${BASELINE_FILE}, which the runs were judged against, is not there: judge from the Vitest root the runs ran in, or name it with --root`,
+    )
+  })
 })
 
 describe('the gate command (npx tsx src/cli/cli.ts gate)', () => {
@@ -184,6 +205,12 @@ describe('the gate command (npx tsx src/cli/cli.ts gate)', () => {
     const badTolerance = cli(...files, '--tolerance', 'five')
     expect(badTolerance.status).toBe(2)
     expect(badTolerance.stderr).toContain("--tolerance must be a fraction, e.g. 0.01 (got 'five')")
+    const badConfidence = cli(...files, '--confidence', '95')
+    expect(badConfidence.status).toBe(2)
+    expect(badConfidence.stderr).toContain('--confidence must be a number between 0 and 1 (0.95 = 95%), got 95')
+    const twice = cli(files[0]!, files[0]!)
+    expect(twice.status).toBe(2)
+    expect(twice.stderr).toContain('gate was given one results file twice')
     const noBaseline = cli(...files, '--root', dir())
     expect(noBaseline.status).toBe(0)
     expect(noBaseline.stdout).toContain('1 without a baseline')
