@@ -20,10 +20,16 @@ export interface CaseJudgedTogether {
   verdict: Verdict
 }
 
-/** What the runs held that was not judged, and why (a bench without a baseline file, paired cases). */
+/** A bench (its file and name) of the runs, or its paired cases, left out, and why. */
+export interface LeftOut {
+  bench: string
+  reason: string
+}
+
+/** The cases judged, and what the runs held that was not judged (a bench without a baseline file, paired cases). */
 export interface RunsTogether {
   judged: CaseJudgedTogether[]
-  notJudged: string[]
+  notJudged: LeftOut[]
 }
 
 interface Gathered {
@@ -59,17 +65,19 @@ export function judgeRunsTogether(
   options: Partial<VerdictOptions>,
 ): RunsTogether {
   const gathered = new Map<string, Gathered>()
-  const notJudged = new Set<string>()
+  const notJudged = new Map<string, LeftOut>()
+  const leaveOut = (bench: string, reason: string) => notJudged.set(`${bench}\0${reason}`, { bench, reason })
   for (const benches of runs) {
     for (const { file, name, result } of benches) {
       if (!result || result.mode !== 'bench' || !result.device) continue
-      if (result.cases.some((c) => c.paired)) notJudged.add(`${file} · ${name}: its paired A/B cases, judged against their base in their own run`)
+      const bench = `${file} · ${name}`
+      if (result.cases.some((c) => c.paired)) leaveOut(bench, 'its paired A/B cases, judged against their base in their own run')
       if (!result.baseline) {
-        notJudged.add(`${file} · ${name}: its run named no baseline file`)
+        leaveOut(bench, 'its run named no baseline file')
         continue
       }
       if (result.baseline.written) {
-        notJudged.add(`${file} · ${name}: a run that recorded the baselines (\`vitest bench -u\`), which hold it already`)
+        leaveOut(bench, 'a run that recorded the baselines (`vitest bench -u`), which hold it already')
         continue
       }
       for (const c of result.cases) {
@@ -102,5 +110,5 @@ export function judgeRunsTogether(
     const verdict = compareRunsToBaseline(g.measurements, g.gpu, lookup(baselineFile, g.key), options)
     return { benchFile: g.benchFile, bench: g.bench, caseName: g.caseName, board: g.board, runs: g.measurements.length, verdict }
   })
-  return { judged, notJudged: [...notJudged] }
+  return { judged, notJudged: [...notJudged.values()] }
 }

@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { readBaseline } from '../baseline/store.js'
-import { judgeRunsTogether, type CaseJudgedTogether } from '../baseline/runs-together.js'
+import { judgeRunsTogether, type CaseJudgedTogether, type LeftOut } from '../baseline/runs-together.js'
 import { resolveVerdictOptions, type VerdictOptions } from '../baseline/verdict.js'
 import { formatChangeInterval } from '../shared/median-change.js'
 import { formatFraction } from '../report/format.js'
@@ -57,7 +57,7 @@ function counts(judged: readonly CaseJudgedTogether[]): string {
     .join(', ')
 }
 
-function markdown(judged: readonly CaseJudgedTogether[], notJudged: readonly string[], files: readonly string[]): string {
+function markdown(judged: readonly CaseJudgedTogether[], notJudged: readonly LeftOut[], files: readonly string[]): string {
   const listed = judged.filter((c) => c.verdict.kind !== 'unchanged')
   const rows = listed.map((c) => {
     const v = c.verdict
@@ -70,7 +70,7 @@ function markdown(judged: readonly CaseJudgedTogether[], notJudged: readonly str
     '',
     `${judged.length} cases: ${counts(judged)}.`,
     '',
-    ...notJudged.map((line) => `Not judged: ${line.replaceAll('|', '\\|')}`),
+    ...notJudged.map(({ bench, reason }) => `Not judged: ${bench.replaceAll('|', '\\|')}: ${reason}`),
     ...(notJudged.length > 0 ? [''] : []),
     ...(rows.length > 0
       ? ['<details><summary>cases not unchanged</summary>', '', '| case | change [interval] | verdict | runs | why |', '| --- | --- | --- | --- | --- |', ...rows, '', '</details>', '']
@@ -97,7 +97,7 @@ export function gate(files: readonly string[], root: string, options: Partial<Ve
     verdictOptions,
   )
   if (judged.length === 0) {
-    const why = notJudged.length > 0 ? notJudged.join('; ') : 'were the benches skipped, without a GPU?'
+    const why = notJudged.length > 0 ? leftOutSummary(notJudged) : 'were the benches skipped, without a GPU?'
     throw new Error(`no case to judge: the files hold no case timed by \`vitest bench\` and judged against a baseline file (${why})`)
   }
   const ordered = [...judged].sort((a, b) => KINDS.indexOf(a.verdict.kind) - KINDS.indexOf(b.verdict.kind))
@@ -106,7 +106,7 @@ export function gate(files: readonly string[], root: string, options: Partial<Ve
     [
       `judged ${judged.length} cases over ${files.length} runs (${files.join(', ')}), tolerance ${formatFraction(verdictOptions.tolerance)}`,
       ...listedLines(ordered, verdictOptions.tolerance).map((line) => `  ${line}`),
-      ...notJudged.map((line) => `  not judged: ${line}`),
+      ...notJudged.map(({ bench, reason }) => `  not judged: ${bench}: ${reason}`),
       ...failing.map((c) => `FAIL ${caseLabel(c)} (${c.benchFile}, board ${c.board ?? 'unknown'}): ${c.verdict.message}`),
       counts(judged),
       '',
@@ -115,6 +115,15 @@ export function gate(files: readonly string[], root: string, options: Partial<Ve
   const summary = process.env.GITHUB_STEP_SUMMARY
   if (summary) fs.appendFileSync(summary, markdown(judged, notJudged, files))
   return failing.length > 0
+}
+
+/** What was left out, a line per reason: how many benches, and the first of them. */
+function leftOutSummary(notJudged: readonly LeftOut[]): string {
+  const byReason = new Map<string, string[]>()
+  for (const { bench, reason } of notJudged) byReason.set(reason, [...(byReason.get(reason) ?? []), bench])
+  return [...byReason]
+    .map(([reason, benches]) => `${benches.length === 1 ? benches[0] : `${benches.length} benches (${benches[0]}, …)`}: ${reason}`)
+    .join('; ')
 }
 
 /**

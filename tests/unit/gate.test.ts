@@ -131,8 +131,8 @@ describe('judgeRunsTogether', () => {
     const spread = judgeRunsTogether([...runs, [asBench(elsewhere)]], (file) => readBaseline(path.join(dir(), file)), {})
     expect(spread.judged.filter((c) => c.caseName === 'small').map((c) => [c.board, c.runs])).toEqual([[BOARD, 3], [OTHER_BOARD, 1]])
     expect(notJudged).toEqual([
-      `${BENCH_FILE} · unjudged: its run named no baseline file`,
-      `${BENCH_FILE} · paired: its paired A/B cases, judged against their base in their own run`,
+      { bench: `${BENCH_FILE} · unjudged`, reason: 'its run named no baseline file' },
+      { bench: `${BENCH_FILE} · paired`, reason: 'its paired A/B cases, judged against their base in their own run' },
     ])
   })
 
@@ -144,7 +144,7 @@ describe('judgeRunsTogether', () => {
     recording.baseline!.written = true
     const { judged, notJudged } = judgeRunsTogether([[asBench(benchResult('add', { small: 0.01 }, 5, BASELINE_FILE)), asBench(half)], [asBench(recording)]], read, {})
     expect(judged.map((c) => [c.runs, c.verdict.kind])).toEqual([[1, expect.stringMatching(/unchanged|inconclusive/)], [1, 'no-baseline']])
-    expect(notJudged).toEqual([`${BENCH_FILE} · add: a run that recorded the baselines (\`vitest bench -u\`), which hold it already`])
+    expect(notJudged).toEqual([{ bench: `${BENCH_FILE} · add`, reason: 'a run that recorded the baselines (`vitest bench -u`), which hold it already' }])
     const run = [asBench(benchResult('add', { small: 0.0105 }, 6, BASELINE_FILE))]
     expect(() => judgeRunsTogether([run, run], read, {})).toThrow('two of the runs hold the same samples of add · small: one run given twice')
   })
@@ -208,6 +208,13 @@ describe('the gate command (npx tsx src/cli/cli.ts gate)', () => {
     const badConfidence = cli(...files, '--confidence', '95')
     expect(badConfidence.status).toBe(2)
     expect(badConfidence.stderr).toContain('--confidence must be a number between 0 and 1 (0.95 = 95%), got 95')
+    const recording = path.join(dir(), 'recording.json')
+    const recorded = JSON.parse(fs.readFileSync(files[0]!, 'utf8'))
+    recorded.benches[0].result.baseline.written = true
+    fs.writeFileSync(recording, JSON.stringify(recorded))
+    const nothing = cli(recording, '--root', dir())
+    expect(nothing.status).toBe(1)
+    expect(nothing.stderr).toContain(`no case to judge: the files hold no case timed by \`vitest bench\` and judged against a baseline file (${BENCH_FILE} · add: a run that recorded the baselines`)
     const twice = cli(files[0]!, files[0]!)
     expect(twice.status).toBe(2)
     expect(twice.stderr).toContain('gate was given one results file twice')
