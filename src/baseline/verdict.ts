@@ -472,7 +472,8 @@ export function compareRunsToBaseline(
   const hostShares = checked.flatMap((m) => (m.hostShare === undefined ? [] : [m.hostShare]))
   const judgedAs: Measurement = { ...first, ...(hostShares.length > 0 && { hostShare: Math.max(...hostShares) }) }
   const leastBoard = leastBoardSpread(judgedAs, recorded, o.boardSpread)
-  const judgedRuns = checked.map((m) => baselineRun(m, o.confidence, 'judged'))
+  // Only several runs measure the spread between runs among themselves; one run's medianEstimate is streamError's.
+  const judgedRuns = together ? checked.map((m) => baselineRun(m, o.confidence, 'judged')) : []
   const against = reference(leastBoard.runs, first.board, { run: assumedRunSpread, board: leastBoard.spread }, recorded, judgedRuns)
   const spread = against.run
   const baselineLog = against.logMean

@@ -8,7 +8,7 @@ import { readBaseline } from '../baseline/store.js'
 import { judgeRunsTogether, type CaseJudgedTogether, type LeftOut } from '../baseline/runs-together.js'
 import { resolveVerdictOptions, type VerdictOptions } from '../baseline/verdict.js'
 import { formatChangeInterval } from '../shared/median-change.js'
-import { formatFraction } from '../report/format.js'
+import { formatFraction, intervalReach } from '../report/format.js'
 import { readResultsFiles } from '../report/read-results.js'
 
 /** The order the verdicts are listed and counted in. */
@@ -38,15 +38,14 @@ const INCONCLUSIVE_LINES = 5
 /** The terminal's lines for the cases that are neither unchanged nor failing: listed, or the inconclusive ones grouped. */
 function listedLines(judged: readonly CaseJudgedTogether[], tolerance: number): string[] {
   const shown = judged.filter((c) => c.verdict.kind !== 'unchanged' && !c.verdict.fails)
-  const inconclusive = shown.flatMap((c) => (c.verdict.kind === 'inconclusive' && 'interval' in c.verdict ? [c.verdict.interval] : []))
+  const inconclusive = shown.flatMap((c) => (c.verdict.kind === 'inconclusive' && 'interval' in c.verdict ? [{ ...c.verdict.interval, tolerance }] : []))
   if (inconclusive.length <= INCONCLUSIVE_LINES) return shown.map(caseLine)
-  const halfWidths = inconclusive.map((i) => (i.high - i.low) / 2)
-  const range = (xs: number[]) => `${formatFraction(Math.min(...xs))} to ${formatFraction(Math.max(...xs))}`
+  // The interval is about as wide whatever the change, so the slowdowns beyond each half-width plus the tolerance fail.
+  const reach = intervalReach(inconclusive)
   return [
     ...shown.filter((c) => c.verdict.kind !== 'inconclusive').map(caseLine),
-    // A regression's whole interval lies beyond the tolerance, and the interval is about as wide whatever the change.
-    `inconclusive ${inconclusive.length} cases whose interval (half-width ${range(halfWidths)}) is too wide to say whether the change ` +
-      `exceeds the tolerance: they fail on slowdowns beyond about ${range(halfWidths.map((h) => h + tolerance))} (more runs, or a paired A/B run, judge smaller ones)`,
+    `inconclusive ${inconclusive.length} cases whose interval (half-width ${reach.halfWidths}) is too wide to say whether the change ` +
+      `exceeds the tolerance: they fail on slowdowns beyond about ${reach.failingFrom} (more runs, or a paired A/B run, judge smaller ones)`,
   ]
 }
 

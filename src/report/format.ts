@@ -1,6 +1,7 @@
 // Number formatting for reports: times with their unit, throughput in G or T, and fixed-width tables.
 import { stripVTControlCharacters } from 'node:util'
 import type { GpuRecord } from '../shared/messages.js'
+import { formatFraction } from '../shared/fraction.js'
 
 export function formatTime(ms: number): string {
   if (!Number.isFinite(ms)) return '—'
@@ -31,6 +32,16 @@ export function formatPercent(value: number | undefined): string {
 
 // In shared/ so that the CI gate's statistics word their reasons as the reports word their figures.
 export { formatFraction } from '../shared/fraction.js'
+
+/**
+ * How wide some intervals of a change are (their half-widths), and the smallest slowdown each would fail on: its
+ * half-width plus its tolerance, as a regression's whole interval lies beyond the tolerance. Each as 'a to b'.
+ */
+export function intervalReach(intervals: readonly { low: number; high: number; tolerance: number }[]): { halfWidths: string; failingFrom: string } {
+  const halfWidths = intervals.map(({ low, high }) => (high - low) / 2)
+  const range = (xs: readonly number[]) => `${formatFraction(Math.min(...xs))} to ${formatFraction(Math.max(...xs))}`
+  return { halfWidths: range(halfWidths), failingFrom: range(halfWidths.map((h, i) => h + intervals[i]!.tolerance)) }
+}
 
 /** A coefficient of variation as ±percent, two decimals under 1% so that low noise does not read as zero. */
 export function formatCv(cv: number): string {

@@ -21,6 +21,7 @@ import {
   formatOffset,
   formatPercent,
   formatTime,
+  intervalReach,
   renderTable,
   type Align,
 } from './format.js'
@@ -364,17 +365,15 @@ export function inconclusiveNotes(result: KernelBenchResult): string[] {
     (c) => `inconclusive ${c.name}: ${c.verdict!.reason ?? c.verdict!.message}`,
   )
   if (grouped) {
-    const halfWidths = straddling.map(({ verdict }) => (verdict!.interval!.high - verdict!.interval!.low) / 2)
+    const reach = intervalReach(straddling.map(({ verdict }) => ({ ...verdict!.interval!, tolerance: verdict!.tolerance! })))
     const tolerances = [...new Set(straddling.map(({ verdict }) => formatFraction(verdict!.tolerance!)))].join(', ')
-    const range = (xs: number[]) => `${formatFraction(Math.min(...xs))} to ${formatFraction(Math.max(...xs))}`
-    // A regression's whole interval lies beyond the tolerance: against a stored baseline, where a run's interval is
-    // about as wide whatever the change, that is the smallest slowdown these cases can fail on.
-    const failingFrom = straddling.map(({ verdict }, i) => halfWidths[i]! + verdict!.tolerance!)
+    // Against a stored baseline, where a run's interval is about as wide whatever the change, that is the smallest
+    // slowdown these cases can fail on.
     const smallestFailing = straddling.every(({ verdict }) => verdict!.against === undefined)
-      ? `; against the stored baseline they fail on slowdowns beyond about ${range(failingFrom)} (a paired A/B run judges smaller ones)`
+      ? `; against the stored baseline they fail on slowdowns beyond about ${reach.failingFrom} (a paired A/B run judges smaller ones)`
       : ''
     lines.push(
-      `inconclusive ${straddling.length} cases whose interval (half-width ${range(halfWidths)}) straddles the tolerance ` +
+      `inconclusive ${straddling.length} cases whose interval (half-width ${reach.halfWidths}) straddles the tolerance ` +
         `${tolerances}: the change may or may not exceed it${smallestFailing}`,
     )
   }
