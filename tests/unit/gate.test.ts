@@ -186,6 +186,17 @@ describe('the gate command (npx tsx src/cli/cli.ts gate)', () => {
     expect(same.stdout).not.toContain('FAIL')
   })
 
+  it('gathers many inconclusive cases on one line, with how wide their intervals are and what they would fail on', () => {
+    const six = (ms: number) => Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((name) => [name, ms]))
+    recordBaselines(dir(), [benchResult('add', six(0.01), 1)])
+    const run = cli(...resultsFiles('near', six(0.0101), [2]), '--root', dir())
+    expect(run.status).toBe(0)
+    expect(run.stdout).toMatch(
+      /^ {2}inconclusive 6 cases whose interval \(half-width \d\.\d% to \d\.\d%\) is too wide to say whether the change exceeds the tolerance: they fail on slowdowns beyond about \d\.\d% to \d\.\d% \(more runs, or a paired A\/B run, judge smaller ones\)$/m,
+    )
+    expect(run.stdout).toMatch(/^6 inconclusive$/m)
+  })
+
   it('writes the verdicts to the job summary where the job has one', () => {
     recordBaselines(dir(), [1, 2].map((seed) => benchResult('add', { small: 0.01 }, seed)))
     const summary = path.join(dir(), 'summary.md')
